@@ -1,0 +1,223 @@
+"""Fixtures shared by every test directory of the workspace.
+
+Service URLs come from the environment that ``scripts/test.sh`` sets (``ASTRO_TEST_DATABASE_URL``,
+``ASTRO_TEST_REDIS_URL``). Without them the tests that need a service are skipped, unless
+``ASTRO_TEST_REQUIRE_SERVICES=1`` (set by the test script and so by CI), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+
+
+def _service_url(var: str) -> str:
+    url = os.environ.get(var)
+    if url:
+        return url
+    if os.environ.get("ASTRO_TEST_REQUIRE_SERVICES") == "1":
+        pytest.fail(f"{var} is not set but services are required")
+    pytest.skip(f"{var} not set (run through scripts/test.sh)")
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> str:
+    """URL of the live PostgreSQL server (the maintenance database)."""
+    return _service_url("ASTRO_TEST_DATABASE_URL")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    return _service_url("ASTRO_TEST_REDIS_URL")
+
+
+def _pg_admin(pg_url: str, sql: str) -> None:
+    import asyncio
+
+    import asyncpg
+
+    async def run() -> None:
+        conn = await asyncpg.connect(pg_url.replace("postgres://", "postgresql://", 1))
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+@pytest.fixture
+def fresh_pg_database(pg_url: str) -> Iterator[str]:
+    """A new, empty PostgreSQL database for one test; dropped afterwards."""
+    name = "astro_" + secrets.token_hex(6)
+    _pg_admin(pg_url, f'CREATE DATABASE "{name}"')
+    base = pg_url.rsplit("/", 1)[0]
+    yield f"{base}/{name}"
+    _pg_admin(pg_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh empty database URL, once on SQLite and once on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite://{tmp_path / 'astro.sqlite3'}"
+    url: str = request.getfixturevalue("fresh_pg_database")
+    return url
+
+
+@pytest.fixture
+def redis_namespace(redis_url: str) -> str:
+    """The live Redis, flushed so one test's keys do not leak into another."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    client.close()
+    return redis_url
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _cli() -> list[str]:
+    return [sys.executable, "-m", "astro_server.cli"]
+
+
+@dataclass
+class ServerProcess:
+    """An ``astro-server`` subprocess with its environment."""
+
+    env: dict[str, str]
+    proc: subprocess.Popen[bytes]
+    base_url: str = ""
+    log_path: Path | None = None
+
+    def stop(self, sig: int = signal.SIGTERM, timeout_s: float = 10.0) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout_s)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        return int(self.proc.returncode)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path else ""
+
+
+@dataclass
+class Stack:
+    """Factory for server, worker and scheduler processes sharing one environment."""
+
+    env: dict[str, str]
+    tmp: Path
+    processes: list[ServerProcess] = field(default_factory=list)
+
+    def run_cli(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*_cli(), *args], env=self.env, capture_output=True, text=True, check=check, timeout=120
+        )
+
+    def _spawn(self, name: str, args: list[str], extra_env: dict[str, str] | None) -> ServerProcess:
+        env = {**self.env, **(extra_env or {})}
+        log_path = self.tmp / f"{name}-{len(self.processes)}.log"
+        with log_path.open("wb") as fh:
+            proc = subprocess.Popen([*_cli(), *args], env=env, stdout=fh, stderr=subprocess.STDOUT)
+        sp = ServerProcess(env, proc, log_path=log_path)
+        self.processes.append(sp)
+        return sp
+
+    def server(self, extra_env: dict[str, str] | None = None) -> ServerProcess:
+        port = free_port()
+        sp = self._spawn("server", ["serve", "--host", "127.0.0.1", "--port", str(port)], extra_env)
+        sp.base_url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if sp.proc.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{sp.log()}")
+            try:
+                if httpx.get(sp.base_url + "/healthz", timeout=1).status_code == 200:
+                    return sp
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"server did not become healthy:\n{sp.log()}")
+
+    def worker(self, extra_env: dict[str, str] | None = None) -> ServerProcess:
+        return self._spawn("worker", ["worker"], extra_env)
+
+    def scheduler(self, extra_env: dict[str, str] | None = None) -> ServerProcess:
+        return self._spawn("scheduler", ["scheduler"], extra_env)
+
+    def close(self) -> None:
+        for sp in reversed(self.processes):
+            sp.stop(signal.SIGKILL if sp.proc.poll() is None else signal.SIGTERM, timeout_s=5)
+
+
+def _stack(tmp_path: Path, database_url: str | None, redis_url: str | None) -> Stack:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
+    env.update(
+        {
+            "ASTRO_DATA_DIR": str(tmp_path / "var"),
+            "ASTRO_SECRET_KEY": secrets.token_urlsafe(32),
+            "ASTRO_LOG_LEVEL": "INFO",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    if database_url:
+        env["ASTRO_DATABASE_URL"] = database_url
+    if redis_url:
+        env["ASTRO_REDIS_URL"] = redis_url
+    return Stack(env=env, tmp=tmp_path)
+
+
+@pytest.fixture
+def stack_factory(tmp_path: Path) -> Iterator[Callable[..., Stack]]:
+    """Build a process stack: ``stack_factory(database_url=..., redis_url=...)``; migrated."""
+    stacks: list[Stack] = []
+
+    def make(database_url: str | None = None, redis_url: str | None = None) -> Stack:
+        st = _stack(tmp_path / f"stack{len(stacks)}", database_url, redis_url)
+        (st.tmp).mkdir(parents=True, exist_ok=True)
+        st.run_cli("migrate")
+        stacks.append(st)
+        return st
+
+    yield make
+    for st in stacks:
+        st.close()
+
+
+@pytest.fixture
+def production_stack(
+    stack_factory: Callable[..., Stack], fresh_pg_database: str, redis_namespace: str
+) -> Stack:
+    """PostgreSQL + Redis stack (no processes started yet)."""
+    return stack_factory(database_url=fresh_pg_database, redis_url=redis_namespace)
+
+
+@pytest.fixture
+def live_server(production_stack: Stack) -> ServerProcess:
+    """A hypercorn API process on PostgreSQL and Redis."""
+    return production_stack.server()
+
+
+@pytest.fixture
+async def async_http() -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(timeout=30) as client:
+        yield client

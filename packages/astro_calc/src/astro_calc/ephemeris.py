@@ -1,0 +1,362 @@
+"""The one door to pyswisseph: Julian days, body positions, houses, ayanamsa, rise and set.
+
+Conventions
+-----------
+* Longitudes are apparent geocentric ecliptic longitudes of date (Swiss Ephemeris defaults),
+  tropical unless ``ayanamsa`` names a sidereal mode; degrees in [0, 360).
+* Time arguments are Julian days in Universal Time (``jd_ut``); Delta T is applied by pyswisseph.
+* Ephemeris: the built-in Moshier ephemeris unless ``ASTRO_EPHE_PATH`` names a directory of Swiss
+  Ephemeris files (then ``FLG_SWIEPH``). Every result says which one produced it. Asking for
+  ``FLG_SWIEPH`` with no files silently falls back to Moshier at twice the cost, so Moshier is
+  asked for explicitly.
+* pyswisseph keeps process-wide state (ephemeris path, sidereal mode, topocentric position). Every
+  call that depends on such state takes :data:`_LOCK` and sets the state it needs first, so results
+  do not depend on call order and are safe under threads.
+
+Checked against: published Sun longitude for J2000 (Meeus, *Astronomical Algorithms*, ex. 25.a)
+and against independent libraries in the test suite.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from datetime import UTC, datetime, timedelta
+from typing import Final, Literal
+
+import msgspec
+import swisseph as swe
+
+from astro_calc.errors import CalcInputError, EphemerisUnavailableError
+
+_LOCK: Final = threading.RLock()
+
+#: Bodies by our name -> Swiss Ephemeris id.
+BODY_IDS: Final[dict[str, int]] = {
+    "sun": swe.SUN,
+    "moon": swe.MOON,
+    "mercury": swe.MERCURY,
+    "venus": swe.VENUS,
+    "mars": swe.MARS,
+    "jupiter": swe.JUPITER,
+    "saturn": swe.SATURN,
+    "uranus": swe.URANUS,
+    "neptune": swe.NEPTUNE,
+    "pluto": swe.PLUTO,
+    "mean_node": swe.MEAN_NODE,
+    "true_node": swe.TRUE_NODE,
+    "mean_lilith": swe.MEAN_APOG,
+    "chiron": swe.CHIRON,
+    # Hamburg school hypothetical bodies (Uranian astrology), computed by Swiss Ephemeris formulae.
+    "cupido": 40,
+    "hades": 41,
+    "zeus": 42,
+    "kronos": 43,
+    "apollon": 44,
+    "admetos": 45,
+    "vulkanus": 46,
+    "poseidon": 47,
+}
+
+#: Bodies that need Swiss Ephemeris asteroid files.
+FILE_BODIES: Final = frozenset({"chiron"})
+
+#: Sidereal modes by our name.
+AYANAMSAS: Final[dict[str, int]] = {
+    "lahiri": swe.SIDM_LAHIRI,
+    "raman": swe.SIDM_RAMAN,
+    "krishnamurti": swe.SIDM_KRISHNAMURTI,
+    "fagan_bradley": swe.SIDM_FAGAN_BRADLEY,
+    "true_chitra": swe.SIDM_TRUE_CITRA,
+    "yukteshwar": swe.SIDM_YUKTESHWAR,
+}
+
+#: House systems accepted, by Swiss Ephemeris letter.
+HOUSE_SYSTEMS: Final[dict[str, str]] = {
+    "P": "placidus",
+    "K": "koch",
+    "W": "whole_sign",
+    "E": "equal",
+    "O": "porphyry",
+    "R": "regiomontanus",
+    "C": "campanus",
+    "B": "alcabitius",
+    "A": "equal_asc",
+    "M": "morinus",
+    "T": "topocentric",
+    "X": "meridian",
+}
+
+#: Systems that are undefined inside the polar circles.
+_POLAR_FRAGILE: Final = frozenset({"P", "K", "G"})
+
+EphemerisName = Literal["moshier", "swiss"]
+
+
+class BodyPosition(msgspec.Struct, frozen=True):
+    name: str
+    longitude: float
+    latitude: float
+    distance_au: float
+    speed: float  # degrees per day in longitude
+    speed_latitude: float
+    speed_distance: float
+
+    @property
+    def retrograde(self) -> bool:
+        return self.speed < 0
+
+
+class Houses(msgspec.Struct, frozen=True):
+    system: str  # the letter actually used
+    requested_system: str
+    cusps: tuple[float, ...]  # 12 cusps, cusps[0] is house 1
+    ascendant: float
+    midheaven: float
+    armc: float
+    vertex: float
+    warnings: tuple[str, ...] = ()
+
+
+def ephemeris_path() -> str | None:
+    path = os.environ.get("ASTRO_EPHE_PATH")
+    return path or None
+
+
+def _base_flags() -> int:
+    return int(swe.FLG_SWIEPH if ephemeris_path() else swe.FLG_MOSEPH)
+
+
+def ephemeris_name(retflag: int | None = None) -> EphemerisName:
+    """Which ephemeris produced a result (from pyswisseph's returned flags when given)."""
+    if retflag is not None:
+        return "moshier" if retflag & swe.FLG_MOSEPH else "swiss"
+    return "swiss" if ephemeris_path() else "moshier"
+
+
+_configured_path: str | None = None
+
+
+def _prepare(ayanamsa: str | None) -> int:
+    """Set pyswisseph's global state for one call; the caller holds ``_LOCK``."""
+    global _configured_path
+    path = ephemeris_path()
+    if path != _configured_path:
+        swe.set_ephe_path(path)
+        _configured_path = path
+    flags: int = _base_flags() | int(swe.FLG_SPEED)
+    if ayanamsa is not None:
+        swe.set_sid_mode(_ayanamsa_id(ayanamsa), 0, 0)
+        flags |= swe.FLG_SIDEREAL
+    return flags
+
+
+def _ayanamsa_id(name: str) -> int:
+    try:
+        return AYANAMSAS[name]
+    except KeyError:
+        raise CalcInputError(
+            "ayanamsa", f"unknown ayanamsa {name!r}; one of {', '.join(AYANAMSAS)}"
+        ) from None
+
+
+# --- time ----------------------------------------------------------------------------------------
+
+
+def julian_day(moment: datetime) -> float:
+    """Julian day (UT) of an aware datetime; naive datetimes are refused."""
+    if moment.tzinfo is None:
+        raise CalcInputError("datetime", "a timezone-aware datetime is required")
+    utc = moment.astimezone(UTC)
+    hour = utc.hour + utc.minute / 60 + (utc.second + utc.microsecond / 1e6) / 3600
+    return float(swe.julday(utc.year, utc.month, utc.day, hour, swe.GREG_CAL))
+
+
+def datetime_from_jd(jd_ut: float) -> datetime:
+    """Aware UTC datetime of a Julian day (UT), to the microsecond."""
+    # J2000.0 = 2000-01-01T12:00Z = JD 2451545.0; plain arithmetic keeps microseconds exact enough.
+    return datetime(2000, 1, 1, 12, tzinfo=UTC) + timedelta(days=jd_ut - 2451545.0)
+
+
+def delta_t_seconds(jd_ut: float) -> float:
+    return float(swe.deltat(jd_ut)) * 86400.0
+
+
+# --- positions -----------------------------------------------------------------------------------
+
+
+def body_id(name: str) -> int:
+    try:
+        return BODY_IDS[name]
+    except KeyError:
+        raise CalcInputError("body", f"unknown body {name!r}") from None
+
+
+def body_position(jd_ut: float, name: str, *, ayanamsa: str | None = None) -> BodyPosition:
+    """Geocentric apparent position of one body; sidereal when ``ayanamsa`` is given."""
+    ipl = body_id(name)
+    with _LOCK:
+        flags = _prepare(ayanamsa)
+        try:
+            values, _ret = swe.calc_ut(jd_ut, ipl, flags)
+        except swe.Error as exc:
+            if name in FILE_BODIES:
+                raise EphemerisUnavailableError(
+                    f"{name} needs Swiss Ephemeris asteroid files; set ASTRO_EPHE_PATH"
+                ) from exc
+            raise
+    lon, lat, dist, slon, slat, sdist = values
+    return BodyPosition(name, lon % 360.0, lat, dist, slon, slat, sdist)
+
+
+def body_positions(
+    jd_ut: float, names: tuple[str, ...] | list[str], *, ayanamsa: str | None = None
+) -> tuple[dict[str, BodyPosition], EphemerisName, tuple[str, ...]]:
+    """Positions of many bodies under one lock; bodies needing absent files are skipped with a
+    warning. Returns (positions, ephemeris used, warnings)."""
+    out: dict[str, BodyPosition] = {}
+    warnings: list[str] = []
+    used: EphemerisName = ephemeris_name()
+    with _LOCK:
+        flags = _prepare(ayanamsa)
+        for name in names:
+            ipl = body_id(name)
+            try:
+                values, ret = swe.calc_ut(jd_ut, ipl, flags)
+            except swe.Error:
+                if name in FILE_BODIES:
+                    warnings.append(
+                        f"{name} omitted: needs Swiss Ephemeris asteroid files (ASTRO_EPHE_PATH)"
+                    )
+                    continue
+                raise
+            if name not in FILE_BODIES and ipl < 40:
+                used = ephemeris_name(ret)
+            lon, lat, dist, slon, slat, sdist = values
+            out[name] = BodyPosition(name, lon % 360.0, lat, dist, slon, slat, sdist)
+    return out, used, tuple(warnings)
+
+
+def ayanamsa_value(jd_ut: float, name: str = "lahiri") -> float:
+    """Ayanamsa in degrees for the named sidereal mode at a Julian day (UT)."""
+    with _LOCK:
+        _prepare(None)
+        swe.set_sid_mode(_ayanamsa_id(name), 0, 0)
+        _ret, value = swe.get_ayanamsa_ex_ut(jd_ut, _base_flags())
+    return float(value)
+
+
+def obliquity(jd_ut: float) -> float:
+    """True obliquity of the ecliptic in degrees."""
+    with _LOCK:
+        _prepare(None)
+        values, _ret = swe.calc_ut(jd_ut, swe.ECL_NUT, _base_flags())
+    return float(values[0])
+
+
+# --- houses --------------------------------------------------------------------------------------
+
+
+def houses(
+    jd_ut: float,
+    latitude: float,
+    longitude: float,
+    system: str = "P",
+    *,
+    ayanamsa: str | None = None,
+) -> Houses:
+    """House cusps and angles. Inside the polar circles Placidus and Koch are undefined: they fall
+    back to Porphyry with a warning, never an error."""
+    if system not in HOUSE_SYSTEMS:
+        raise CalcInputError(
+            "house_system", f"unknown house system {system!r}; one of {', '.join(HOUSE_SYSTEMS)}"
+        )
+    if not -90.0 <= latitude <= 90.0:
+        raise CalcInputError("latitude", "must be between -90 and 90")
+    used = system
+    warnings: list[str] = []
+    with _LOCK:
+        flags = _prepare(ayanamsa) & ~swe.FLG_SPEED
+        try:
+            cusps, ascmc = swe.houses_ex(jd_ut, latitude, longitude, used.encode(), flags)
+        except swe.Error:
+            if system not in _POLAR_FRAGILE:
+                raise
+            used = "O"
+            warnings.append(
+                f"{HOUSE_SYSTEMS[system]} houses are undefined at latitude {latitude:.2f}; "
+                "Porphyry used instead"
+            )
+            cusps, ascmc = swe.houses_ex(jd_ut, latitude, longitude, b"O", flags)
+    return Houses(
+        system=used,
+        requested_system=system,
+        cusps=tuple(float(c) % 360.0 for c in cusps[:12]),
+        ascendant=float(ascmc[0]) % 360.0,
+        midheaven=float(ascmc[1]) % 360.0,
+        armc=float(ascmc[2]) % 360.0,
+        vertex=float(ascmc[3]) % 360.0,
+        warnings=tuple(warnings),
+    )
+
+
+def house_of(longitude: float, cusps: tuple[float, ...]) -> int:
+    """House number (1-12) of an ecliptic longitude given twelve cusps."""
+    for i in range(12):
+        start = cusps[i]
+        end = cusps[(i + 1) % 12]
+        span = (end - start) % 360.0
+        if (longitude - start) % 360.0 < span or span == 0.0:
+            return i + 1
+    return 12
+
+
+# --- rise and set --------------------------------------------------------------------------------
+
+RiseKind = Literal["rise", "set", "upper_transit", "lower_transit"]
+_RISE_FLAGS: Final[dict[str, int]] = {
+    "rise": swe.CALC_RISE,
+    "set": swe.CALC_SET,
+    "upper_transit": swe.CALC_MTRANSIT,
+    "lower_transit": swe.CALC_ITRANSIT,
+}
+
+
+def rise_set(
+    jd_ut: float,
+    name: str,
+    latitude: float,
+    longitude: float,
+    kind: RiseKind = "rise",
+    *,
+    altitude_m: float = 0.0,
+    disc_center: bool = False,
+) -> float | None:
+    """The next rise, set or transit of a body after ``jd_ut`` (Julian day UT), or None when the
+    body does not rise or set that day (polar day or night).
+
+    Convention: upper limb of the disc with standard refraction (the almanac sunrise), unless
+    ``disc_center`` asks for the centre of the disc (the Hindu convention)."""
+    rsmi = _RISE_FLAGS[kind]
+    if disc_center and kind in ("rise", "set"):
+        rsmi |= swe.BIT_DISC_CENTER
+    with _LOCK:
+        flags = _prepare(None) & ~swe.FLG_SPEED
+        res, tret = swe.rise_trans(
+            jd_ut, body_id(name), rsmi, (longitude, latitude, altitude_m), 1013.25, 15.0, flags
+        )
+    if res != 0:
+        return None
+    return float(tret[0])
+
+
+def angle_diff(a: float, b: float) -> float:
+    """Signed smallest difference a - b in degrees, in (-180, 180]."""
+    d = (a - b) % 360.0
+    return d - 360.0 if d > 180.0 else d
+
+
+def normalize(deg: float) -> float:
+    v = math.fmod(deg, 360.0)
+    return v + 360.0 if v < 0 else v

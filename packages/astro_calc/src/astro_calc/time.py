@@ -1,0 +1,147 @@
+"""Local civil time -> Universal Time.
+
+A birth moment is given as a local date and time plus one of:
+
+* ``offset_minutes`` (the spec's ``timezoneOffsetMinutes``): a fixed offset east of UTC;
+* ``timezone``: an IANA zone name, whose historical offsets and daylight-saving rules apply
+  (zoneinfo with the ``tzdata`` package). A local time skipped by a DST change is an error that
+  names it; a repeated (ambiguous) local time takes the earlier instant unless ``fold=1``;
+* neither: the zone is found from the coordinates (timezonefinder, which ships its boundary data)
+  and then treated as above.
+
+When both are given the explicit offset wins (it is what the caller observed) and the zone is
+echoed for reference. The resolved UTC instant and offset are returned so every result can echo
+them.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from datetime import UTC, date, datetime, time, timedelta, timezone
+from functools import lru_cache
+from typing import Any, Final, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import msgspec
+
+from astro_calc.errors import CalcInputError, NonexistentLocalTimeError
+
+_TIME_RE: Final = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(\.\d{1,6})?)?$")
+_TF_LOCK: Final = threading.Lock()
+_finder: Any = None
+
+TimeSource = Literal["offset", "timezone", "coordinates"]
+
+
+class ResolvedTime(msgspec.Struct, frozen=True):
+    utc: datetime
+    local: datetime  # aware, in the resolved offset
+    offset_minutes: int
+    timezone: str | None
+    source: TimeSource
+
+
+def parse_time_of_day(value: str, field: str = "time") -> time:
+    """``HH:MM`` or ``HH:MM:SS`` (optionally with a fraction), 24-hour."""
+    m = _TIME_RE.match(value.strip())
+    if not m:
+        raise CalcInputError(field, f"{value!r} is not a 24-hour time HH:MM or HH:MM:SS")
+    hh, mm, ss, frac = m.groups()
+    micro = round(float(frac) * 1e6) if frac else 0
+    return time(int(hh), int(mm), int(ss or 0), min(micro, 999_999))
+
+
+@lru_cache(maxsize=512)
+def zone(name: str, field: str = "timezone") -> ZoneInfo:
+    """An IANA zone by name; an unknown name is an input error naming ``field``."""
+    if not name or ("/" not in name and name not in {"UTC", "GMT", "Etc/UTC"}):
+        # Area/City shape (plus UTC); refuse abbreviations like "EST" that zoneinfo accepts.
+        raise CalcInputError(field, f"{name!r} is not an IANA time zone name like 'Asia/Bangkok'")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise CalcInputError(field, f"unknown time zone {name!r}") from None
+
+
+def timezone_at(latitude: float, longitude: float) -> str:
+    """IANA zone name at a point (ocean points get an Etc/GMT±N zone)."""
+    global _finder
+    _check_coordinates(latitude, longitude)
+    with _TF_LOCK:
+        if _finder is None:
+            from timezonefinder import TimezoneFinder
+
+            _finder = TimezoneFinder(in_memory=True)
+        name = _finder.timezone_at(lng=longitude, lat=latitude)
+    if not name:
+        # Open sea: nautical zone by longitude.
+        hours = round(longitude / 15.0)
+        name = "Etc/UTC" if hours == 0 else f"Etc/GMT{'-' if hours > 0 else '+'}{abs(hours)}"
+    return str(name)
+
+
+def _check_coordinates(latitude: float, longitude: float) -> None:
+    if not -90.0 <= latitude <= 90.0:
+        raise CalcInputError("latitude", "must be between -90 and 90")
+    if not -180.0 <= longitude <= 180.0:
+        raise CalcInputError("longitude", "must be between -180 and 180")
+
+
+def localize(naive: datetime, tz: ZoneInfo, *, fold: int = 0, field: str = "time") -> datetime:
+    """Attach a zone to a naive local time, refusing times in a DST gap.
+
+    A time in a gap does not survive the round trip through UTC; an ambiguous time takes
+    ``fold`` (0 = earlier instant, 1 = later)."""
+    aware = naive.replace(tzinfo=tz, fold=fold)
+    back = aware.astimezone(UTC).astimezone(tz)
+    if back.replace(tzinfo=None) != naive:
+        raise NonexistentLocalTimeError(
+            field,
+            f"{naive.isoformat(sep=' ')} does not exist in {tz.key} "
+            "(skipped by a daylight-saving change)",
+        )
+    return aware
+
+
+def resolve(
+    local_date: date,
+    local_time: time,
+    *,
+    latitude: float | None = None,
+    longitude: float | None = None,
+    offset_minutes: int | None = None,
+    timezone_name: str | None = None,
+    fold: int = 0,
+) -> ResolvedTime:
+    """Resolve a local birth moment to UTC (see the module docstring for the rules)."""
+    naive = datetime.combine(local_date, local_time)
+    if offset_minutes is not None:
+        if not -18 * 60 <= offset_minutes <= 18 * 60:
+            raise CalcInputError("timezoneOffsetMinutes", "must be between -1080 and 1080")
+        tzinfo = timezone(timedelta(minutes=offset_minutes))
+        local = naive.replace(tzinfo=tzinfo)
+        if timezone_name is not None:
+            zone(timezone_name)
+        return ResolvedTime(local.astimezone(UTC), local, offset_minutes, timezone_name, "offset")
+    source: TimeSource = "timezone"
+    if timezone_name is None:
+        if latitude is None or longitude is None:
+            raise CalcInputError(
+                "timezoneOffsetMinutes",
+                "give timezoneOffsetMinutes, timezone, or coordinates to find the zone",
+            )
+        timezone_name = timezone_at(latitude, longitude)
+        source = "coordinates"
+    tz = zone(timezone_name)
+    local = localize(naive, tz, fold=fold)
+    offset = local.utcoffset()
+    assert offset is not None
+    return ResolvedTime(
+        local.astimezone(UTC), local, round(offset.total_seconds() / 60), timezone_name, source
+    )
+
+
+def local_mean_time_offset_minutes(longitude: float) -> float:
+    """Offset of local mean solar time from UT, in minutes (4 minutes per degree east)."""
+    return longitude * 4.0

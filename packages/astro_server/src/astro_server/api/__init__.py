@@ -1,0 +1,1 @@
+"""One blueprint per tag group; handlers are thin: parse -> service -> respond."""

@@ -1,0 +1,47 @@
+"""Liveness and readiness probes."""
+
+from __future__ import annotations
+
+from quart import Blueprint, Response, current_app
+from quart_schema import hide
+
+from astro_server.app import json_response
+from astro_server.errors import APIError
+
+blueprint = Blueprint("health", __name__)
+
+
+@blueprint.get("/healthz")
+@hide
+async def healthz() -> Response:
+    """The process is alive."""
+    return json_response({"status": "ok", "version": current_app.config["ASTRO_VERSION"]})
+
+
+@blueprint.get("/readyz")
+@hide
+async def readyz() -> Response:
+    """The database and the job broker answer; 503 with the error body when one does not."""
+    from astro_server.db import ping_db
+
+    settings = current_app.config["ASTRO_SETTINGS"]
+    checks: dict[str, str] = {}
+    try:
+        await ping_db()
+        checks["database"] = "ok"
+    except Exception as exc:
+        raise APIError(503, f"Database unreachable: {type(exc).__name__}") from exc
+    if settings.redis_url:
+        import redis.asyncio as aioredis
+
+        client = aioredis.from_url(settings.redis_url, socket_timeout=2)
+        try:
+            await client.ping()
+            checks["broker"] = "ok"
+        except Exception as exc:
+            raise APIError(503, f"Broker unreachable: {type(exc).__name__}") from exc
+        finally:
+            await client.aclose()
+    else:
+        checks["broker"] = "in-process"
+    return json_response({"status": "ready", "checks": checks})

@@ -1,0 +1,86 @@
+"""One settings object, read from ``ASTRO_*`` environment variables with embedded defaults.
+
+Unset ``ASTRO_DATABASE_URL`` and ``ASTRO_REDIS_URL`` select the embedded mode (SQLite under the
+data directory, in-process broker and scheduler); set, they select production (PostgreSQL through
+asyncpg, taskiq-redis). Every variable is documented in the README.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+TIERS = ("free", "starter", "pro", "enterprise")
+DEFAULT_RATE_LIMITS = {"free": 60, "starter": 300, "pro": 1200, "enterprise": 6000}
+
+
+def _bool(value: str) -> bool:
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path = Path("./var")
+    database_url: str | None = None
+    redis_url: str | None = None
+    secret_key: str = ""
+    host: str = "127.0.0.1"
+    port: int = 8000
+    max_body_bytes: int = 1_048_576
+    rate_limits: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_RATE_LIMITS))
+    allow_loopback_destinations: bool = False
+    log_level: str = "INFO"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def embedded(self) -> bool:
+        return self.database_url is None
+
+    @property
+    def effective_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite://{(self.data_dir / 'astro.sqlite3').resolve()}"
+
+    def with_overrides(self, **changes: Any) -> Settings:
+        return replace(self, **changes)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if environ is None else environ
+        data_dir = Path(env.get("ASTRO_DATA_DIR", "./var"))
+        rate_limits = dict(DEFAULT_RATE_LIMITS)
+        for tier in TIERS:
+            raw = env.get(f"ASTRO_RATE_LIMIT_{tier.upper()}")
+            if raw:
+                rate_limits[tier] = int(raw)
+        secret_key = env.get("ASTRO_SECRET_KEY") or _embedded_secret_key(data_dir)
+        return cls(
+            data_dir=data_dir,
+            database_url=env.get("ASTRO_DATABASE_URL") or None,
+            redis_url=env.get("ASTRO_REDIS_URL") or None,
+            secret_key=secret_key,
+            host=env.get("ASTRO_HOST", "127.0.0.1"),
+            port=int(env.get("ASTRO_PORT", "8000")),
+            max_body_bytes=int(env.get("ASTRO_MAX_BODY_BYTES", "1048576")),
+            rate_limits=rate_limits,
+            allow_loopback_destinations=_bool(env.get("ASTRO_ALLOW_LOOPBACK_DESTINATIONS", "")),
+            log_level=env.get("ASTRO_LOG_LEVEL", "INFO"),
+        )
+
+
+def _embedded_secret_key(data_dir: Path) -> str:
+    """Generate the server key once and keep it in the data directory (mode 0600)."""
+    path = data_dir / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key)
+    return key

@@ -1,0 +1,1 @@
+"""taskiq broker and task functions, shared by the API process and ``astro-server worker``."""

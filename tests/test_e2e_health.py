@@ -1,0 +1,19 @@
+"""The whole wiring: a hypercorn process on PostgreSQL and Redis, reached through the SDK."""
+
+from __future__ import annotations
+
+import httpx
+
+from astro_sdk import AstroClient
+from conftest import ServerProcess
+
+
+def test_sdk_reaches_live_server_healthz(live_server: ServerProcess) -> None:
+    with AstroClient(base_url=live_server.base_url) as client:
+        assert client.health()["status"] == "ok"
+
+
+def test_live_server_is_ready_on_postgres_and_redis(live_server: ServerProcess) -> None:
+    response = httpx.get(live_server.base_url + "/readyz")
+    assert response.status_code == 200
+    assert response.json()["checks"] == {"database": "ok", "broker": "ok"}
