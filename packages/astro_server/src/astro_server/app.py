@@ -4,31 +4,19 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any
 
-import msgspec
 from quart import Quart, Response, g, request
 from quart_schema import QuartSchema, RequestSchemaValidationError
 from werkzeug.exceptions import HTTPException
 
+from astro_calc.errors import CalcInputError
 from astro_server import __version__
-from astro_server.errors import APIError
+from astro_server.errors import APIError, validation_error
+from astro_server.responses import current_request_id, json_response
 from astro_server.settings import Settings
 
 log = logging.getLogger("astro_server")
-_json = msgspec.json.Encoder()
-
-
-def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    """Encode once with msgspec and wrap in a Response."""
-    return Response(
-        _json.encode(body), status=status, headers=headers, content_type="application/json"
-    )
-
-
-def _request_id() -> str:
-    rid = getattr(g, "request_id", None)
-    return rid if isinstance(rid, str) else ""
+_request_id = current_request_id
 
 
 def error_response(err: APIError) -> Response:
@@ -69,6 +57,13 @@ def create_app(settings: Settings | None = None) -> Quart:
         from astro_server.validation import details_from_exception
 
         return error_response(details_from_exception(err.validation_error))
+
+    @app.errorhandler(CalcInputError)
+    async def _calc_input_error(err: CalcInputError) -> Response:
+        # Calculations name the input they refuse; the client gets a field-level 400.
+        return error_response(
+            validation_error([{"field": err.field, "message": err.message}], err.message)
+        )
 
     @app.errorhandler(HTTPException)
     async def _http_error(err: HTTPException) -> Response:

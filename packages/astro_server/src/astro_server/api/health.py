@@ -5,8 +5,8 @@ from __future__ import annotations
 from quart import Blueprint, Response, current_app
 from quart_schema import hide
 
-from astro_server.app import json_response
 from astro_server.errors import APIError
+from astro_server.responses import json_response
 
 blueprint = Blueprint("health", __name__)
 
