@@ -1,0 +1,291 @@
+"""The delivery client against a real local HTTPS receiver (pytest-httpserver + a trustme CA).
+
+Loopback is allowed here exactly as the ``allow_loopback_destinations`` setting allows it in tests.
+Host names are resolved by a fake resolver: that the request arrives at all proves the client
+connected to the checked address instead of asking DNS again (the names below do not exist).
+"""
+
+from __future__ import annotations
+
+import ssl
+import time
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+
+import pytest
+import trustme
+from pytest_httpserver import HTTPServer
+from standardwebhooks.webhooks import Webhook
+from werkzeug import Request, Response
+
+from astro_server.services.delivery.http import DeliveryClient
+from astro_server.services.delivery.signing import (
+    new_message_id,
+    new_signing_secret,
+    sign_headers,
+)
+
+HOOK_HOST = "hooks.receiver.test"
+
+
+@pytest.fixture(scope="module")
+def ca() -> trustme.CA:
+    return trustme.CA()
+
+
+@pytest.fixture
+def receiver(ca: trustme.CA) -> Iterator[HTTPServer]:
+    server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ca.issue_cert(HOOK_HOST, "localhost", "127.0.0.1").configure_cert(server_context)
+    server = HTTPServer(host="127.0.0.1", port=0, ssl_context=server_context)
+    server.start()
+    yield server
+    server.clear()
+    if server.is_running():
+        server.stop()
+
+
+def client_context(ca: trustme.CA) -> ssl.SSLContext:
+    context = ssl.create_default_context()
+    ca.configure_trust(context)
+    return context
+
+
+def resolver_to(address: str, calls: list[str] | None = None):
+    async def resolve(host: str, port: int) -> Sequence[str]:
+        if calls is not None:
+            calls.append(host)
+        if host != HOOK_HOST:
+            raise OSError(-2, "Name or service not known")
+        return [address]
+
+    return resolve
+
+
+def hook_url(server: HTTPServer, path: str) -> str:
+    return f"https://{HOOK_HOST}:{server.port}{path}"
+
+
+@pytest.fixture
+async def client(ca: trustme.CA) -> DeliveryClient:
+    delivery_client = DeliveryClient(
+        allow_loopback=True, ssl_context=client_context(ca), resolver=resolver_to("127.0.0.1")
+    )
+    yield delivery_client
+    await delivery_client.aclose()
+
+
+async def test_signed_delivery_verifies_with_standardwebhooks(
+    receiver: HTTPServer, client: DeliveryClient
+) -> None:
+    secret = new_signing_secret()
+    body = b'{"id":"evt_1","type":"horoscope.daily","data":{"sign":"leo"}}'
+    received: list[tuple[bytes, dict[str, str]]] = []
+
+    def handler(request: Request) -> Response:
+        received.append((request.get_data(), dict(request.headers)))
+        return Response("thanks", status=200)
+
+    receiver.expect_oneshot_request("/hooks/in", method="POST").respond_with_handler(handler)
+    headers = sign_headers([secret], new_message_id(), int(time.time()), body)
+    result = await client.post(hook_url(receiver, "/hooks/in"), body, headers)
+
+    assert result.succeeded, result
+    assert result.status == 200
+    assert result.response_body == "thanks"
+    assert result.address == "127.0.0.1"
+    assert result.duration_ms >= 0
+    ((raw, got_headers),) = received
+    assert raw == body
+    assert got_headers["Host"] == f"{HOOK_HOST}:{receiver.port}"
+    assert got_headers["Content-Type"] == "application/json"
+    assert Webhook(secret).verify(raw, got_headers) == {
+        "id": "evt_1",
+        "type": "horoscope.daily",
+        "data": {"sign": "leo"},
+    }
+
+
+async def test_rotation_signs_with_both_secrets(
+    receiver: HTTPServer, client: DeliveryClient
+) -> None:
+    old, new = new_signing_secret(), new_signing_secret()
+    received: list[tuple[bytes, dict[str, str]]] = []
+
+    def handler(request: Request) -> Response:
+        received.append((request.get_data(), dict(request.headers)))
+        return Response(status=204)
+
+    receiver.expect_oneshot_request("/rot").respond_with_handler(handler)
+    body = b'{"ok":true}'
+    result = await client.post(
+        hook_url(receiver, "/rot"),
+        body,
+        sign_headers([new, old], new_message_id(), int(time.time()), body),
+    )
+    assert result.status == 204
+    assert result.succeeded
+    ((raw, got_headers),) = received
+    assert len(got_headers["Webhook-Signature"].split(" ")) == 2
+    Webhook(old).verify(raw, got_headers)
+    Webhook(new).verify(raw, got_headers)
+
+
+async def test_redirect_to_a_private_address_is_not_followed(
+    receiver: HTTPServer, client: DeliveryClient
+) -> None:
+    receiver.expect_oneshot_request("/moved").respond_with_response(
+        Response(status=302, headers={"Location": "https://10.0.0.1/steal"})
+    )
+    result = await client.post(hook_url(receiver, "/moved"), b"{}", {})
+    assert result.status == 302
+    assert not result.succeeded
+    assert result.error == "redirect not followed"
+    assert len(receiver.log) == 1
+
+
+async def test_redirect_to_the_same_receiver_is_not_followed_either(
+    receiver: HTTPServer, client: DeliveryClient
+) -> None:
+    receiver.expect_request("/moved").respond_with_response(
+        Response(status=307, headers={"Location": hook_url(receiver, "/target")})
+    )
+    receiver.expect_request("/target").respond_with_data("reached")
+    result = await client.post(hook_url(receiver, "/moved"), b"{}", {})
+    assert (result.status, result.succeeded) == (307, False)
+    assert [entry[0].path for entry in receiver.log] == ["/moved"]
+
+
+async def test_non_2xx_is_a_failure_with_the_response_logged(
+    receiver: HTTPServer, client: DeliveryClient
+) -> None:
+    receiver.expect_oneshot_request("/fail").respond_with_data("upstream broke", status=503)
+    result = await client.post(hook_url(receiver, "/fail"), b"{}", {})
+    assert (result.status, result.succeeded, result.gone) == (503, False, False)
+    assert result.error == "HTTP 503"
+    assert result.response_body == "upstream broke"
+
+
+async def test_410_is_reported_as_gone(receiver: HTTPServer, client: DeliveryClient) -> None:
+    receiver.expect_oneshot_request("/gone").respond_with_data("", status=410)
+    result = await client.post(hook_url(receiver, "/gone"), b"{}", {})
+    assert result.gone
+    assert not result.succeeded
+
+
+async def test_large_response_is_read_only_up_to_the_bound(
+    receiver: HTTPServer, ca: trustme.CA
+) -> None:
+    receiver.expect_oneshot_request("/big").respond_with_data("x" * 2_000_000)
+    small = DeliveryClient(
+        allow_loopback=True,
+        ssl_context=client_context(ca),
+        resolver=resolver_to("127.0.0.1"),
+        max_response_bytes=1024,
+    )
+    try:
+        result = await small.post(hook_url(receiver, "/big"), b"{}", {})
+    finally:
+        await small.aclose()
+    assert result.succeeded
+    assert result.response_body == "x" * 1024
+
+
+async def test_slow_receiver_times_out(receiver: HTTPServer, ca: trustme.CA) -> None:
+    def slow(request: Request) -> Response:
+        time.sleep(1.5)
+        return Response("late")
+
+    receiver.expect_oneshot_request("/slow").respond_with_handler(slow)
+    quick = DeliveryClient(
+        allow_loopback=True,
+        ssl_context=client_context(ca),
+        resolver=resolver_to("127.0.0.1"),
+        timeout_s=0.3,
+    )
+    try:
+        result = await quick.post(hook_url(receiver, "/slow"), b"{}", {})
+    finally:
+        await quick.aclose()
+    assert result.status is None
+    assert not result.succeeded
+    assert result.error is not None
+    assert "timeout" in result.error
+    assert result.duration_ms < 1400
+
+
+async def test_certificate_is_verified_for_the_host_name(
+    receiver: HTTPServer, ca: trustme.CA
+) -> None:
+    """Connecting to the pinned IP must still check the certificate against the URL's host."""
+    receiver.expect_request("/x").respond_with_data("never")
+    other_name = "other.receiver.test"
+
+    async def resolve(host: str, port: int) -> Sequence[str]:
+        return ["127.0.0.1"]
+
+    wrong = DeliveryClient(allow_loopback=True, ssl_context=client_context(ca), resolver=resolve)
+    untrusted = DeliveryClient(
+        allow_loopback=True, ssl_context=ssl.create_default_context(), resolver=resolve
+    )
+    try:
+        mismatch = await wrong.post(f"https://{other_name}:{receiver.port}/x", b"{}", {})
+        unknown_ca = await untrusted.post(hook_url(receiver, "/x"), b"{}", {})
+    finally:
+        await wrong.aclose()
+        await untrusted.aclose()
+    assert mismatch.status is None
+    assert "certificate" in (mismatch.error or "").lower()
+    assert unknown_ca.status is None
+    assert "certificate" in (unknown_ca.error or "").lower()
+    assert receiver.log == []
+
+
+async def test_destination_is_checked_again_at_every_attempt(
+    receiver: HTTPServer, ca: trustme.CA
+) -> None:
+    """A name that later resolves to a private address is refused before any connection."""
+    answers = iter(["127.0.0.1", "10.0.0.7"])
+    calls: list[str] = []
+
+    async def rebinding(host: str, port: int) -> Sequence[str]:
+        calls.append(host)
+        return [next(answers)]
+
+    receiver.expect_request("/hook").respond_with_data("ok")
+    rebind = DeliveryClient(allow_loopback=True, ssl_context=client_context(ca), resolver=rebinding)
+    try:
+        first = await rebind.post(hook_url(receiver, "/hook"), b"{}", {})
+        second = await rebind.post(hook_url(receiver, "/hook"), b"{}", {})
+    finally:
+        await rebind.aclose()
+    assert first.succeeded
+    assert second.status is None
+    assert second.error is not None
+    assert second.error.startswith("unsafe_destination:")
+    assert "10.0.0.7" in second.error
+    assert calls == [HOOK_HOST, HOOK_HOST]
+    assert len(receiver.log) == 1
+
+
+async def test_loopback_needs_the_flag(receiver: HTTPServer, ca: trustme.CA) -> None:
+    strict = DeliveryClient(ssl_context=client_context(ca), resolver=resolver_to("127.0.0.1"))
+    try:
+        result = await strict.post(hook_url(receiver, "/hook"), b"{}", {})
+    finally:
+        await strict.aclose()
+    assert result.status is None
+    assert result.error is not None
+    assert "loopback" in result.error
+    assert receiver.log == []
+
+
+async def test_plain_http_is_refused_at_delivery(client: DeliveryClient) -> None:
+    result = await client.post(f"http://{HOOK_HOST}/hook", b"{}", {})
+    assert result.error == "unsafe_destination: the destination must use https"
+
+
+def test_timestamp_header_is_seconds() -> None:
+    headers = sign_headers([new_signing_secret()], "msg_1", 1_700_000_000, b"{}")
+    assert headers["webhook-timestamp"] == "1700000000"
+    assert datetime.fromtimestamp(int(headers["webhook-timestamp"]), UTC).year == 2023
