@@ -301,6 +301,43 @@ def houses(
     )
 
 
+def houses_from_armc(
+    armc: float, latitude: float, obliquity_deg: float, system: str = "P"
+) -> Houses:
+    """House cusps and angles from a sidereal time (ARMC, degrees), latitude and obliquity: the
+    form progressed and directed angles need. Same polar fallback as :func:`houses`."""
+    if system not in HOUSE_SYSTEMS:
+        raise CalcInputError(
+            "house_system", f"unknown house system {system!r}; one of {', '.join(HOUSE_SYSTEMS)}"
+        )
+    if not -90.0 <= latitude <= 90.0:
+        raise CalcInputError("latitude", "must be between -90 and 90")
+    used = system
+    warnings: list[str] = []
+    with _LOCK:
+        try:
+            cusps, ascmc = swe.houses_armc(armc % 360.0, latitude, obliquity_deg, used.encode())
+        except swe.Error:
+            if system not in _POLAR_FRAGILE:
+                raise
+            used = "O"
+            warnings.append(
+                f"{HOUSE_SYSTEMS[system]} houses are undefined at latitude {latitude:.2f}; "
+                "Porphyry used instead"
+            )
+            cusps, ascmc = swe.houses_armc(armc % 360.0, latitude, obliquity_deg, b"O")
+    return Houses(
+        system=used,
+        requested_system=system,
+        cusps=tuple(float(c) % 360.0 for c in cusps[:12]),
+        ascendant=float(ascmc[0]) % 360.0,
+        midheaven=float(ascmc[1]) % 360.0,
+        armc=float(ascmc[2]) % 360.0,
+        vertex=float(ascmc[3]) % 360.0,
+        warnings=tuple(warnings),
+    )
+
+
 def house_of(longitude: float, cusps: tuple[float, ...]) -> int:
     """House number (1-12) of an ecliptic longitude given twelve cusps."""
     for i in range(12):
@@ -360,3 +397,17 @@ def angle_diff(a: float, b: float) -> float:
 def normalize(deg: float) -> float:
     v = math.fmod(deg, 360.0)
     return v + 360.0 if v < 0 else v
+
+
+# --- solar time ----------------------------------------------------------------------------------
+
+
+def equation_of_time_minutes(jd_ut: float) -> float:
+    """Equation of time in minutes at a Julian day (UT): local apparent (sundial) time minus local
+    mean time, so about +16.4 in early November and -14.2 in mid February (swe.time_equ).
+
+    Checked against the published extremes of the equation of time (Meeus, ch. 28)."""
+    with _LOCK:
+        _prepare(None)
+        value = swe.time_equ(jd_ut)
+    return float(value) * 1440.0

@@ -1,0 +1,337 @@
+"""The natal chart: bodies, houses, angles, aspects, dignities, element and modality balance.
+
+Conventions (parameters with defaults):
+
+* Tropical zodiac, apparent geocentric positions of date (Swiss Ephemeris via
+  :mod:`astro_calc.ephemeris`; Moshier unless ``ASTRO_EPHE_PATH`` holds Swiss files).
+* Bodies ``sun``..``pluto``, ``mean_node``, ``true_node``, ``mean_lilith`` (mean lunar apogee)
+  and ``chiron``; Chiron needs Swiss asteroid files and is otherwise left out with a warning.
+* House system ``P`` (Placidus) by default; any of P K W E O R C B A M T X. Inside the polar
+  circles Placidus and Koch fall back to Porphyry with a warning.
+* A body's ``house`` counts from cusp 1 forward; a body exactly on a cusp is in the house that
+  cusp opens. ``retrograde`` is a negative longitude speed (the nodes are mostly retrograde).
+* Aspects among the bodies, the ascendant and the midheaven (the mean/true node pair is
+  skipped); see :mod:`astro_calc.western.aspects` for orbs and applying/separating.
+* Element and modality balance counts the ten planets ``sun``..``pluto``, one each.
+
+Checked against: direct pyswisseph calls and kerykeion over hundreds of random charts, and
+published charts from Astrodatabank, in ``tests/test_western_natal.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Final
+
+import msgspec
+
+from astro_calc import ephemeris
+from astro_calc.errors import CalcInputError
+from astro_calc.western.aspects import Aspect, AspectDefinition, Point, aspect_set, aspects_within
+from astro_calc.western.dignity import dignity_score, essential_dignities
+from astro_calc.western.subject import (
+    SIGNS,
+    BirthSubject,
+    SubjectTime,
+    check_location,
+    element_of,
+    instant_time,
+    modality_of,
+    resolve_subject,
+)
+
+PLANETS: Final = (
+    "sun",
+    "moon",
+    "mercury",
+    "venus",
+    "mars",
+    "jupiter",
+    "saturn",
+    "uranus",
+    "neptune",
+    "pluto",
+)
+DEFAULT_BODIES: Final = (*PLANETS, "mean_node", "true_node", "mean_lilith", "chiron")
+WESTERN_BODIES: Final = frozenset(DEFAULT_BODIES)
+HOUSE_SYSTEM_CODES: Final = tuple(ephemeris.HOUSE_SYSTEMS)
+_NODE_PAIR: Final = frozenset({frozenset({"mean_node", "true_node"})})
+
+
+class PlanetPosition(msgspec.Struct, frozen=True):
+    """A body: ecliptic ``longitude``/``latitude`` in degrees, ``speed`` in degrees per day,
+    ``sign_degree`` 0..30 within ``sign``, ``house`` 1..12."""
+
+    name: str
+    longitude: float
+    latitude: float
+    speed: float
+    sign: str
+    sign_degree: float
+    house: int
+    retrograde: bool
+    dignities: tuple[str, ...]
+    dignity_score: int
+
+
+class HouseCusp(msgspec.Struct, frozen=True):
+    number: int
+    cusp: float
+    sign: str
+    sign_degree: float
+
+
+class AnglePoint(msgspec.Struct, frozen=True):
+    longitude: float
+    sign: str
+    sign_degree: float
+
+
+class Angles(msgspec.Struct, frozen=True):
+    ascendant: AnglePoint
+    midheaven: AnglePoint
+    descendant: AnglePoint
+    imum_coeli: AnglePoint
+    vertex: AnglePoint
+
+
+class ElementBalance(msgspec.Struct, frozen=True):
+    fire: int
+    earth: int
+    air: int
+    water: int
+
+
+class ModalityBalance(msgspec.Struct, frozen=True):
+    cardinal: int
+    fixed: int
+    mutable: int
+
+
+class ChartMeta(msgspec.Struct, frozen=True):
+    """The resolved instant (UTC, local clock and offset, Julian day UT), the house system used
+    (and the one asked for, which differs after a polar fallback), the ephemeris, warnings."""
+
+    utc: datetime
+    local: datetime
+    offset_minutes: int
+    timezone: str | None
+    time_source: str
+    julian_day: float
+    latitude: float
+    longitude: float
+    house_system: str
+    requested_house_system: str
+    ephemeris: str
+    warnings: tuple[str, ...]
+
+
+class NatalChart(msgspec.Struct, frozen=True):
+    planets: tuple[PlanetPosition, ...]
+    houses: tuple[HouseCusp, ...]
+    angles: Angles
+    aspects: tuple[Aspect, ...]
+    elements: ElementBalance
+    modalities: ModalityBalance
+    meta: ChartMeta
+
+    def planet(self, name: str) -> PlanetPosition:
+        for p in self.planets:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+
+def angle_point(longitude: float) -> AnglePoint:
+    lon = longitude % 360.0
+    return AnglePoint(lon, SIGNS[int(lon // 30.0) % 12], lon % 30.0)
+
+
+def angles_from(ascendant: float, midheaven: float, vertex: float) -> Angles:
+    return Angles(
+        ascendant=angle_point(ascendant),
+        midheaven=angle_point(midheaven),
+        descendant=angle_point(ascendant + 180.0),
+        imum_coeli=angle_point(midheaven + 180.0),
+        vertex=angle_point(vertex),
+    )
+
+
+def check_bodies(bodies: Iterable[str]) -> tuple[str, ...]:
+    chosen = tuple(bodies)
+    for name in chosen:
+        if name not in WESTERN_BODIES:
+            raise CalcInputError(
+                "bodies", f"unknown body {name!r}; one of {', '.join(DEFAULT_BODIES)}"
+            )
+    return chosen
+
+
+def check_house_system(system: str) -> str:
+    if system not in ephemeris.HOUSE_SYSTEMS:
+        raise CalcInputError(
+            "house_system",
+            f"unknown house system {system!r}; one of {', '.join(ephemeris.HOUSE_SYSTEMS)}",
+        )
+    return system
+
+
+def planet_positions(
+    positions: Mapping[str, ephemeris.BodyPosition], cusps: tuple[float, ...]
+) -> tuple[PlanetPosition, ...]:
+    out = []
+    house_of = ephemeris.house_of
+    for name, p in positions.items():
+        lon = p.longitude
+        sign = SIGNS[int(lon // 30.0) % 12]
+        dignities = essential_dignities(name, sign)
+        out.append(
+            PlanetPosition(
+                name=name,
+                longitude=lon,
+                latitude=p.latitude,
+                speed=p.speed,
+                sign=sign,
+                sign_degree=lon % 30.0,
+                house=house_of(lon, cusps),
+                retrograde=p.speed < 0,
+                dignities=dignities,
+                dignity_score=dignity_score(dignities) if dignities else 0,
+            )
+        )
+    return tuple(out)
+
+
+def house_cusps(cusps: tuple[float, ...]) -> tuple[HouseCusp, ...]:
+    return tuple(
+        HouseCusp(i + 1, c, SIGNS[int(c // 30.0) % 12], c % 30.0) for i, c in enumerate(cusps)
+    )
+
+
+def balance(planets: Iterable[PlanetPosition]) -> tuple[ElementBalance, ModalityBalance]:
+    elements = dict.fromkeys(("fire", "earth", "air", "water"), 0)
+    modalities = dict.fromkeys(("cardinal", "fixed", "mutable"), 0)
+    for p in planets:
+        if p.name in PLANETS:
+            elements[element_of(p.sign)] += 1
+            modalities[modality_of(p.sign)] += 1
+    return ElementBalance(**elements), ModalityBalance(**modalities)
+
+
+def aspect_points(
+    planets: Iterable[PlanetPosition], ascendant: float, midheaven: float
+) -> list[Point]:
+    points: list[Point] = [(p.name, p.longitude, p.speed) for p in planets]
+    points.append(("ascendant", ascendant, 0.0))
+    points.append(("midheaven", midheaven, 0.0))
+    return points
+
+
+def chart_at(
+    time_echo: SubjectTime,
+    latitude: float,
+    longitude: float,
+    *,
+    house_system: str = "P",
+    bodies: Iterable[str] = DEFAULT_BODIES,
+    aspects: Iterable[str] | None = None,
+    orbs: Mapping[str, float] | None = None,
+    include_minor: bool = True,
+) -> NatalChart:
+    """The chart of an already resolved instant at a place (natal, return, Davison)."""
+    check_house_system(house_system)
+    names = check_bodies(bodies)
+    definitions = aspect_set(aspects, orbs, include_minor=include_minor)
+    return _chart(time_echo, latitude, longitude, house_system, names, definitions)
+
+
+def _chart(
+    time_echo: SubjectTime,
+    latitude: float,
+    longitude: float,
+    house_system: str,
+    names: tuple[str, ...],
+    definitions: tuple[AspectDefinition, ...],
+) -> NatalChart:
+    jd = time_echo.julian_day
+    positions, used, warnings = ephemeris.body_positions(jd, names)
+    h = ephemeris.houses(jd, latitude, longitude, house_system)
+    planets = planet_positions(positions, h.cusps)
+    elements, modalities = balance(planets)
+    found = aspects_within(
+        aspect_points(planets, h.ascendant, h.midheaven), definitions, skip_pairs=_NODE_PAIR
+    )
+    return NatalChart(
+        planets=planets,
+        houses=house_cusps(h.cusps),
+        angles=angles_from(h.ascendant, h.midheaven, h.vertex),
+        aspects=tuple(found),
+        elements=elements,
+        modalities=modalities,
+        meta=ChartMeta(
+            utc=time_echo.utc,
+            local=time_echo.local,
+            offset_minutes=time_echo.offset_minutes,
+            timezone=time_echo.timezone,
+            time_source=time_echo.time_source,
+            julian_day=jd,
+            latitude=latitude,
+            longitude=longitude,
+            house_system=h.system,
+            requested_house_system=house_system,
+            ephemeris=used,
+            warnings=(*warnings, *h.warnings),
+        ),
+    )
+
+
+def natal_chart(
+    subject: BirthSubject,
+    *,
+    house_system: str = "P",
+    bodies: Iterable[str] = DEFAULT_BODIES,
+    aspects: Iterable[str] | None = None,
+    orbs: Mapping[str, float] | None = None,
+    include_minor: bool = True,
+) -> NatalChart:
+    """The natal chart of a birth subject.
+
+    ``house_system`` is a Swiss Ephemeris letter (default ``P``); ``bodies`` a subset of
+    :data:`DEFAULT_BODIES`; ``aspects`` names the aspects to find (default all eleven, or the five
+    major ones when ``include_minor`` is false); ``orbs`` overrides default orbs in degrees per
+    aspect name. See the module docstring for conventions; checked against pyswisseph and
+    kerykeion (random charts, 0.01 degree) and Astrodatabank charts."""
+    check_house_system(house_system)
+    names = check_bodies(bodies)
+    definitions = aspect_set(aspects, orbs, include_minor=include_minor)
+    echo = resolve_subject(subject)
+    return _chart(echo, subject.latitude, subject.longitude, house_system, names, definitions)
+
+
+def chart_for_instant(
+    moment: datetime,
+    latitude: float,
+    longitude: float,
+    *,
+    timezone: str | None = None,
+    house_system: str = "P",
+    bodies: Iterable[str] = DEFAULT_BODIES,
+    aspects: Iterable[str] | None = None,
+    orbs: Mapping[str, float] | None = None,
+    include_minor: bool = True,
+) -> NatalChart:
+    """The chart of an aware instant at a place; the local clock echoed is the zone at the place
+    (found from the coordinates unless ``timezone`` is given)."""
+    check_location(latitude, longitude)
+    echo = instant_time(moment, latitude, longitude, timezone)
+    return chart_at(
+        echo,
+        latitude,
+        longitude,
+        house_system=house_system,
+        bodies=bodies,
+        aspects=aspects,
+        orbs=orbs,
+        include_minor=include_minor,
+    )
