@@ -2,52 +2,65 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
+import time
+from collections.abc import Callable
+from typing import Any
 
 from quart import Quart, Response, g, request
-from quart_schema import QuartSchema, RequestSchemaValidationError
+from quart_schema import OpenAPIProvider, QuartSchema, RequestSchemaValidationError
+from quart_schema.openapi import QUART_SCHEMA_OPERATION_ID_ATTRIBUTE
 from werkzeug.exceptions import HTTPException
 
 from astro_calc.errors import CalcInputError
 from astro_server import __version__
 from astro_server.errors import APIError, validation_error
 from astro_server.responses import current_request_id, json_response
+from astro_server.runtime import Platform, make_rate_limiter
 from astro_server.settings import Settings
 
 log = logging.getLogger("astro_server")
+access_log = logging.getLogger("astro_server.access")
 _request_id = current_request_id
+
+# The spec's tag groups (Authentication added for /auth/login and /auth/logout).
+TAG_GROUPS: list[dict[str, str]] = [
+    {"name": "Western", "description": "Natal, relationship, return, progression, transit"},
+    {"name": "Vedic", "description": "Sidereal charts, matching, timing, remedies"},
+    {"name": "Thai Astrology", "description": "Calendar, auspicious timing, lunar, festivals"},
+    {"name": "Chinese & Korean", "description": "BaZi, Qi Men Dun Jia, Saju"},
+    {"name": "Horoscopes", "description": "Published daily and range horoscope content"},
+    {"name": "Reports", "description": "Branded reports; long work runs as a job"},
+    {"name": "Tarot & Numerology", "description": "Tarot draws and numerology profiles"},
+    {"name": "Uranian", "description": "Uranian charts, midpoints, planetary pictures"},
+    {"name": "Developer workflow", "description": "Estimates and job polling"},
+    {"name": "Visual readings", "description": "Private palm and face readings"},
+    {"name": "Customer reports", "description": "Customer-facing reports (session token)"},
+    {"name": "Customer delivery", "description": "Webhooks and scheduled horoscope delivery"},
+    {"name": "Customer visual readings", "description": "Customer visual readings (session)"},
+    {"name": "Cultural Intelligence", "description": "Enterprise workflows"},
+    {"name": "Authentication", "description": "Customer login and logout"},
+]
+
+
+class _OpenAPIProvider(OpenAPIProvider):
+    """Operation ids exactly as declared (``createHoroscopeFeedSubscription``), no method prefix."""
+
+    def operation_id(self, method: str, path: str, func: Callable[..., Any]) -> str | None:
+        explicit = getattr(func, QUART_SCHEMA_OPERATION_ID_ATTRIBUTE, None)
+        if explicit:
+            return str(explicit)
+        return super().operation_id(method, path, func)
 
 
 def error_response(err: APIError) -> Response:
     return json_response(err.body(_request_id()), err.status, err.headers)
 
 
-def create_app(settings: Settings | None = None) -> Quart:
-    settings = settings or Settings.from_env()
-    app = Quart("astro_server")
-    app.config["ASTRO_SETTINGS"] = settings
-    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
-    QuartSchema(
-        app,
-        info={"title": "Astro API", "version": "1.1.0"},
-        openapi_path="/openapi.json",
-        swagger_ui_path="/docs",
-        redoc_ui_path=None,
-        scalar_ui_path=None,
-    )
-
-    @app.before_request
-    async def _assign_request_id() -> None:
-        incoming = request.headers.get("X-Request-Id", "")
-        ok = 0 < len(incoming) <= 64 and incoming.replace("-", "").replace("_", "").isalnum()
-        g.request_id = incoming if ok else "req_" + secrets.token_hex(12)
-
-    @app.after_request
-    async def _stamp_request_id(response: Response) -> Response:
-        response.headers["X-Request-Id"] = _request_id()
-        return response
-
+def _register_error_handlers(app: Quart) -> None:
     @app.errorhandler(APIError)
     async def _api_error(err: APIError) -> Response:
         return error_response(err)
@@ -56,6 +69,10 @@ def create_app(settings: Settings | None = None) -> Quart:
     async def _schema_error(err: RequestSchemaValidationError) -> Response:
         from astro_server.validation import details_from_exception
 
+        if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
+            return error_response(
+                APIError(415, "Send the body as JSON with Content-Type: application/json.")
+            )
         return error_response(details_from_exception(err.validation_error))
 
     @app.errorhandler(CalcInputError)
@@ -69,33 +86,145 @@ def create_app(settings: Settings | None = None) -> Quart:
     async def _http_error(err: HTTPException) -> Response:
         status = err.code or 500
         message = {
+            400: "Malformed request: the body is not valid JSON."
+            if request.is_json
+            else "Malformed request.",
             404: "No such route.",
             405: "Method not allowed on this route.",
             413: "Request body too large.",
-        }.get(status, err.description or "Request failed.")
-        return error_response(APIError(status, message))
+            415: "Unsupported content type.",
+        }.get(status, "Request failed.")
+        headers: dict[str, str] = {}
+        valid_methods = getattr(err, "valid_methods", None)
+        if status == 405 and valid_methods:
+            headers["Allow"] = ", ".join(sorted(valid_methods))
+        return error_response(APIError(status, message, headers=headers))
 
     @app.errorhandler(Exception)
     async def _unhandled(err: Exception) -> Response:
-        log.exception("unhandled error", extra={"request_id": _request_id()})
+        log.exception("unhandled error")
         return error_response(
             APIError(500, "The server could not complete the request.", code="internal")
         )
 
+
+def _register_request_hooks(app: Quart) -> None:
+    from astro_server.services import metrics
+
+    @app.before_request
+    async def _assign_request_id() -> None:
+        incoming = request.headers.get("X-Request-Id", "")
+        ok = 0 < len(incoming) <= 64 and incoming.replace("-", "").replace("_", "").isalnum()
+        g.request_id = incoming if ok else "req_" + secrets.token_hex(12)
+        g.started = time.perf_counter()
+
+    @app.after_request
+    async def _finish(response: Response) -> Response:
+        response.headers["X-Request-Id"] = _request_id()
+        decision = getattr(g, "rate_limit", None)
+        if decision is not None:
+            for name, value in decision.headers().items():
+                response.headers.setdefault(name, value)
+        rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        elapsed = time.perf_counter() - getattr(g, "started", time.perf_counter())
+        metrics.HTTP_REQUESTS.labels(rule, request.method, str(response.status_code)).inc()
+        metrics.HTTP_LATENCY.labels(rule).observe(elapsed)
+        if rule not in ("/healthz", "/metrics"):
+            account = getattr(g, "account", None)
+            access_log.info(
+                "request",
+                extra={
+                    "method": request.method,
+                    "route": rule,
+                    "status": response.status_code,
+                    "duration_ms": round(elapsed * 1000, 2),
+                    "account_id": account.id if account is not None else None,
+                    "credential_id": getattr(g, "credential_id", None),
+                },
+            )
+        return response
+
+
+def _register_lifecycle(app: Quart, settings: Settings) -> None:
     @app.before_serving
     async def _startup() -> None:
         from astro_server.db import init_db
+        from astro_server.services import jobs
+        from astro_server.tasks import broker as broker_module
 
         await init_db(settings)
+        jobs.configure(settings)
+        state = Platform(settings=settings, rate_limiter=make_rate_limiter(settings))
+        state.broker = broker_module.make_broker(settings)
+        try:
+            await state.broker.startup()
+        except Exception as exc:
+            # Serve anyway: /readyz reports the broker, queuing a job answers 503 meanwhile.
+            log.warning("job broker unavailable at startup: %s", type(exc).__name__)
+        broker_module.set_current(state.broker)
+        app.extensions["astro"] = state
+        if settings.embedded:
+            # Embedded mode: the scheduler (job sweeper, later publishing) runs in this process.
+            from astro_server.tasks import maintenance  # noqa: F401  (registers periodic tasks)
+            from astro_server.tasks.scheduler import Scheduler
+
+            stop = asyncio.Event()
+            task = asyncio.create_task(Scheduler(settings).run(stop))
+            state.background.extend([stop, task])
 
     @app.after_serving
     async def _shutdown() -> None:
         from astro_server.db import close_db
+        from astro_server.tasks import broker as broker_module
 
+        state: Platform | None = app.extensions.pop("astro", None)
+        if state is not None:
+            for item in state.background:
+                if isinstance(item, asyncio.Event):
+                    item.set()
+            for item in state.background:
+                if isinstance(item, asyncio.Task):
+                    with contextlib.suppress(Exception, asyncio.CancelledError):
+                        await asyncio.wait_for(item, timeout=5)
+            if state.broker is not None:
+                await state.broker.shutdown()
+                broker_module.set_current(None)
+            await state.rate_limiter.close()
         await close_db()
 
-    from astro_server.api.health import blueprint as health
 
-    app.register_blueprint(health)
+def create_app(settings: Settings | None = None) -> Quart:
+    from astro_server.logs import configure_logging
+    from astro_server.services.auth import SECURITY_SCHEMES
+
+    settings = settings or Settings.from_env()
+    configure_logging(settings.log_level)
+    app = Quart("astro_server")
+    app.config["ASTRO_SETTINGS"] = settings
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.config["ASTRO_VERSION"] = __version__
+    QuartSchema(
+        app,
+        info={"title": "Astro API", "version": "1.1.0"},
+        openapi_path="/openapi.json",
+        swagger_ui_path="/docs",
+        redoc_ui_path=None,
+        scalar_ui_path=None,
+        tags=list(TAG_GROUPS),
+        security_schemes=dict(SECURITY_SCHEMES),
+        openapi_provider_class=_OpenAPIProvider,
+    )
+    _register_request_hooks(app)
+    _register_error_handlers(app)
+    _register_lifecycle(app, settings)
+
+    from astro_server.api.auth import blueprint as auth
+    from astro_server.api.estimates import blueprint as estimates
+    from astro_server.api.health import blueprint as health
+    from astro_server.api.jobs import blueprint as jobs
+    from astro_server.api.metrics import blueprint as metrics_bp
+
+    for blueprint in (health, metrics_bp, auth, estimates, jobs):
+        app.register_blueprint(blueprint)
+    # Calculation and customer blueprints (one per tag group) are registered below.
     return app

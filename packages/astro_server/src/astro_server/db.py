@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tortoise import Tortoise, connections
+from tortoise.backends.base.client import BaseDBAsyncClient
 
 from astro_server.settings import Settings
 
@@ -36,6 +37,14 @@ async def init_db(settings: Settings) -> None:
     await Tortoise.init(config=tortoise_config(settings), _enable_global_fallback=True)
 
 
+async def migrate_db(settings: Settings) -> None:
+    """Apply tortoise's migrations: an empty database is brought to the current schema."""
+    from tortoise.migrations.api import migrate
+
+    await migrate(config=tortoise_config(settings))
+    await Tortoise.close_connections()
+
+
 async def close_db() -> None:
     await Tortoise.close_connections()
 
@@ -43,3 +52,23 @@ async def close_db() -> None:
 async def ping_db() -> None:
     """Raise if the database does not answer a trivial query."""
     await connections.get("default").execute_query("SELECT 1")
+
+
+def _placeholders(conn: BaseDBAsyncClient, query: str) -> str:
+    """Write ``?`` placeholders as the connection's dialect wants them (``$1`` for asyncpg)."""
+    if conn.capabilities.dialect != "postgres":
+        return query
+    parts = query.split("?")
+    return "".join(f"{part}${i}" for i, part in enumerate(parts[:-1], start=1)) + parts[-1]
+
+
+async def fetch(
+    query: str, values: list[Any], conn: BaseDBAsyncClient | None = None
+) -> list[dict[str, Any]]:
+    """Run one statement (``?`` placeholders) and return its rows, on SQLite or PostgreSQL.
+
+    For what the ORM cannot say in one statement, e.g. a conditional
+    ``UPDATE ... WHERE credits >= ? RETURNING credits``.
+    """
+    client = conn or connections.get("default")
+    return await client.execute_query_dict(_placeholders(client, query), values)

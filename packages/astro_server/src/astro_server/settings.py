@@ -11,6 +11,7 @@ import os
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,12 @@ class Settings:
     rate_limits: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_RATE_LIMITS))
     allow_loopback_destinations: bool = False
     log_level: str = "INFO"
+    session_lifetime: timedelta = timedelta(hours=24)
+    login_rate_limit: int = 10
+    job_lease_s: float = 30.0
+    job_max_attempts: int = 3
+    sweep_interval_s: float = 10.0
+    worker_concurrency: int = 4
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -70,6 +77,12 @@ class Settings:
             rate_limits=rate_limits,
             allow_loopback_destinations=_bool(env.get("ASTRO_ALLOW_LOOPBACK_DESTINATIONS", "")),
             log_level=env.get("ASTRO_LOG_LEVEL", "INFO"),
+            session_lifetime=timedelta(hours=float(env.get("ASTRO_SESSION_LIFETIME_HOURS", "24"))),
+            login_rate_limit=int(env.get("ASTRO_LOGIN_RATE_LIMIT", "10")),
+            job_lease_s=float(env.get("ASTRO_JOB_LEASE_S", "30")),
+            job_max_attempts=int(env.get("ASTRO_JOB_MAX_ATTEMPTS", "3")),
+            sweep_interval_s=float(env.get("ASTRO_SWEEP_INTERVAL_S", "10")),
+            worker_concurrency=int(env.get("ASTRO_WORKER_CONCURRENCY", "4")),
         )
 
 

@@ -1,5 +1,19 @@
-"""Tortoise models of the astro app. Migrations live in ``models/migrations``."""
+"""Tortoise models of the astro app. Migrations live in ``models/migrations``.
 
-from astro_server.models.accounts import Account
+Add a model: define it in a module here, import it below, then run
+``uv run tortoise -c astro_server.models.makemigrations_config.TORTOISE_ORM makemigrations``.
+"""
 
-__all__ = ["Account"]
+from astro_server.models.accounts import Account, ApiKey, Customer, CustomerSession
+from astro_server.models.billing import IdempotencyRecord, LedgerEntry
+from astro_server.models.jobs import Job
+
+__all__ = [
+    "Account",
+    "ApiKey",
+    "Customer",
+    "CustomerSession",
+    "IdempotencyRecord",
+    "Job",
+    "LedgerEntry",
+]

@@ -1,4 +1,10 @@
-"""Accounts: the paying tenant. Every API key, job and ledger row belongs to one."""
+"""Accounts and their credentials.
+
+An account is the paying tenant: every API key, customer, job and ledger row belongs to one.
+API keys are machine credentials; customers log in with e-mail and password and get session
+tokens. Keys and tokens are stored only as SHA-256 digests (they are high-entropy random strings,
+so a fast hash is right); passwords only as argon2id hashes.
+"""
 
 from __future__ import annotations
 
@@ -15,3 +21,47 @@ class Account(Model):
 
     class Meta:
         table = "accounts"
+
+
+class ApiKey(Model):
+    id = fields.CharField(max_length=40, primary_key=True)
+    account: fields.ForeignKeyRelation[Account] = fields.ForeignKeyField(
+        "astro.Account", related_name="api_keys", on_delete=fields.CASCADE
+    )
+    # First 12 characters of the key ("ak_live_AbCd"): shown to operators, used by revoke-key.
+    prefix = fields.CharField(max_length=16, db_index=True)
+    key_hash = fields.CharField(max_length=64, unique=True)
+    environment = fields.CharField(max_length=8, default="live")
+    created_at = fields.DatetimeField(auto_now_add=True)
+    revoked_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "api_keys"
+
+
+class Customer(Model):
+    id = fields.CharField(max_length=40, primary_key=True)
+    account: fields.ForeignKeyRelation[Account] = fields.ForeignKeyField(
+        "astro.Account", related_name="customers", on_delete=fields.CASCADE
+    )
+    email = fields.CharField(max_length=254, unique=True)
+    password_hash = fields.CharField(max_length=200)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    disabled_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "customers"
+
+
+class CustomerSession(Model):
+    id = fields.CharField(max_length=40, primary_key=True)
+    customer: fields.ForeignKeyRelation[Customer] = fields.ForeignKeyField(
+        "astro.Customer", related_name="sessions", on_delete=fields.CASCADE
+    )
+    token_hash = fields.CharField(max_length=64, unique=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    expires_at = fields.DatetimeField()
+    revoked_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "customer_sessions"

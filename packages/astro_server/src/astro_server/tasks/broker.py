@@ -1,8 +1,12 @@
-"""The taskiq broker, built once from the environment.
+"""The taskiq broker of this process, built from Settings.
 
-Embedded mode uses ``InMemoryBroker`` (tasks run in the API process). Production uses
-``RedisStreamBroker``: messages are acknowledged only after a task finishes, so a job whose worker
-dies is delivered again to another worker.
+Embedded mode uses ``InMemoryBroker`` (jobs run in the API process). Production uses
+``RedisStreamBroker``: a message is acknowledged only after its task finished, so a message held
+by a dead worker is delivered again (after ``idle_timeout``); the scheduler's job sweeper is the
+second net (it re-queues jobs whose lease expired).
+
+One task exists, ``astro.run_job``: it runs a job row through :mod:`astro_server.services.jobs`.
+Job kinds are registered with ``@job_handler``, not as separate taskiq tasks.
 """
 
 from __future__ import annotations
@@ -12,15 +16,51 @@ from taskiq import AsyncBroker, InMemoryBroker
 from astro_server.settings import Settings
 
 QUEUE_NAME = "astro:jobs"
+RUN_JOB_TASK = "astro.run_job"
+
+_current: AsyncBroker | None = None
+
+
+async def _run_job_task(job_id: str) -> None:
+    from astro_server.services.jobs import run_job
+
+    await run_job(job_id)
 
 
 def make_broker(settings: Settings) -> AsyncBroker:
+    broker: AsyncBroker
     if settings.redis_url:
         from taskiq_redis import RedisStreamBroker
 
-        broker: AsyncBroker = RedisStreamBroker(url=settings.redis_url, queue_name=QUEUE_NAME)
-        return broker
-    return InMemoryBroker()
+        broker = RedisStreamBroker(
+            url=settings.redis_url,
+            queue_name=QUEUE_NAME,
+            consumer_group_name="astro-workers",
+            # "0": a group created after messages were queued still delivers them.
+            consumer_id="0",
+            idle_timeout=int(max(settings.job_lease_s * 4, 60) * 1000),
+            xread_block=1000,
+            maxlen=100_000,
+        )
+    else:
+        broker = InMemoryBroker(max_async_tasks=settings.worker_concurrency)
+    broker.register_task(_run_job_task, task_name=RUN_JOB_TASK)
+    return broker
 
 
-broker = make_broker(Settings.from_env())
+def set_current(broker: AsyncBroker | None) -> None:
+    global _current
+    _current = broker
+
+
+def current() -> AsyncBroker:
+    if _current is None:
+        raise RuntimeError("no job broker: the app or worker has not started")
+    return _current
+
+
+async def kick_job(job_id: str) -> None:
+    task = current().find_task(RUN_JOB_TASK)
+    if task is None:
+        raise RuntimeError("astro.run_job is not registered")
+    await task.kiq(job_id)

@@ -1,0 +1,67 @@
+"""``POST /api/v3/estimates``: free preflight of eligibility and price for a billable operation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+from quart import Blueprint, Response, g
+from quart_schema import document_response, operation_id, tag, validate_request
+
+from astro_server.models import Account
+from astro_server.responses import json_response
+from astro_server.services.auth import require_api_key
+from astro_server.services.pricing import get_operation, price, quantity_from_params, tier_allows
+
+blueprint = Blueprint("estimates", __name__)
+
+
+class EstimateRequest(BaseModel):
+    operation: str = Field(
+        min_length=1, max_length=100, description="Operation name, e.g. western.natal"
+    )
+    params: dict[str, Any] = Field(
+        default_factory=dict, description="The request you intend to send (prices per-unit work)"
+    )
+
+
+class EstimateResponse(BaseModel):
+    operation: str
+    eligible: bool
+    reasons: list[str] = Field(description="Why not eligible; empty when eligible")
+    tier_required: str
+    tier: str = Field(description="The caller's tier")
+    quantity: int
+    estimated_credits: int
+    balance: int
+
+
+@blueprint.post("/api/v3/estimates")
+@require_api_key
+@validate_request(EstimateRequest)
+@document_response(EstimateResponse, 200)
+@tag(["Developer workflow"])
+@operation_id("createEstimate")
+async def create_estimate(data: EstimateRequest) -> Response:
+    """Eligibility and estimated debit, from the same price table as the real debit. Free."""
+    op = get_operation(data.operation)
+    quantity = quantity_from_params(op, data.params)
+    cost = price(op, quantity)
+    account = await Account.get(id=g.account.id)  # fresh balance
+    reasons: list[str] = []
+    if not tier_allows(account.tier, op.tier):
+        reasons.append(f"Needs the {op.tier!r} tier or higher; this account is {account.tier!r}.")
+    if account.credits < cost:
+        reasons.append(f"Needs {cost} credits; the balance is {account.credits}.")
+    return json_response(
+        {
+            "operation": data.operation,
+            "eligible": not reasons,
+            "reasons": reasons,
+            "tier_required": op.tier,
+            "tier": account.tier,
+            "quantity": quantity,
+            "estimated_credits": cost,
+            "balance": account.credits,
+        }
+    )

@@ -1,0 +1,51 @@
+"""The credit ledger and idempotency records.
+
+Every change of an account's balance is one ``LedgerEntry`` (debit negative, refund and top-up
+positive), written in the same transaction as the balance update, so the ledger sums to the balance
+movements. An ``IdempotencyRecord`` remembers the first request made with an ``Idempotency-Key``
+(scope: credential, method, path) and, once finished, its response for replay.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tortoise import fields
+from tortoise.models import Model
+
+
+class LedgerEntry(Model):
+    id = fields.BigIntField(primary_key=True, generated=True)
+    account_id = fields.CharField(max_length=40, db_index=True)
+    kind = fields.CharField(max_length=16)  # debit | refund | top_up
+    amount = fields.BigIntField()  # signed: debits negative
+    operation = fields.CharField(max_length=100, default="")
+    credential_id = fields.CharField(max_length=40, null=True)
+    job_id = fields.CharField(max_length=40, null=True, db_index=True)
+    request_id = fields.CharField(max_length=64, null=True)
+    # The debit a refund gives back; unique so one debit is refunded at most once.
+    refund_of = fields.BigIntField(null=True, unique=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "ledger_entries"
+
+
+class IdempotencyRecord(Model):
+    id = fields.BigIntField(primary_key=True, generated=True)
+    credential_id = fields.CharField(max_length=40)
+    method = fields.CharField(max_length=8)
+    path = fields.CharField(max_length=500)
+    key = fields.CharField(max_length=255)
+    request_hash = fields.CharField(max_length=64)
+    status = fields.CharField(max_length=16, default="in_progress")  # in_progress | completed
+    response_status = fields.IntField(null=True)
+    response_body = fields.TextField(null=True)
+    response_headers: fields.Field[Any] = fields.JSONField(null=True)
+    ledger_entry_id = fields.BigIntField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    expires_at = fields.DatetimeField(db_index=True)
+
+    class Meta:
+        table = "idempotency_records"
+        unique_together = (("credential_id", "method", "path", "key"),)

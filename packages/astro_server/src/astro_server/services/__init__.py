@@ -1,0 +1,1 @@
+"""Services behind the handlers: auth, billing, pricing, idempotency, rate limits, jobs, ..."""

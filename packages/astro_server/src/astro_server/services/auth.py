@@ -1,0 +1,193 @@
+"""Authentication: who is calling, with which credential, within which rate limit.
+
+Two credential kinds (spec, Authentication):
+
+* API key: ``X-API-Key: ak_live_...`` or ``Authorization: Bearer ak_live_...``; routes decorated
+  with :func:`require_api_key`.
+* Customer session token: ``Authorization: Bearer service_sess_...`` from ``POST /auth/login``;
+  routes decorated with :func:`require_session`.
+
+The wrong kind on a route is a 401 whose message names the kind the route takes. Missing, unknown,
+revoked or expired credentials are 401 ``unauthorized`` (code ``"401"``). After authentication
+the per-credential, per-tier rate limit is applied; its decision goes out as ``RateLimit-*``
+headers on the response (429 ``rate_limited`` with ``Retry-After`` past the limit).
+
+Stack them under the route decorator::
+
+    @blueprint.post("/api/v3/western/natal")
+    @require_api_key
+    @billable("western.natal")
+    @validate_request(NatalRequest)
+    async def natal(data: NatalRequest) -> Response: ...
+
+Both set ``g.account`` (the paying :class:`Account`), ``g.credential_id`` and
+``g.credential_kind``; ``require_session`` also sets ``g.customer``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from quart import current_app, g, request
+from quart_schema import (
+    APIKeySecurityScheme,
+    HttpSecurityScheme,
+    document_response,
+    security_scheme,
+)
+
+from astro_server.errors import unauthorized
+from astro_server.models import Account, ApiKey, Customer, CustomerSession
+from astro_server.runtime import platform
+from astro_server.schemas import ErrorBody
+from astro_server.services import credentials
+
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+
+API_KEY_SECURITY: list[dict[str, list[str]]] = [{"ApiKeyHeader": []}, {"ApiKeyBearer": []}]
+SESSION_SECURITY: list[dict[str, list[str]]] = [{"SessionBearer": []}]
+# API key: X-API-Key header, or the raw key as a bearer token; session: service_sess_* bearer.
+SECURITY_SCHEMES: dict[str, Any] = {
+    "ApiKeyHeader": APIKeySecurityScheme(name="X-API-Key", in_="header"),
+    "ApiKeyBearer": HttpSecurityScheme(scheme="bearer", bearer_format="ak_live_* / ak_test_*"),
+    "SessionBearer": HttpSecurityScheme(scheme="bearer", bearer_format="service_sess_*"),
+}
+
+_API_KEY_ROUTE = (
+    "This operation takes an API key (X-API-Key or Authorization: Bearer <API key>), "
+    "not a customer session token."
+)
+_SESSION_ROUTE = (
+    "This operation takes a customer session token (Authorization: Bearer service_sess_...) "
+    "from POST /auth/login, not an API key."
+)
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return None
+
+
+async def authenticate_api_key(secret: str) -> tuple[ApiKey, Account]:
+    key_hash = credentials.digest(secret)
+    key = await ApiKey.get_or_none(key_hash=key_hash).select_related("account")
+    if key is None or not credentials.digests_equal(key.key_hash, key_hash):
+        raise unauthorized("Invalid API key.")
+    if key.revoked_at is not None:
+        raise unauthorized("This API key has been revoked.")
+    return key, key.account
+
+
+async def authenticate_session(token: str) -> tuple[CustomerSession, Customer, Account]:
+    token_hash = credentials.digest(token)
+    session = await CustomerSession.get_or_none(token_hash=token_hash).select_related(
+        "customer__account"
+    )
+    if session is None or not credentials.digests_equal(session.token_hash, token_hash):
+        raise unauthorized("Invalid session token.")
+    if session.revoked_at is not None:
+        raise unauthorized("This session has ended; log in again.")
+    if session.expires_at <= datetime.now(UTC):
+        raise unauthorized("This session has expired; log in again.")
+    customer = session.customer
+    if customer.disabled_at is not None:
+        raise unauthorized("This customer is disabled.")
+    return session, customer, customer.account
+
+
+async def enforce_rate_limit(credential_id: str, tier: str) -> None:
+    state = platform()
+    limit = state.settings.rate_limits.get(tier, state.settings.rate_limits["free"])
+    decision = await state.rate_limiter.hit(f"cred:{credential_id}", limit)
+    g.rate_limit = decision
+    if not decision.allowed:
+        raise decision.error()
+
+
+def _document_auth_errors(func: F) -> F:
+    func = document_response(ErrorBody, 401)(func)
+    return document_response(ErrorBody, 429)(func)
+
+
+def require_api_key(func: F) -> F:
+    """Route decorator: an API key is required (see module docstring)."""
+
+    @wraps(func)
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        secret = request.headers.get("X-API-Key", "").strip() or _bearer()
+        if not secret:
+            raise unauthorized(
+                "Missing API key: send X-API-Key or Authorization: Bearer <API key>."
+            )
+        if credentials.looks_like_session_token(secret):
+            raise unauthorized(_API_KEY_ROUTE)
+        key, account = await authenticate_api_key(secret)
+        g.account = account
+        g.credential_id = key.id
+        g.credential_kind = "api_key"
+        await enforce_rate_limit(key.id, account.tier)
+        return await current_app.ensure_async(func)(*args, **kwargs)
+
+    return _document_auth_errors(cast(F, security_scheme(API_KEY_SECURITY)(wrapper)))
+
+
+def require_session(func: F) -> F:
+    """Route decorator: a customer session token is required (see module docstring)."""
+
+    @wraps(func)
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        token = _bearer()
+        if request.headers.get("X-API-Key") or (token and credentials.looks_like_api_key(token)):
+            raise unauthorized(_SESSION_ROUTE)
+        if not token:
+            raise unauthorized(
+                "Missing session token: send Authorization: Bearer service_sess_... "
+                "from POST /auth/login."
+            )
+        session, customer, account = await authenticate_session(token)
+        g.account = account
+        g.customer = customer
+        g.session = session
+        g.credential_id = session.id
+        g.credential_kind = "session"
+        await enforce_rate_limit(session.id, account.tier)
+        return await current_app.ensure_async(func)(*args, **kwargs)
+
+    return _document_auth_errors(cast(F, security_scheme(SESSION_SECURITY)(wrapper)))
+
+
+async def login(email: str, password: str, address: str) -> tuple[str, CustomerSession, Customer]:
+    """Check the password and open a session; rate limited per address and per e-mail."""
+    state = platform()
+    limit = state.settings.login_rate_limit
+    normalized = email.strip().lower()
+    for key in (f"login:addr:{address}", f"login:email:{credentials.digest(normalized)}"):
+        decision = await state.rate_limiter.hit(key, limit)
+        if not decision.allowed:
+            raise decision.error("Too many login attempts; retry after the reset.")
+    customer = await Customer.get_or_none(email=normalized)
+    password_hash = customer.password_hash if customer else None
+    ok = await asyncio.to_thread(credentials.verify_password, password_hash, password)
+    if not ok or customer is None or customer.disabled_at is not None:
+        raise unauthorized("Invalid e-mail or password.")
+    token = credentials.new_session_token()
+    session = await CustomerSession.create(
+        id=credentials.new_id("sess_"),
+        customer=customer,
+        token_hash=credentials.digest(token),
+        expires_at=datetime.now(UTC) + state.settings.session_lifetime,
+    )
+    return token, session, customer
+
+
+async def logout(session: CustomerSession) -> None:
+    await CustomerSession.filter(id=session.id, revoked_at=None).update(
+        revoked_at=datetime.now(UTC)
+    )

@@ -1,0 +1,329 @@
+"""Tiers, credits and the ledger; ``@billable`` puts a route behind them.
+
+``@billable(operation, quantity=None)`` (stack it under ``require_api_key``/``require_session``
+and above ``validate_request``) does, before the handler runs:
+
+1. validates the JSON body against the route's ``validate_request`` model (a 400 costs nothing),
+   and computes the price from :data:`astro_server.services.pricing.OPERATIONS`
+   (``quantity(model)`` units for per-unit operations);
+2. in ONE database transaction: the tier check (403 ``forbidden`` naming the tier needed), the
+   idempotency claim (``Idempotency-Key`` header, optional), the conditional debit
+   ``UPDATE accounts SET credits = credits - cost WHERE id = ? AND credits >= cost`` (402
+   ``payment_required`` code ``"402"`` when short; never read-then-write), and the debit's ledger
+   row.
+
+After the handler: ``X-Credits-Charged`` and ``X-Credits-Remaining`` on the response, and the
+response stored for idempotent replay. A handler that raises or answers 4xx/5xx after the debit
+is refunded (a ledger row) and releases its idempotency key, so nothing is lost.
+
+The handler can read the charge with :func:`current_charge` (``enqueue_job`` does, so a queued job
+knows what to refund if it fails).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from quart import Response, current_app, g, request
+from quart_schema import DataSource, RequestSchemaValidationError, document_response
+from quart_schema.conversion import model_load
+from quart_schema.validation import QUART_SCHEMA_REQUEST_ATTRIBUTE
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
+
+from astro_server import db
+from astro_server.errors import APIError, payment_required
+from astro_server.models import Account, IdempotencyRecord, LedgerEntry
+from astro_server.schemas import ErrorBody
+from astro_server.services import idempotency, metrics
+from astro_server.services.pricing import OPERATIONS, TIERS, Operation, price, tier_allows
+
+log = logging.getLogger("astro_server.billing")
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+
+
+@dataclass(frozen=True)
+class Charge:
+    """What one request paid: read it in a handler with :func:`current_charge`."""
+
+    account_id: str
+    operation: str
+    credits: int
+    ledger_entry_id: int | None
+    balance_after: int
+
+
+def current_charge() -> Charge | None:
+    charge = getattr(g, "charge", None)
+    return charge if isinstance(charge, Charge) else None
+
+
+def forbidden_for_tier(operation_name: str, op: Operation, tier: str) -> APIError:
+    return APIError(
+        403,
+        f"Operation {operation_name!r} needs the {op.tier!r} tier or higher; "
+        f"this account is on {tier!r}.",
+        error="forbidden",
+    )
+
+
+async def debit(
+    conn: BaseDBAsyncClient,
+    account_id: str,
+    credits: int,
+    operation: str,
+    *,
+    credential_id: str | None = None,
+    request_id: str | None = None,
+) -> tuple[int | None, int]:
+    """Tier check, conditional debit and ledger row; returns (ledger id, balance after).
+
+    One UPDATE decides both: the row changes only if the account's tier allows the operation
+    and the balance covers the cost, so a concurrent tier change or debit cannot slip between a
+    read and a write. Raises 403 ``forbidden`` or 402 ``payment_required``.
+    """
+    op = OPERATIONS[operation]
+    allowed = [t for t in TIERS if tier_allows(t, op.tier)]
+    marks = ", ".join("?" for _ in allowed)
+    rows = await db.fetch(
+        f"UPDATE accounts SET credits = credits - ? "  # noqa: S608 (placeholders only)
+        f"WHERE id = ? AND credits >= ? AND tier IN ({marks}) RETURNING credits",
+        [credits, account_id, credits, *allowed],
+        conn,
+    )
+    if not rows:
+        current = await db.fetch("SELECT tier FROM accounts WHERE id = ?", [account_id], conn)
+        tier = str(current[0]["tier"]) if current else "none"
+        if not tier_allows(tier, op.tier):
+            raise forbidden_for_tier(operation, op, tier)
+        raise payment_required(f"Insufficient credits: {operation!r} costs {credits} credits.")
+    if credits == 0:
+        return None, int(rows[0]["credits"])
+    entry = await LedgerEntry.create(
+        account_id=account_id,
+        kind="debit",
+        amount=-credits,
+        operation=operation,
+        credential_id=credential_id,
+        request_id=request_id,
+        using_db=conn,
+    )
+    return entry.id, int(rows[0]["credits"])
+
+
+async def refund(
+    conn: BaseDBAsyncClient,
+    account_id: str,
+    debit_entry_id: int,
+    credits: int,
+    operation: str,
+    *,
+    job_id: str | None = None,
+    request_id: str | None = None,
+) -> bool:
+    """Give back one debit, at most once (the ledger's unique ``refund_of``); True if refunded.
+
+    Call inside a transaction you own: on a second refund of the same debit the INSERT fails,
+    raising IntegrityError, and the caller's transaction is rolled back with nothing changed.
+    """
+    await LedgerEntry.create(
+        account_id=account_id,
+        kind="refund",
+        amount=credits,
+        operation=operation,
+        job_id=job_id,
+        request_id=request_id,
+        refund_of=debit_entry_id,
+        using_db=conn,
+    )
+    await db.fetch(
+        "UPDATE accounts SET credits = credits + ? WHERE id = ? RETURNING credits",
+        [credits, account_id],
+        conn,
+    )
+    return True
+
+
+async def add_credits(account_id: str, credits: int, note: str = "top_up") -> int:
+    """Top up an account (CLI ``add-credits``); a ledger row; returns the new balance."""
+    if credits <= 0:
+        raise ValueError("credits must be positive")
+    async with in_transaction() as conn:
+        rows = await db.fetch(
+            "UPDATE accounts SET credits = credits + ? WHERE id = ? RETURNING credits",
+            [credits, account_id],
+            conn,
+        )
+        if not rows:
+            raise LookupError(f"no account {account_id}")
+        await LedgerEntry.create(
+            account_id=account_id, kind="top_up", amount=credits, operation=note, using_db=conn
+        )
+    return int(rows[0]["credits"])
+
+
+async def _refund_request(charge: Charge, record_id: int | None) -> None:
+    try:
+        async with in_transaction() as conn:
+            if charge.ledger_entry_id is not None and charge.credits > 0:
+                await refund(
+                    conn,
+                    charge.account_id,
+                    charge.ledger_entry_id,
+                    charge.credits,
+                    charge.operation,
+                    request_id=getattr(g, "request_id", None),
+                )
+            if record_id is not None:
+                await idempotency.release(record_id, conn)
+    except IntegrityError:
+        log.warning("refund of ledger entry %s was already made", charge.ledger_entry_id)
+
+
+async def _claim_and_debit(
+    operation_name: str, cost: int, scope: idempotency.Scope | None, the_request_hash: str
+) -> tuple[Charge, int | None] | Response:
+    account: Account = g.account
+    for _ in range(5):
+        if scope is not None:
+            existing = await idempotency.find(scope)
+            if existing is not None:
+                return idempotency.reject_or_replay(existing, the_request_hash)
+        try:
+            async with in_transaction() as conn:
+                record_id = None
+                if scope is not None:
+                    record_id = (await idempotency.claim(scope, the_request_hash, conn)).id
+                ledger_id, balance = await debit(
+                    conn,
+                    account.id,
+                    cost,
+                    operation_name,
+                    credential_id=g.credential_id,
+                    request_id=getattr(g, "request_id", None),
+                )
+                if record_id is not None and ledger_id is not None:
+                    await (
+                        IdempotencyRecord.filter(id=record_id)
+                        .using_db(conn)
+                        .update(ledger_entry_id=ledger_id)
+                    )
+        except IntegrityError:
+            continue  # another request claimed the key first: read its record
+        return Charge(account.id, operation_name, cost, ledger_id, balance), record_id
+    raise APIError(
+        409,
+        "The first request with this Idempotency-Key is still being processed.",
+        error="idempotency_in_progress",
+        headers={"Retry-After": str(idempotency.IN_PROGRESS_RETRY_AFTER_S)},
+    )
+
+
+async def _load_body_model(schema: tuple[Any, DataSource] | None) -> Any:
+    if schema is None:
+        return None
+    model_class, source = schema[0], schema[1]
+    if source != DataSource.JSON:
+        return None
+    if not request.is_json:
+        raise APIError(415, "Send the body as JSON with Content-Type: application/json.")
+    data = await request.get_json()
+    return model_load(
+        data,
+        model_class,
+        RequestSchemaValidationError,
+        decamelize=current_app.config["QUART_SCHEMA_CONVERT_CASING"],
+        preference=current_app.config["QUART_SCHEMA_CONVERSION_PREFERENCE"],
+    )
+
+
+def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Callable[[F], F]:
+    """Route decorator: charge ``operation`` from the price table (see module docstring).
+
+    ``quantity`` receives the validated request model and returns the unit count of a per-unit
+    operation (``lambda body: len(body.records)``).
+    """
+    op = OPERATIONS[operation]  # a missing row fails at import, not at the first request
+
+    def decorator(func: F) -> F:
+        schema = getattr(func, QUART_SCHEMA_REQUEST_ATTRIBUTE, None)
+
+        @wraps(func)
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            account: Account = g.account
+            if not tier_allows(account.tier, op.tier):
+                raise forbidden_for_tier(operation, op, account.tier)
+            model = await _load_body_model(schema)
+            units = quantity(model) if quantity is not None and model is not None else 1
+            cost = price(op, units)
+            key = request.headers.get("Idempotency-Key")
+            scope = None
+            if key is not None:
+                scope = idempotency.Scope(
+                    g.credential_id, request.method, request.path, idempotency.validate_key(key)
+                )
+            the_hash = idempotency.request_hash(
+                request.method, request.path, await request.get_data(as_text=False)
+            )
+            claimed = await _claim_and_debit(operation, cost, scope, the_hash)
+            if isinstance(claimed, Response):
+                claimed.headers["X-Credits-Charged"] = "0"
+                claimed.headers["X-Credits-Remaining"] = str(account.credits)
+                return claimed
+            charge, record_id = claimed
+            g.charge = charge
+            try:
+                result = await current_app.ensure_async(func)(*args, **kwargs)
+                response = cast(Response, await current_app.make_response(result))
+            except BaseException:
+                await _refund_request(charge, record_id)
+                raise
+            if response.status_code >= 400:
+                await _refund_request(charge, record_id)
+                response.headers["X-Credits-Charged"] = "0"
+                response.headers["X-Credits-Remaining"] = str(charge.balance_after + cost)
+                return response
+            response.headers["X-Credits-Charged"] = str(cost)
+            response.headers["X-Credits-Remaining"] = str(charge.balance_after)
+            if record_id is not None:
+                await idempotency.complete(record_id, response)
+            metrics.CREDITS_CHARGED.labels(operation=operation).inc(cost)
+            return response
+
+        for status in (402, 403, 409):
+            document_response(ErrorBody, status)(wrapper)
+        return cast(F, wrapper)
+
+    return decorator
+
+
+async def refund_abandoned_claims(older_than: timedelta = timedelta(minutes=10)) -> int:
+    """Refund debits whose request never finished (the API process died mid-request).
+
+    An in-progress idempotency record older than ``older_than`` belongs to a request that is no
+    longer running; its debit is refunded (once) and the key released. Run by the scheduler.
+    """
+    cutoff = datetime.now(UTC) - older_than
+    stale = await IdempotencyRecord.filter(status="in_progress", created_at__lt=cutoff)
+    refunded = 0
+    for record in stale:
+        entry = (
+            await LedgerEntry.get_or_none(id=record.ledger_entry_id)
+            if record.ledger_entry_id is not None
+            else None
+        )
+        try:
+            async with in_transaction() as conn:
+                if entry is not None:
+                    await refund(conn, entry.account_id, entry.id, -entry.amount, entry.operation)
+                    refunded += 1
+                await idempotency.release(record.id, conn)
+        except IntegrityError:
+            await idempotency.release(record.id)
+    return refunded

@@ -1,0 +1,138 @@
+"""Idempotency records: the first request with an ``Idempotency-Key`` runs, later ones replay.
+
+Scope is (credential, method, path, key). The request hash covers method, path and the canonical
+JSON body, so the same key with another body is a 409 ``idempotency_conflict``; a key whose first
+request is still running is a 409 ``idempotency_in_progress`` with ``Retry-After``. A finished
+first response (2xx) is replayed byte for byte for :data:`REPLAY_WINDOW`. A first request that
+failed releases its key (its charge was refunded), so the client may retry with the same key.
+
+The claim is an INSERT into a unique index, made inside the billing transaction: two concurrent
+requests cannot both claim a key, on SQLite or PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from quart import Response
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+from astro_server.errors import APIError
+from astro_server.models import IdempotencyRecord
+
+REPLAY_WINDOW = timedelta(hours=24)
+MAX_KEY_LENGTH = 255
+IN_PROGRESS_RETRY_AFTER_S = 1
+# Response headers worth replaying (credit headers are recomputed: a replay charges nothing).
+_REPLAYED_HEADERS = ("Content-Type", "Location")
+
+
+@dataclass(frozen=True)
+class Scope:
+    credential_id: str
+    method: str
+    path: str
+    key: str
+
+
+def validate_key(key: str) -> str:
+    if not 1 <= len(key) <= MAX_KEY_LENGTH or not key.isprintable():
+        raise APIError(
+            400,
+            f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} printable characters.",
+            error="validation_error",
+            details=[{"field": "Idempotency-Key", "message": "invalid header value"}],
+        )
+    return key
+
+
+def request_hash(method: str, path: str, body: str | bytes) -> str:
+    """Hash of the request; JSON is canonicalized: whitespace and key order don't count."""
+    if isinstance(body, str):
+        body = body.encode()
+    try:
+        canonical = json.dumps(
+            json.loads(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        ).encode()
+    except ValueError:
+        canonical = body
+    return hashlib.sha256(method.encode() + b" " + path.encode() + b"\n" + canonical).hexdigest()
+
+
+async def find(scope: Scope) -> IdempotencyRecord | None:
+    record = await IdempotencyRecord.get_or_none(
+        credential_id=scope.credential_id, method=scope.method, path=scope.path, key=scope.key
+    )
+    if record is not None and record.expires_at <= datetime.now(UTC):
+        await IdempotencyRecord.filter(id=record.id, expires_at__lte=datetime.now(UTC)).delete()
+        return None
+    return record
+
+
+def reject_or_replay(record: IdempotencyRecord, the_request_hash: str) -> Response:
+    """The answer to a request whose key is already claimed: 409 or the stored response."""
+    if not _same(record.request_hash, the_request_hash):
+        raise APIError(
+            409,
+            "This Idempotency-Key was used with a different request; reuse the original "
+            "payload or send a new key.",
+            error="idempotency_conflict",
+        )
+    if record.status != "completed" or record.response_status is None:
+        raise APIError(
+            409,
+            "The first request with this Idempotency-Key is still being processed.",
+            error="idempotency_in_progress",
+            headers={"Retry-After": str(IN_PROGRESS_RETRY_AFTER_S)},
+        )
+    headers: dict[str, Any] = dict(record.response_headers or {})
+    headers["Idempotent-Replayed"] = "true"
+    body = base64.b64decode(record.response_body or "")
+    return Response(body, status=record.response_status, headers=headers)
+
+
+def _same(a: str, b: str) -> bool:
+    return hmac.compare_digest(a, b)
+
+
+async def claim(scope: Scope, the_request_hash: str, conn: BaseDBAsyncClient) -> IdempotencyRecord:
+    """Insert the in-progress record (raises IntegrityError if another request holds the key)."""
+    return await IdempotencyRecord.create(
+        credential_id=scope.credential_id,
+        method=scope.method,
+        path=scope.path,
+        key=scope.key,
+        request_hash=the_request_hash,
+        status="in_progress",
+        expires_at=datetime.now(UTC) + REPLAY_WINDOW,
+        using_db=conn,
+    )
+
+
+async def complete(record_id: int, response: Response) -> None:
+    body = await response.get_data(as_text=False)
+    headers = {h: response.headers[h] for h in _REPLAYED_HEADERS if h in response.headers}
+    await IdempotencyRecord.filter(id=record_id).update(
+        status="completed",
+        response_status=response.status_code,
+        response_body=base64.b64encode(body).decode(),
+        response_headers=headers,
+    )
+
+
+async def release(record_id: int, conn: BaseDBAsyncClient | None = None) -> None:
+    query = IdempotencyRecord.filter(id=record_id)
+    if conn is not None:
+        query = query.using_db(conn)
+    await query.delete()
+
+
+async def purge_expired() -> int:
+    """Delete records past the replay window (run by the scheduler)."""
+    return await IdempotencyRecord.filter(expires_at__lte=datetime.now(UTC)).delete()

@@ -1,0 +1,110 @@
+"""The one price table: every billable operation's tier and credit price.
+
+Both the real debit (:func:`astro_server.services.billing.billable`) and the free preflight
+(``POST /api/v3/estimates``) read :data:`OPERATIONS`, so they cannot disagree. Adding a billable
+endpoint is one row here plus ``@billable("<name>")`` on its handler::
+
+    "western.natal": Operation(tier="free", credits=1, description="Western natal chart"),
+    "vedic.kundli_matching_batch": Operation(
+        tier="starter", credits=2, per_unit="records", description="Kundli matching, per pair"
+    ),
+
+Tiers, lowest first: ``free < starter < pro < enterprise``. A per-unit operation costs
+``credits * quantity``; the quantity comes from the request (``len(params[per_unit])`` for the
+estimate, the ``quantity`` callable given to ``billable`` for the real call).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from astro_server.errors import APIError, validation_error
+
+TIERS: tuple[str, ...] = ("free", "starter", "pro", "enterprise")
+_TIER_RANK = {name: rank for rank, name in enumerate(TIERS)}
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One billable operation: the lowest tier allowed and its price in credits.
+
+    ``per_unit`` names the request field whose length multiplies the price (``"records"``);
+    ``None`` means a flat price per call.
+    """
+
+    tier: str
+    credits: int
+    description: str
+    per_unit: str | None = None
+    max_quantity: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.tier not in _TIER_RANK:
+            raise ValueError(f"unknown tier {self.tier!r}")
+        if self.credits < 0:
+            raise ValueError("credits must be >= 0")
+
+
+OPERATIONS: dict[str, Operation] = {
+    # Developer workflow: preflight is free for everyone.
+    "estimates.create": Operation(tier="free", credits=0, description="Eligibility and estimate"),
+    # Calculations (flat price per call).
+    "western.natal": Operation(tier="free", credits=1, description="Western natal chart"),
+    # Batch jobs are priced per record.
+    "vedic.kundli_matching_batch": Operation(
+        tier="starter",
+        credits=2,
+        per_unit="records",
+        max_quantity=50,
+        description="Kundli matching batch, per record",
+    ),
+    # Premium interpretation, PDF and visual workflows need a higher tier.
+    "reports.natal_pdf": Operation(tier="pro", credits=10, description="Natal chart PDF report"),
+    "reports.hr_screening": Operation(
+        tier="pro", credits=20, description="HR talent assessment report"
+    ),
+    "visual_readings.upload": Operation(
+        tier="pro", credits=5, description="Private visual reading (palm or face)"
+    ),
+}
+
+
+def tier_allows(account_tier: str, required_tier: str) -> bool:
+    return _TIER_RANK.get(account_tier, -1) >= _TIER_RANK[required_tier]
+
+
+def get_operation(name: str) -> Operation:
+    try:
+        return OPERATIONS[name]
+    except KeyError:
+        raise APIError(
+            400,
+            f"Unknown operation {name!r}.",
+            error="validation_error",
+            details=[{"field": "operation", "message": "not a billable operation"}],
+        ) from None
+
+
+def price(operation: Operation, quantity: int = 1) -> int:
+    """Credits for ``quantity`` units (1 for flat-priced operations)."""
+    return operation.credits * (quantity if operation.per_unit else 1)
+
+
+def quantity_from_params(operation: Operation, params: Mapping[str, Any]) -> int:
+    """The unit count an estimate uses: ``len(params[per_unit])`` (an int is taken as is)."""
+    if not operation.per_unit:
+        return 1
+    field = f"params.{operation.per_unit}"
+    value = params.get(operation.per_unit)
+    if isinstance(value, bool) or value is None:
+        raise validation_error([{"field": field, "message": "required to price this operation"}])
+    count = value if isinstance(value, int) else len(value) if isinstance(value, list) else None
+    if count is None or count < 1:
+        raise validation_error([{"field": field, "message": "must be a non-empty list"}])
+    if operation.max_quantity is not None and count > operation.max_quantity:
+        raise validation_error(
+            [{"field": field, "message": f"at most {operation.max_quantity} allowed"}]
+        )
+    return count

@@ -1,0 +1,114 @@
+"""Fixed-window rate limits per credential (and per login address / e-mail).
+
+Production shares the counters through Redis so every API process enforces one limit: a Lua
+script increments the counter of the current window and sets its expiry in one atomic step, and
+takes the time from the Redis server, so processes with skewed clocks agree on the window.
+Embedded mode keeps the counters in process memory.
+
+A window is ``window_s`` seconds long (60 for the per-minute tier limits); ``RateLimit-Reset`` is
+the number of seconds until the current window ends.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from astro_server.errors import APIError
+
+
+@dataclass(frozen=True)
+class RateLimitDecision:
+    allowed: bool
+    limit: int
+    remaining: int
+    reset_s: int
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "RateLimit-Limit": str(self.limit),
+            "RateLimit-Remaining": str(self.remaining),
+            "RateLimit-Reset": str(self.reset_s),
+        }
+
+    def error(self, message: str = "Rate limit reached; retry after the reset.") -> APIError:
+        return APIError(
+            429,
+            message,
+            error="rate_limited",
+            headers={**self.headers(), "Retry-After": str(max(1, self.reset_s))},
+        )
+
+
+class RateLimiter(Protocol):
+    async def hit(self, key: str, limit: int, window_s: int = 60) -> RateLimitDecision: ...
+
+    async def close(self) -> None: ...
+
+
+def _decision(count: int, limit: int, reset_s: float) -> RateLimitDecision:
+    return RateLimitDecision(
+        allowed=count <= limit,
+        limit=limit,
+        remaining=max(0, limit - count),
+        reset_s=max(1, math.ceil(reset_s)),
+    )
+
+
+class MemoryRateLimiter:
+    """Counters in this process (embedded mode: one API process)."""
+
+    def __init__(self) -> None:
+        self._windows: dict[str, tuple[int, int]] = {}
+
+    async def hit(self, key: str, limit: int, window_s: int = 60) -> RateLimitDecision:
+        now = time.time()
+        index = int(now // window_s)
+        start, count = self._windows.get(key, (index, 0))
+        count = count + 1 if start == index else 1
+        self._windows[key] = (index, count)
+        if len(self._windows) > 100_000:  # drop counters of past windows
+            self._windows = {k: v for k, v in self._windows.items() if v[0] == index}
+        return _decision(count, limit, (index + 1) * window_s - now)
+
+    async def close(self) -> None:
+        self._windows.clear()
+
+
+# KEYS[1] key prefix; ARGV[1] window seconds. Returns {count, milliseconds until window end}.
+_HIT_SCRIPT = """
+local t = redis.call('TIME')
+local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window_ms = tonumber(ARGV[1]) * 1000
+local index = math.floor(now_ms / window_ms)
+local key = KEYS[1] .. ':' .. index
+local count = redis.call('INCR', key)
+if count == 1 then
+  redis.call('PEXPIRE', key, window_ms + 1000)
+end
+return {count, (index + 1) * window_ms - now_ms}
+"""
+
+
+class RedisRateLimiter:
+    """Counters in Redis, shared by every API process."""
+
+    def __init__(self, client: Any, namespace: str = "astro:rl") -> None:
+        self._client = client
+        self._namespace = namespace
+        self._script = client.register_script(_HIT_SCRIPT)
+
+    @classmethod
+    def from_url(cls, url: str) -> RedisRateLimiter:
+        import redis.asyncio as aioredis
+
+        return cls(aioredis.from_url(url, socket_timeout=5))
+
+    async def hit(self, key: str, limit: int, window_s: int = 60) -> RateLimitDecision:
+        count, reset_ms = await self._script(keys=[f"{self._namespace}:{key}"], args=[window_s])
+        return _decision(int(count), limit, int(reset_ms) / 1000)
+
+    async def close(self) -> None:
+        await self._client.aclose()

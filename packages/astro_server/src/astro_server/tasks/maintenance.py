@@ -1,0 +1,30 @@
+"""The platform's own periodic tasks: job sweeper, abandoned-charge refunds, record expiry."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from astro_server.services import billing, idempotency, jobs
+from astro_server.tasks.scheduler import periodic
+
+log = logging.getLogger("astro_server.maintenance")
+
+
+@periodic(every_s=lambda s: s.sweep_interval_s, name="jobs.sweep")
+async def sweep_jobs() -> None:
+    counts = await jobs.sweep_jobs()
+    if any(counts.values()):
+        log.info("job sweep: %s", counts)
+
+
+@periodic(every_s=60, name="billing.refund_abandoned_claims")
+async def refund_abandoned_claims() -> None:
+    refunded = await billing.refund_abandoned_claims(timedelta(minutes=10))
+    if refunded:
+        log.warning("refunded %d charges of requests that never finished", refunded)
+
+
+@periodic(every_s=3600, name="idempotency.purge_expired")
+async def purge_idempotency_records() -> None:
+    await idempotency.purge_expired()
