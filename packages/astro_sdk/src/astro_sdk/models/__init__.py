@@ -1,0 +1,30 @@
+"""Pydantic models of every request and response, one module per tag group."""
+
+from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.auth import Customer, LoginRequest, LogoutResult, Session
+from astro_sdk.models.estimates import Estimate, EstimateRequest
+from astro_sdk.models.jobs import (
+    AsyncJobHandle,
+    Job,
+    JobErrorInfo,
+    JobHandle,
+    JobListQuery,
+    JobPage,
+)
+
+__all__ = [
+    "AsyncJobHandle",
+    "Customer",
+    "Estimate",
+    "EstimateRequest",
+    "Job",
+    "JobErrorInfo",
+    "JobHandle",
+    "JobListQuery",
+    "JobPage",
+    "LoginRequest",
+    "LogoutResult",
+    "RequestModel",
+    "ResponseModel",
+    "Session",
+]

@@ -1,0 +1,140 @@
+"""Lenient parsing of successes, the headers exposed on results, and error bodies on exceptions."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from sdk_testkit import Script, error, job_body, reply, sync_client
+
+import astro_sdk
+from astro_sdk.models import Job
+
+JOB_ID = "job_" + "a" * 24
+
+
+def test_unknown_response_fields_are_kept_aside_and_break_nothing() -> None:
+    body = job_body("succeeded", shard="eu-1", result={"pairs": 2})
+    job = sync_client(Script(reply(200, body))).jobs.get(JOB_ID)
+    assert job.status == "succeeded"
+    assert job.model_extra == {"shard": "eu-1"}
+    assert job.result == {"pairs": 2}
+
+
+def test_a_status_value_added_later_still_parses() -> None:
+    job = sync_client(Script(reply(200, job_body("paused")))).jobs.get(JOB_ID)
+    assert job.status == "paused"
+    assert job.is_finished is False
+
+
+def test_nested_models_are_lenient_too() -> None:
+    body = job_body("failed", error={"error": "worker_lost", "message": "gone", "attempt": 3})
+    job = sync_client(Script(reply(200, body))).jobs.get(JOB_ID)
+    assert job.error is not None
+    assert job.error.message == "gone"
+    assert job.error.model_extra == {"attempt": 3}
+
+
+def test_a_success_missing_a_required_field_is_a_response_validation_error() -> None:
+    body = job_body("queued")
+    del body["kind"]
+    with pytest.raises(astro_sdk.APIResponseValidationError, match="kind") as caught:
+        sync_client(Script(reply(200, body))).jobs.get(JOB_ID)
+    assert caught.value.status_code == 200
+
+
+def test_credit_rate_limit_and_request_id_headers_are_exposed() -> None:
+    headers = {
+        "X-Credits-Charged": "4",
+        "X-Credits-Remaining": "96",
+        "RateLimit-Limit": "60",
+        "RateLimit-Remaining": "59",
+        "RateLimit-Reset": "42",
+        "X-Request-Id": "req_abc",
+    }
+    job = sync_client(Script(reply(200, job_body("queued"), headers))).jobs.get(JOB_ID)
+    meta = job.api_response
+    assert meta.credits_charged == 4
+    assert meta.credits_remaining == 96
+    assert meta.rate_limit == astro_sdk.RateLimit(limit=60, remaining=59, reset_s=42)
+    assert (meta.rate_limit_limit, meta.rate_limit_remaining, meta.rate_limit_reset_s) == (
+        60,
+        59,
+        42,
+    )
+    assert meta.request_id == "req_abc"
+    assert meta.status_code == 200
+    assert isinstance(meta.http_response, httpx.Response)
+    assert meta.http_response.json()["job_id"] == JOB_ID
+
+
+def test_absent_or_garbled_numeric_headers_read_as_none() -> None:
+    headers = {"X-Credits-Charged": "four"}
+    job = sync_client(Script(reply(200, job_body("queued"), headers))).jobs.get(JOB_ID)
+    assert job.api_response.credits_charged is None
+    assert job.api_response.credits_remaining is None
+    assert job.api_response.rate_limit.limit is None
+
+
+def test_nested_objects_have_no_response_of_their_own() -> None:
+    body = job_body("failed", error={"error": "x", "message": "y"})
+    job = sync_client(Script(reply(200, body))).jobs.get(JOB_ID)
+    assert job.error is not None
+    with pytest.raises(AttributeError):
+        _ = job.error.api_response
+
+
+def test_error_body_fields_are_on_the_exception() -> None:
+    body = {
+        "error": "validation_error",
+        "message": "Invalid request: records[0].boy.date",
+        "request_id": "req_1",
+        "details": [{"field": "records[0].boy.date", "message": "invalid date"}],
+    }
+    response = reply(400, body, {"X-Request-Id": "req_1"})
+    with pytest.raises(astro_sdk.BadRequestError) as caught:
+        sync_client(Script(response)).jobs.get(JOB_ID)
+    exc = caught.value
+    assert exc.status_code == 400
+    assert exc.error == "validation_error"
+    assert exc.message == "Invalid request: records[0].boy.date"
+    assert exc.code is None
+    assert exc.request_id == "req_1"
+    assert exc.details == [{"field": "records[0].boy.date", "message": "invalid date"}]
+    assert exc.response.status_code == 400
+    assert exc.body == body
+    assert str(exc) == (
+        "400 validation_error: Invalid request: records[0].boy.date (request_id req_1)"
+    )
+
+
+def test_request_id_falls_back_to_the_header() -> None:
+    body = {"error": "not_found", "message": "Job not found."}
+    response = reply(404, body, {"X-Request-Id": "r9"})
+    with pytest.raises(astro_sdk.NotFoundError) as caught:
+        sync_client(Script(response)).jobs.get(JOB_ID)
+    assert caught.value.request_id == "r9"
+
+
+def test_a_non_json_error_body_still_gives_the_status_class() -> None:
+    html = httpx.Response(502, content=b"<html>Bad Gateway</html>")
+    script = Script(html, html, html)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("astro_sdk._client._sleep", lambda s: None)
+        with pytest.raises(astro_sdk.InternalServerError) as caught:
+            sync_client(script).jobs.get(JOB_ID)
+    assert caught.value.error == "http_502"
+    assert caught.value.message == "HTTP 502"
+    assert caught.value.body == "<html>Bad Gateway</html>"
+
+
+def test_401_code_and_message_reach_the_caller() -> None:
+    response = error(401, "unauthorized", "Invalid API key.", code="401")
+    with pytest.raises(astro_sdk.AuthenticationError) as caught:
+        sync_client(Script(response)).jobs.get(JOB_ID)
+    assert (caught.value.code, caught.value.message) == ("401", "Invalid API key.")
+
+
+def test_parsed_result_is_the_declared_model() -> None:
+    job = sync_client(Script(reply(200, job_body("queued")))).jobs.get(JOB_ID)
+    assert type(job) is Job
+    assert job.created_at.isoformat() == "2025-01-01T00:00:00+00:00"
