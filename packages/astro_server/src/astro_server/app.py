@@ -121,6 +121,8 @@ def _register_request_hooks(app: Quart) -> None:
     @app.after_request
     async def _finish(response: Response) -> Response:
         response.headers["X-Request-Id"] = _request_id()
+        for name, value in getattr(g, "credit_headers", {}).items():
+            response.headers.setdefault(name, value)
         decision = getattr(g, "rate_limit", None)
         if decision is not None:
             for name, value in decision.headers().items():
@@ -227,4 +229,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     for blueprint in (health, metrics_bp, auth, estimates, jobs):
         app.register_blueprint(blueprint)
     # Calculation and customer blueprints (one per tag group) are registered below.
+    from astro_server.api.horoscope_feeds import blueprint as horoscope_feeds
+
+    app.register_blueprint(horoscope_feeds)
     return app

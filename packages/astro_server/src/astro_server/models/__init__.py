@@ -6,6 +6,11 @@ Add a model: define it in a module here, import it below, then run
 
 from astro_server.models.accounts import Account, ApiKey, Customer, CustomerSession
 from astro_server.models.billing import IdempotencyRecord, LedgerEntry
+from astro_server.models.delivery import (
+    FeedDelivery,
+    FeedDeliveryAttempt,
+    HoroscopeFeedSubscription,
+)
 from astro_server.models.jobs import Job
 
 __all__ = [
@@ -13,6 +18,9 @@ __all__ = [
     "ApiKey",
     "Customer",
     "CustomerSession",
+    "FeedDelivery",
+    "FeedDeliveryAttempt",
+    "HoroscopeFeedSubscription",
     "IdempotencyRecord",
     "Job",
     "LedgerEntry",

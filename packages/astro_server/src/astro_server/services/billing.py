@@ -225,6 +225,10 @@ async def _claim_and_debit(
     )
 
 
+def _credit_headers(charged: int, remaining: int) -> dict[str, str]:
+    return {"X-Credits-Charged": str(charged), "X-Credits-Remaining": str(remaining)}
+
+
 async def _load_body_model(schema: tuple[Any, DataSource] | None) -> Any:
     if schema is None:
         return None
@@ -283,6 +287,8 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
                 response = cast(Response, await current_app.make_response(result))
             except BaseException:
                 await _refund_request(charge, record_id)
+                # The error response (built by the app's handlers) still says what was charged.
+                g.credit_headers = _credit_headers(0, charge.balance_after + cost)
                 raise
             if response.status_code >= 400:
                 await _refund_request(charge, record_id)

@@ -6,10 +6,14 @@ by a dead worker is delivered again (after ``idle_timeout``); the scheduler's jo
 second net (it re-queues jobs whose lease expired).
 
 One task exists, ``astro.run_job``: it runs a job row through :mod:`astro_server.services.jobs`.
-Job kinds are registered with ``@job_handler``, not as separate taskiq tasks.
+Job kinds are registered with ``@job_handler``, not as separate taskiq tasks. Engines that are not
+jobs (webhook delivery: ``astro.deliver``) add their own task with :func:`register_task`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from taskiq import AsyncBroker, InMemoryBroker
 
@@ -19,6 +23,12 @@ QUEUE_NAME = "astro:jobs"
 RUN_JOB_TASK = "astro.run_job"
 
 _current: AsyncBroker | None = None
+_extra_tasks: dict[str, Callable[..., Awaitable[Any]]] = {}
+
+
+def register_task(task_name: str, function: Callable[..., Awaitable[Any]]) -> None:
+    """Another taskiq task, registered on every broker made after this call (import time)."""
+    _extra_tasks[task_name] = function
 
 
 async def _run_job_task(job_id: str) -> None:
@@ -45,6 +55,8 @@ def make_broker(settings: Settings) -> AsyncBroker:
     else:
         broker = InMemoryBroker(max_async_tasks=settings.worker_concurrency)
     broker.register_task(_run_job_task, task_name=RUN_JOB_TASK)
+    for task_name, function in _extra_tasks.items():
+        broker.register_task(function, task_name=task_name)
     return broker
 
 
@@ -64,3 +76,11 @@ async def kick_job(job_id: str) -> None:
     if task is None:
         raise RuntimeError("astro.run_job is not registered")
     await task.kiq(job_id)
+
+
+async def kick(task_name: str, *args: Any) -> None:
+    """Send a message for a task added with :func:`register_task`."""
+    task = current().find_task(task_name)
+    if task is None:
+        raise RuntimeError(f"{task_name} is not registered")
+    await task.kiq(*args)

@@ -1,0 +1,215 @@
+"""Credential rules of the spec's Authentication section, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from _platform_support import key_headers, new_account, running_app, settings_for
+from quart import Blueprint, Quart, Response, g
+from quart.typing import TestClientProtocol as Client
+from werkzeug.datastructures import Headers
+
+from astro_server.models import ApiKey, CustomerSession
+from astro_server.responses import json_response
+from astro_server.services import accounts, credentials
+from astro_server.services.auth import require_api_key, require_session
+
+routes = Blueprint("auth_test_routes", __name__)
+
+
+@routes.get("/test/key-route")
+@require_api_key
+async def key_route() -> Response:
+    return json_response({"account_id": g.account.id, "credential_id": g.credential_id})
+
+
+@routes.get("/test/session-route")
+@require_session
+async def session_route() -> Response:
+    return json_response({"customer_id": g.customer.id, "account_id": g.account.id})
+
+
+@pytest.fixture
+async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
+    settings = settings_for(database_url, tmp_path, login_rate_limit=5)
+    async with running_app(settings, [routes]) as application:
+        yield application
+
+
+@pytest.fixture
+def client(app: Quart) -> Client:
+    return app.test_client()
+
+
+async def _customer(account_id: str, email: str = "ana@example.com") -> None:
+    await accounts.create_customer(account_id, email, "correct horse battery")
+
+
+async def _login(client: Client, email: str = "ana@example.com") -> str:
+    response = await client.post(
+        "/auth/login", json={"email": email, "password": "correct horse battery"}
+    )
+    assert response.status_code == 200
+    token: str = (await response.get_json())["token"]
+    return token
+
+
+def _assert_401(body: dict[str, str], response_headers: Headers) -> None:
+    assert body["error"] == "unauthorized"
+    assert body["code"] == "401"
+    assert body["request_id"] == response_headers["X-Request-Id"]
+
+
+async def test_api_key_in_x_api_key_header_authenticates(client: Client) -> None:
+    account_id, key = await new_account()
+    response = await client.get("/test/key-route", headers=key_headers(key))
+    assert response.status_code == 200
+    assert (await response.get_json())["account_id"] == account_id
+
+
+async def test_api_key_as_bearer_token_authenticates(client: Client) -> None:
+    account_id, key = await new_account()
+    response = await client.get("/test/key-route", headers={"Authorization": f"Bearer {key}"})
+    assert response.status_code == 200
+    assert (await response.get_json())["account_id"] == account_id
+
+
+async def test_keys_have_the_documented_shape_and_are_stored_only_hashed(
+    client: Client,
+) -> None:
+    _, key = await new_account()
+    assert key.startswith("ak_live_")
+    assert len(key) == len("ak_live_") + 32
+    stored = await ApiKey.get(prefix=key[:12])
+    assert stored.key_hash == credentials.digest(key)
+    assert key not in {stored.key_hash, stored.prefix, stored.id}
+
+
+async def test_missing_api_key_is_401(client: Client) -> None:
+    response = await client.get("/test/key-route")
+    assert response.status_code == 401
+    _assert_401(await response.get_json(), response.headers)
+
+
+async def test_unknown_api_key_is_401(client: Client) -> None:
+    response = await client.get("/test/key-route", headers=key_headers("ak_live_" + "x" * 32))
+    body = await response.get_json()
+    assert response.status_code == 401
+    _assert_401(body, response.headers)
+    assert body["message"] == "Invalid API key."
+
+
+async def test_revoked_api_key_is_401(client: Client) -> None:
+    _, key = await new_account()
+    assert await accounts.revoke_api_key(key[:12]) == 1
+    response = await client.get("/test/key-route", headers=key_headers(key))
+    assert response.status_code == 401
+    assert "revoked" in (await response.get_json())["message"]
+
+
+async def test_session_token_on_api_key_route_is_401_naming_the_api_key(
+    client: Client,
+) -> None:
+    account_id, _ = await new_account()
+    await _customer(account_id)
+    token = await _login(client)
+    response = await client.get("/test/key-route", headers={"Authorization": f"Bearer {token}"})
+    body = await response.get_json()
+    assert response.status_code == 401
+    _assert_401(body, response.headers)
+    assert "takes an API key" in body["message"]
+
+
+async def test_api_key_on_session_route_is_401_naming_the_session_token(
+    client: Client,
+) -> None:
+    _, key = await new_account()
+    for headers in (key_headers(key), {"Authorization": f"Bearer {key}"}):
+        response = await client.get("/test/session-route", headers=headers)
+        body = await response.get_json()
+        assert response.status_code == 401
+        _assert_401(body, response.headers)
+        assert "takes a customer session token" in body["message"]
+
+
+async def test_login_returns_a_session_token_that_opens_session_routes(
+    client: Client,
+) -> None:
+    account_id, _ = await new_account()
+    await _customer(account_id)
+    response = await client.post(
+        "/auth/login", json={"email": "ANA@example.com", "password": "correct horse battery"}
+    )
+    body = await response.get_json()
+    assert response.status_code == 200
+    assert body["token"].startswith("service_sess_")
+    assert body["customer"]["email"] == "ana@example.com"
+    assert body["customer"]["account_id"] == account_id
+    expires = datetime.fromisoformat(body["expires_at"].replace("Z", "+00:00"))
+    assert timedelta(hours=23, minutes=59) < expires - datetime.now(UTC) <= timedelta(hours=24)
+    me = await client.get(
+        "/test/session-route", headers={"Authorization": f"Bearer {body['token']}"}
+    )
+    assert me.status_code == 200
+    assert (await me.get_json())["customer_id"] == body["customer"]["id"]
+    stored = await CustomerSession.get(customer_id=body["customer"]["id"])
+    assert stored.token_hash == credentials.digest(body["token"])
+
+
+async def test_wrong_password_and_unknown_email_are_the_same_401(
+    client: Client,
+) -> None:
+    account_id, _ = await new_account()
+    await _customer(account_id)
+    wrong = await client.post("/auth/login", json={"email": "ana@example.com", "password": "x"})
+    unknown = await client.post("/auth/login", json={"email": "bo@example.com", "password": "x"})
+    assert wrong.status_code == unknown.status_code == 401
+    wrong_body, unknown_body = await wrong.get_json(), await unknown.get_json()
+    assert wrong_body["message"] == unknown_body["message"] == "Invalid e-mail or password."
+
+
+async def test_expired_session_is_401(client: Client) -> None:
+    account_id, _ = await new_account()
+    await _customer(account_id)
+    token = await _login(client)
+    await CustomerSession.filter(token_hash=credentials.digest(token)).update(
+        expires_at=datetime.now(UTC) - timedelta(seconds=1)
+    )
+    response = await client.get("/test/session-route", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 401
+    assert "expired" in (await response.get_json())["message"]
+
+
+async def test_logout_ends_the_session(client: Client) -> None:
+    account_id, _ = await new_account()
+    await _customer(account_id)
+    token = await _login(client)
+    headers = {"Authorization": f"Bearer {token}"}
+    assert (await client.post("/auth/logout", headers=headers)).status_code == 204
+    response = await client.get("/test/session-route", headers=headers)
+    assert response.status_code == 401
+
+
+async def test_login_is_rate_limited_per_email(client: Client) -> None:
+    account_id, _ = await new_account()
+    await _customer(account_id)
+    statuses = []
+    for _ in range(6):
+        response = await client.post(
+            "/auth/login", json={"email": "ana@example.com", "password": "wrong"}
+        )
+        statuses.append(response.status_code)
+    assert statuses == [401] * 5 + [429]
+    assert int(response.headers["Retry-After"]) >= 1
+    assert (await response.get_json())["error"] == "rate_limited"
+
+
+async def test_login_body_is_validated_field_by_field(client: Client) -> None:
+    response = await client.post("/auth/login", json={"email": "not-an-email"})
+    body = await response.get_json()
+    assert response.status_code == 400
+    assert body["error"] == "validation_error"
+    assert {d["field"] for d in body["details"]} == {"email", "password"}

@@ -1,0 +1,331 @@
+"""Tiers, credits, ledger, idempotency and estimates through ``@billable`` (SQLite and PostgreSQL).
+
+The routes below are defined here, for the tests only, on real rows of the price table:
+``western.natal`` (free tier, 1 credit), ``vedic.kundli_matching_batch`` (starter, 2 per record)
+and ``reports.natal_pdf`` (pro, 10).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from _platform_support import key_headers, new_account, running_app, settings_for
+from pydantic import BaseModel, Field
+from quart import Blueprint, Quart, Response
+from quart.typing import TestClientProtocol as Client
+from quart_schema import validate_request
+from tortoise.functions import Sum
+
+from astro_server.errors import APIError
+from astro_server.models import Account, IdempotencyRecord, LedgerEntry
+from astro_server.responses import json_response
+from astro_server.services.auth import require_api_key
+from astro_server.services.billing import billable, current_charge
+
+routes = Blueprint("billing_test_routes", __name__)
+executions: list[int] = []
+release = asyncio.Event()
+started = asyncio.Event()
+
+
+class Echo(BaseModel):
+    n: int = Field(ge=0, le=1000)
+    outcome: str = "ok"  # ok | 400 | 500 | raise | wait
+
+
+class Batch(BaseModel):
+    records: list[int] = Field(min_length=1, max_length=50)
+
+
+@routes.post("/test/echo")
+@require_api_key
+@billable("western.natal")
+@validate_request(Echo)
+async def echo(data: Echo) -> Response:
+    executions.append(data.n)
+    started.set()
+    if data.outcome == "wait":
+        await release.wait()
+    if data.outcome == "400":
+        raise APIError(400, "refused by the handler")
+    if data.outcome == "500":
+        return json_response({"error": "internal_server_error", "message": "x"}, 500)
+    if data.outcome == "raise":
+        raise RuntimeError("boom")
+    charge = current_charge()
+    assert charge is not None
+    return json_response({"n": data.n, "charged": charge.credits, "execution": len(executions)})
+
+
+@routes.post("/test/batch")
+@require_api_key
+@billable("vedic.kundli_matching_batch", quantity=lambda body: len(body.records))
+@validate_request(Batch)
+async def batch(data: Batch) -> Response:
+    return json_response({"records": len(data.records)})
+
+
+@routes.post("/test/pdf")
+@require_api_key
+@billable("reports.natal_pdf")
+async def pdf() -> Response:
+    return json_response({"pdf_url": "/files/x.pdf"})
+
+
+@pytest.fixture
+async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
+    executions.clear()
+    release.clear()
+    started.clear()
+    settings = settings_for(
+        database_url,
+        tmp_path,
+        rate_limits={"free": 10_000, "starter": 10_000, "pro": 10_000, "enterprise": 10_000},
+    )
+    async with running_app(settings, [routes]) as application:
+        yield application
+
+
+@pytest.fixture
+def client(app: Quart) -> Client:
+    return app.test_client()
+
+
+async def balance(account_id: str) -> int:
+    return (await Account.get(id=account_id)).credits
+
+
+async def ledger_sum(account_id: str) -> int:
+    rows = await LedgerEntry.filter(account_id=account_id).annotate(s=Sum("amount")).values("s")
+    return int(rows[0]["s"] or 0)
+
+
+async def test_a_billable_call_debits_once_and_reports_credits_in_headers(client: Client) -> None:
+    account_id, key = await new_account("free", 5)
+    response = await client.post("/test/echo", json={"n": 1}, headers=key_headers(key))
+    assert response.status_code == 200
+    assert response.headers["X-Credits-Charged"] == "1"
+    assert response.headers["X-Credits-Remaining"] == "4"
+    assert await balance(account_id) == 4
+    debits = await LedgerEntry.filter(account_id=account_id, kind="debit")
+    assert [(d.amount, d.operation) for d in debits] == [(-1, "western.natal")]
+
+
+async def test_short_balance_is_402_payment_required_and_charges_nothing(client: Client) -> None:
+    account_id, key = await new_account("free", 0)
+    response = await client.post("/test/echo", json={"n": 1}, headers=key_headers(key))
+    body = await response.get_json()
+    assert response.status_code == 402
+    assert body["error"] == "payment_required"
+    assert body["code"] == "402"
+    assert "Insufficient credits" in body["message"]
+    assert executions == []
+    assert await LedgerEntry.filter(account_id=account_id, kind="debit").count() == 0
+
+
+async def test_lower_tier_is_403_naming_the_tier_needed(client: Client) -> None:
+    _, key = await new_account("starter", 100)
+    response = await client.post("/test/pdf", headers=key_headers(key))
+    body = await response.get_json()
+    assert response.status_code == 403
+    assert body["error"] == "forbidden"
+    assert "'pro' tier" in body["message"]
+
+
+async def test_per_record_price_multiplies_by_the_record_count(client: Client) -> None:
+    account_id, key = await new_account("starter", 100)
+    response = await client.post(
+        "/test/batch", json={"records": [1, 2, 3]}, headers=key_headers(key)
+    )
+    assert response.status_code == 200
+    assert response.headers["X-Credits-Charged"] == "6"
+    assert await balance(account_id) == 94
+
+
+async def test_invalid_body_is_a_field_level_400_before_any_debit(client: Client) -> None:
+    account_id, key = await new_account("starter", 100)
+    response = await client.post("/test/batch", json={"records": []}, headers=key_headers(key))
+    body = await response.get_json()
+    assert response.status_code == 400
+    assert body["error"] == "validation_error"
+    assert body["details"][0]["field"] == "records"
+    assert await balance(account_id) == 100
+    assert await LedgerEntry.filter(account_id=account_id, kind="debit").count() == 0
+
+
+@pytest.mark.parametrize("outcome", ["400", "500", "raise"])
+async def test_a_handler_failing_after_the_debit_is_refunded(client: Client, outcome: str) -> None:
+    account_id, key = await new_account("free", 3)
+    response = await client.post(
+        "/test/echo", json={"n": 1, "outcome": outcome}, headers=key_headers(key)
+    )
+    assert response.status_code >= 400
+    assert response.headers["X-Credits-Charged"] == "0"
+    assert await balance(account_id) == 3
+    entries = await LedgerEntry.filter(account_id=account_id).order_by("id")
+    debit = next(e for e in entries if e.kind == "debit")
+    refund = next(e for e in entries if e.kind == "refund")
+    assert (debit.amount, refund.amount, refund.refund_of) == (-1, 1, debit.id)
+    assert await ledger_sum(account_id) == 3  # initial top-up 3, debit -1, refund +1
+
+
+async def test_same_key_same_body_replays_the_first_response_without_a_second_debit(
+    client: Client,
+) -> None:
+    account_id, key = await new_account("free", 5)
+    headers = key_headers(key, **{"Idempotency-Key": "order-1"})
+    first = await client.post("/test/echo", json={"n": 7}, headers=headers)
+    second = await client.post(
+        "/test/echo", data='{ "n" : 7 }', headers={**headers, "Content-Type": "application/json"}
+    )
+    assert first.status_code == second.status_code == 200
+    assert await first.get_data() == await second.get_data()
+    assert second.headers["Idempotent-Replayed"] == "true"
+    assert second.headers["X-Credits-Charged"] == "0"
+    assert executions == [7]
+    assert await balance(account_id) == 4
+
+
+async def test_same_key_other_body_is_409_idempotency_conflict(client: Client) -> None:
+    _, key = await new_account("free", 5)
+    headers = key_headers(key, **{"Idempotency-Key": "order-2"})
+    await client.post("/test/echo", json={"n": 1}, headers=headers)
+    response = await client.post("/test/echo", json={"n": 2}, headers=headers)
+    body = await response.get_json()
+    assert response.status_code == 409
+    assert body["error"] == "idempotency_conflict"
+
+
+async def test_same_key_while_the_first_runs_is_409_in_progress_with_retry_after(
+    app: Quart, client: Client
+) -> None:
+    account_id, key = await new_account("free", 5)
+    headers = key_headers(key, **{"Idempotency-Key": "order-3"})
+    first = asyncio.create_task(
+        app.test_client().post("/test/echo", json={"n": 1, "outcome": "wait"}, headers=headers)
+    )
+    await asyncio.wait_for(started.wait(), timeout=10)
+    response = await client.post("/test/echo", json={"n": 1, "outcome": "wait"}, headers=headers)
+    body = await response.get_json()
+    assert response.status_code == 409
+    assert body["error"] == "idempotency_in_progress"
+    assert response.headers["Retry-After"] == "1"
+    release.set()
+    assert (await first).status_code == 200
+    assert await balance(account_id) == 4
+
+
+async def test_a_failed_first_request_releases_its_key_for_a_retry(client: Client) -> None:
+    account_id, key = await new_account("free", 5)
+    headers = key_headers(key, **{"Idempotency-Key": "order-4"})
+    failed = await client.post("/test/echo", json={"n": 1, "outcome": "400"}, headers=headers)
+    assert failed.status_code == 400
+    assert await IdempotencyRecord.filter(key="order-4").count() == 0
+    retried = await client.post("/test/echo", json={"n": 1, "outcome": "400"}, headers=headers)
+    assert retried.status_code == 400
+    assert await balance(account_id) == 5
+
+
+async def test_idempotency_keys_are_scoped_per_credential(client: Client) -> None:
+    _, key_a = await new_account("free", 5)
+    _, key_b = await new_account("free", 5)
+    for key in (key_a, key_b):
+        response = await client.post(
+            "/test/echo", json={"n": 1}, headers=key_headers(key, **{"Idempotency-Key": "same"})
+        )
+        assert response.status_code == 200
+        assert "Idempotent-Replayed" not in response.headers
+    assert executions == [1, 1]
+
+
+async def test_fifty_concurrent_calls_on_ten_credits_succeed_exactly_ten_times(
+    app: Quart,
+) -> None:
+    account_id, key = await new_account("free", 10)
+    responses = await asyncio.gather(
+        *(
+            app.test_client().post("/test/echo", json={"n": i}, headers=key_headers(key))
+            for i in range(50)
+        )
+    )
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses == [200] * 10 + [402] * 40
+    assert await balance(account_id) == 0
+    assert await ledger_sum(account_id) == 0
+    assert await LedgerEntry.filter(account_id=account_id, kind="debit").count() == 10
+
+
+async def test_twenty_concurrent_requests_with_one_key_execute_once(app: Quart) -> None:
+    account_id, key = await new_account("free", 10)
+    headers = key_headers(key, **{"Idempotency-Key": "burst"})
+    responses = await asyncio.gather(
+        *(app.test_client().post("/test/echo", json={"n": 5}, headers=headers) for _ in range(20))
+    )
+    ok = [r for r in responses if r.status_code == 200]
+    in_progress = [r for r in responses if r.status_code == 409]
+    assert len(ok) + len(in_progress) == 20
+    assert executions == [5]
+    assert {await r.get_data() for r in ok} == {await ok[0].get_data()}
+    assert await balance(account_id) == 9
+    for r in in_progress:
+        assert (await r.get_json())["error"] == "idempotency_in_progress"
+
+
+async def test_estimate_reports_eligibility_and_price_from_the_same_table(client: Client) -> None:
+    account_id, key = await new_account("starter", 5)
+    response = await client.post(
+        "/api/v3/estimates",
+        json={"operation": "vedic.kundli_matching_batch", "params": {"records": [{}, {}, {}]}},
+        headers=key_headers(key),
+    )
+    body = await response.get_json()
+    assert response.status_code == 200
+    assert body == {
+        "operation": "vedic.kundli_matching_batch",
+        "eligible": False,
+        "reasons": ["Needs 6 credits; the balance is 5."],
+        "tier_required": "starter",
+        "tier": "starter",
+        "quantity": 3,
+        "estimated_credits": 6,
+        "balance": 5,
+    }
+    assert "X-Credits-Charged" not in response.headers
+    assert await balance(account_id) == 5
+
+
+async def test_estimate_names_the_tier_when_not_allowed(client: Client) -> None:
+    _, key = await new_account("free", 100)
+    response = await client.post(
+        "/api/v3/estimates", json={"operation": "reports.natal_pdf"}, headers=key_headers(key)
+    )
+    body = await response.get_json()
+    assert body["eligible"] is False
+    assert body["tier_required"] == "pro"
+    assert body["reasons"] == ["Needs the 'pro' tier or higher; this account is 'free'."]
+
+
+async def test_estimate_of_an_unknown_operation_is_a_field_level_400(client: Client) -> None:
+    _, key = await new_account("free", 1)
+    response = await client.post(
+        "/api/v3/estimates", json={"operation": "nope"}, headers=key_headers(key)
+    )
+    body = await response.get_json()
+    assert response.status_code == 400
+    assert body["details"] == [{"field": "operation", "message": "not a billable operation"}]
+
+
+async def test_estimate_matches_the_real_debit(client: Client) -> None:
+    _, key = await new_account("starter", 100)
+    estimate = await client.post(
+        "/api/v3/estimates",
+        json={"operation": "vedic.kundli_matching_batch", "params": {"records": [1, 2]}},
+        headers=key_headers(key),
+    )
+    real = await client.post("/test/batch", json={"records": [1, 2]}, headers=key_headers(key))
+    assert (
+        int(real.headers["X-Credits-Charged"]) == (await estimate.get_json())["estimated_credits"]
+    )
