@@ -411,3 +411,14 @@ def equation_of_time_minutes(jd_ut: float) -> float:
         _prepare(None)
         value = swe.time_equ(jd_ut)
     return float(value) * 1440.0
+
+
+# --- phenomena -----------------------------------------------------------------------------------
+
+
+def illuminated_fraction(jd_ut: float, name: str = "moon") -> float:
+    """Illuminated fraction (0-1) of a body's disc seen from the Earth (swe.pheno_ut)."""
+    with _LOCK:
+        flags = _prepare(None) & ~swe.FLG_SPEED
+        attr = swe.pheno_ut(jd_ut, body_id(name), flags)
+    return float(attr[1])

@@ -1,0 +1,47 @@
+"""Thai astrology: the Suriyayatra lunar calendar, festivals, the Moon, the Taksa wheel and
+auspicious timing. Each module's docstring states its conventions and references."""
+
+from astro_calc.thai.auspicious import (
+    MAX_RANGE_DAYS,
+    PURPOSES,
+    AuspiciousDay,
+    AuspiciousSearch,
+    auspicious_times,
+)
+from astro_calc.thai.calendar import (
+    ThaiLunarDate,
+    lunar_to_gregorian,
+    thai_lunar_date,
+    wan_phra_days,
+    year_days,
+)
+from astro_calc.thai.festivals import Festival, FestivalYear, maha_songkran_instant, thai_festivals
+from astro_calc.thai.lunar import LunarInfo, lunar_info
+from astro_calc.thai.suriyayatra import SuriyayatraYear, suriyayatra_year, year_type
+from astro_calc.thai.taksa import TaksaWheel, YearlyTaksa, taksa_wheel, yearly_taksa
+
+__all__ = [
+    "MAX_RANGE_DAYS",
+    "PURPOSES",
+    "AuspiciousDay",
+    "AuspiciousSearch",
+    "Festival",
+    "FestivalYear",
+    "LunarInfo",
+    "SuriyayatraYear",
+    "TaksaWheel",
+    "ThaiLunarDate",
+    "YearlyTaksa",
+    "auspicious_times",
+    "lunar_info",
+    "lunar_to_gregorian",
+    "maha_songkran_instant",
+    "suriyayatra_year",
+    "taksa_wheel",
+    "thai_festivals",
+    "thai_lunar_date",
+    "wan_phra_days",
+    "year_days",
+    "year_type",
+    "yearly_taksa",
+]

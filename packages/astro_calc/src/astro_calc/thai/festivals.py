@@ -1,0 +1,97 @@
+"""Thai festivals of a Gregorian year, from the Thai lunar calendar and the Sun.
+
+Rules (the lunar month moves one month later in an athikamat year where noted):
+
+* Makha Bucha: waxing 15 of month 3 (month 4 in an athikamat year).
+* Visakha Bucha: waxing 15 of month 6 (month 7 in an athikamat year).
+* Asanha Bucha: waxing 15 of month 8 (the second month 8 in an athikamat year).
+* Khao Phansa: waning 1 of month 8 (the second month 8 in an athikamat year).
+* Ok Phansa: waxing 15 of month 11.
+* Loy Krathong: waxing 15 of month 12.
+* Songkran public holidays: 13-15 April (12-14 April in 1989-1997, by the cabinet decisions of
+  those years).
+* Maha Songkran: the instant the Sun enters sidereal Aries, computed from the ephemeris with the
+  ``ayanamsa`` given (default Lahiri). Thai court almanacs compute it with Suriyayatra mean
+  motions, which can differ by tens of minutes. Wan Nao are the days between Maha Songkran and
+  Thaloeng Sok; Wan Thaloeng Sok is the Suriyayatra new-year day (horakhun day), reported as a
+  civil date.
+
+Checked against official Thai holiday announcements in ``tests/test_thai_festivals.py``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta, timezone
+from typing import Final
+
+import msgspec
+
+from astro_calc.ephemeris import datetime_from_jd, julian_day
+from astro_calc.search import next_longitude
+from astro_calc.thai.calendar import (
+    ThaiLunarDate,
+    check_year,
+    lunar_to_gregorian,
+    thai_lunar_date,
+    thaloeng_sok,
+)
+from astro_calc.thai.suriyayatra import CS_TO_CE, year_type
+from astro_calc.thai.texts import text
+
+BANGKOK: Final = timezone(timedelta(hours=7))
+
+
+class Festival(msgspec.Struct, frozen=True):
+    key: str
+    name_th: str
+    name_en: str
+    date: date
+    lunar_date: ThaiLunarDate | None = None
+    instant_utc: datetime | None = None  # for astronomical instants (Maha Songkran)
+
+
+class FestivalYear(msgspec.Struct, frozen=True):
+    year: int
+    year_type: str
+    ayanamsa: str
+    festivals: tuple[Festival, ...]
+
+
+def _festival(key: str, day: date, instant: datetime | None = None) -> Festival:
+    name = text("festival", key)
+    lunar = thai_lunar_date(day)
+    return Festival(key, name.th, name.en, day, lunar, instant)
+
+
+def maha_songkran_instant(year: int, *, ayanamsa: str = "lahiri") -> datetime:
+    """UTC instant of the Sun's entry into sidereal Aries in April of ``year``."""
+    start = julian_day(datetime(year, 3, 25, tzinfo=UTC))
+    return datetime_from_jd(next_longitude("sun", 0.0, start, ayanamsa=ayanamsa, max_days=40))
+
+
+def thai_festivals(year: int, *, ayanamsa: str = "lahiri") -> FestivalYear:
+    """Festivals of a Gregorian year (1900-2200), in date order (rules in the module docstring)."""
+    check_year(year)
+    kind = year_type(year - CS_TO_CE)
+    leap = kind == "athikamat"
+    items = [
+        _festival("makha_bucha", lunar_to_gregorian(year, 4 if leap else 3, "waxing", 15)),
+        _festival("visakha_bucha", lunar_to_gregorian(year, 7 if leap else 6, "waxing", 15)),
+        _festival("asanha_bucha", lunar_to_gregorian(year, 8, "waxing", 15, second_month_8=leap)),
+        _festival("khao_phansa", lunar_to_gregorian(year, 8, "waning", 1, second_month_8=leap)),
+        _festival("ok_phansa", lunar_to_gregorian(year, 11, "waxing", 15)),
+        _festival("loy_krathong", lunar_to_gregorian(year, 12, "waxing", 15)),
+    ]
+    first = 12 if 1989 <= year <= 1997 else 13
+    items += [_festival("songkran", date(year, 4, first + i)) for i in range(3)]
+    instant = maha_songkran_instant(year, ayanamsa=ayanamsa)
+    songkran_day = instant.astimezone(BANGKOK).date()
+    new_year_day = thaloeng_sok(year - CS_TO_CE)
+    items.append(_festival("maha_songkran", songkran_day, instant))
+    day = songkran_day + timedelta(days=1)
+    while day < new_year_day:
+        items.append(_festival("wan_nao", day))
+        day += timedelta(days=1)
+    items.append(_festival("wan_thaloeng_sok", new_year_day))
+    items.sort(key=lambda f: (f.date, f.key))
+    return FestivalYear(year=year, year_type=kind, ayanamsa=ayanamsa, festivals=tuple(items))

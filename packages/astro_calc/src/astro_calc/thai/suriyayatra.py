@@ -1,0 +1,129 @@
+"""Suriyayatra year elements and the Thai lunisolar year type.
+
+Conventions
+-----------
+* Chulasakarat (CS) year ``y`` begins on the day of Thaloeng Sok; CS 0 began on JD 1954168
+  (22 March 638, Julian calendar). The Gregorian year whose June-July holds the year's month 7
+  and month 8 is ``y + 638``.
+* Elements at Thaloeng Sok, after J.C. Eade, *The Calendrical Systems of Mainland South-East Asia*
+  (1995) and *Rules for Interpolation in the Thai Calendar* (1989):
+  ``horakhun = (292207 y + 373) // 800 + 1`` (days elapsed in the era),
+  ``kammacapon = 800 - (292207 y + 373) % 800``, ``avoman = (11 horakhun + 650) % 692``,
+  ``tithi = (horakhun + (11 horakhun + 650) // 692) % 30`` (the Moon's age in lunar days).
+* Athikamat (doubled month 8): the year's tithi is 24..29 or 0..5, unless the next year also
+  qualifies (then the next year takes it).
+* Athikawan (30-day month 7): a solar leap year (kammacapon <= 207) with avoman <= 126, or another
+  year with avoman < 137; an athikamat year cannot also be athikawan, so its extra day is carried
+  to the following year. The official calendar of the 1990s placed the extra day of 1994 in 1997
+  (an exception recorded in the court calendars, see ``OFFICIAL_ATHIKAWAN_EXCEPTIONS``).
+
+Checked against the ``holidays`` package's Thai lunisolar table and official holiday dates in the
+tests (``test_thai_calendar.py``), with the known divergences listed there.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Final, Literal
+
+import msgspec
+
+YearType = Literal["pakatimat", "athikawan", "athikamat"]
+
+CS_EPOCH_JDN: Final = 1954167  # JD number of the day before horakhun 1
+CS_TO_CE: Final = 638
+
+#: Years in which the official calendar departed from the rule (Gregorian year -> athikawan?).
+OFFICIAL_ATHIKAWAN_EXCEPTIONS: Final[dict[int, bool]] = {1994: False, 1997: True}
+
+YEAR_LENGTH_DAYS: Final[dict[str, int]] = {"pakatimat": 354, "athikawan": 355, "athikamat": 384}
+
+
+class SuriyayatraYear(msgspec.Struct, frozen=True):
+    """The Suriyayatra elements of one Chulasakarat year at Thaloeng Sok."""
+
+    cs_year: int
+    horakhun: int
+    kammacapon: int
+    avoman: int
+    tithi: int
+    year_type: YearType
+    thaloeng_sok_jdn: int  # Julian day number of the Thaloeng Sok day (civil day)
+
+
+def _elements(cs_year: int) -> tuple[int, int, int, int]:
+    total = 292207 * cs_year + 373
+    horakhun = total // 800 + 1
+    kammacapon = 800 - total % 800
+    quotient, avoman = divmod(11 * horakhun + 650, 692)
+    tithi = (horakhun + quotient) % 30
+    return horakhun, kammacapon, avoman, tithi
+
+
+def _would_be_athikamat(cs_year: int) -> bool:
+    tithi = _elements(cs_year)[3]
+    return tithi >= 24 or tithi <= 5
+
+
+def _is_athikamat(cs_year: int) -> bool:
+    return _would_be_athikamat(cs_year) and not _would_be_athikamat(cs_year + 1)
+
+
+def _would_be_athikawan(cs_year: int) -> bool:
+    _h, kammacapon, avoman, _t = _elements(cs_year)
+    if kammacapon <= 207:  # the solar year has 366 days
+        return avoman <= 126
+    return avoman < 137
+
+
+@lru_cache(maxsize=2048)
+def year_type(cs_year: int, *, official_exceptions: bool = True) -> YearType:
+    """Year type of a Chulasakarat year (see the module docstring for the rules)."""
+    if _is_athikamat(cs_year):
+        return "athikamat"
+    ce = cs_year + CS_TO_CE
+    if official_exceptions and ce in OFFICIAL_ATHIKAWAN_EXCEPTIONS:
+        return "athikawan" if OFFICIAL_ATHIKAWAN_EXCEPTIONS[ce] else "pakatimat"
+    if _is_athikamat(cs_year - 1) and _would_be_athikawan(cs_year - 1):
+        return "athikawan"  # carried from the athikamat year before
+    return "athikawan" if _would_be_athikawan(cs_year) else "pakatimat"
+
+
+def suriyayatra_year(cs_year: int) -> SuriyayatraYear:
+    """All Suriyayatra elements of a Chulasakarat year (Eade's worked example: CS 1325 has
+    horakhun 483969, kammacapon 552, avoman 61, tithi 23)."""
+    horakhun, kammacapon, avoman, tithi = _elements(cs_year)
+    return SuriyayatraYear(
+        cs_year=cs_year,
+        horakhun=horakhun,
+        kammacapon=kammacapon,
+        avoman=avoman,
+        tithi=tithi,
+        year_type=year_type(cs_year),
+        thaloeng_sok_jdn=horakhun + CS_EPOCH_JDN,
+    )
+
+
+# The anchor: in Eade's worked year CS 1325 (1963) the calendar's lunar day on Thaloeng Sok equals
+# the tithi. From it, month 5 of every other year follows by adding year lengths; the tests check
+# that the chain never strays from the Suriyayatra tithi by more than one day in 1900-2200.
+_ANCHOR_CS: Final = 1325
+
+
+def _anchor_month5_jdn() -> int:
+    horakhun, _k, _a, tithi = _elements(_ANCHOR_CS)
+    return horakhun + CS_EPOCH_JDN - tithi + 1
+
+
+@lru_cache(maxsize=4096)
+def month5_start_jdn(cs_year: int) -> int:
+    """JD number of 1st waxing of month 5 in the lunar year holding CS year ``cs_year``'s
+    months 7 and 8 (month 5 starts in March or April)."""
+    jdn = _anchor_month5_jdn()
+    if cs_year >= _ANCHOR_CS:
+        for y in range(_ANCHOR_CS, cs_year):
+            jdn += YEAR_LENGTH_DAYS[year_type(y)]
+    else:
+        for y in range(cs_year, _ANCHOR_CS):
+            jdn -= YEAR_LENGTH_DAYS[year_type(y)]
+    return jdn

@@ -1,0 +1,88 @@
+"""Festival dates against official Thai announcements.
+
+Buddhist holidays: ประกาศสำนักนายกรัฐมนตรี เรื่อง วันหยุดราชการประจำปี (the Prime Minister's Office
+announcement of official holidays, Royal Thai Government Gazette) for B.E. 2558-2569
+(2015-2026), which list Makha Bucha, Visakha Bucha, Asanha Bucha and Khao Phansa.
+Maha Songkran: ประกาศสงกรานต์ of the Bureau of the Royal Household for B.E. 2566-2568.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta, timezone
+
+import pytest
+
+from astro_calc.thai.festivals import maha_songkran_instant, thai_festivals
+from astro_calc.thai.texts import texts
+
+OFFICIAL = {
+    # year: (makha, visakha, asanha, khao phansa)
+    2015: ("2015-03-04", "2015-06-01", "2015-07-30", "2015-07-31"),
+    2016: ("2016-02-22", "2016-05-20", "2016-07-19", "2016-07-20"),
+    2017: ("2017-02-11", "2017-05-10", "2017-07-08", "2017-07-09"),
+    2018: ("2018-03-01", "2018-05-29", "2018-07-27", "2018-07-28"),
+    2019: ("2019-02-19", "2019-05-18", "2019-07-16", "2019-07-17"),
+    2020: ("2020-02-08", "2020-05-06", "2020-07-05", "2020-07-06"),
+    2021: ("2021-02-26", "2021-05-26", "2021-07-24", "2021-07-25"),
+    2022: ("2022-02-16", "2022-05-15", "2022-07-13", "2022-07-14"),
+    2023: ("2023-03-06", "2023-06-03", "2023-08-01", "2023-08-02"),
+    2024: ("2024-02-24", "2024-05-22", "2024-07-20", "2024-07-21"),
+    2025: ("2025-02-12", "2025-05-11", "2025-07-10", "2025-07-11"),
+    2026: ("2026-03-03", "2026-05-31", "2026-07-29", "2026-07-30"),
+}
+
+
+def _dates(year: int) -> dict[str, list[date]]:
+    out: dict[str, list[date]] = {}
+    for f in thai_festivals(year).festivals:
+        out.setdefault(f.key, []).append(f.date)
+    return out
+
+
+@pytest.mark.parametrize("year", sorted(OFFICIAL))
+def test_buddhist_holidays_match_official_announcement(year: int) -> None:
+    got = _dates(year)
+    expected = [date.fromisoformat(s) for s in OFFICIAL[year]]
+    keys = ("makha_bucha", "visakha_bucha", "asanha_bucha", "khao_phansa")
+    assert [got[k][0] for k in keys] == expected
+
+
+def test_loy_krathong_and_ok_phansa_2024() -> None:
+    got = _dates(2024)
+    assert got["ok_phansa"] == [date(2024, 10, 17)]
+    assert got["loy_krathong"] == [date(2024, 11, 15)]
+
+
+def test_songkran_public_holidays() -> None:
+    assert _dates(2024)["songkran"] == [date(2024, 4, 13), date(2024, 4, 14), date(2024, 4, 15)]
+    assert _dates(1995)["songkran"] == [date(1995, 4, 12), date(1995, 4, 13), date(1995, 4, 14)]
+
+
+@pytest.mark.parametrize(
+    ("year", "day"),
+    [(2023, date(2023, 4, 14)), (2024, date(2024, 4, 13)), (2025, date(2025, 4, 14))],
+)
+def test_maha_songkran_day_matches_royal_household_announcement(year: int, day: date) -> None:
+    assert _dates(year)["maha_songkran"] == [day]
+
+
+def test_maha_songkran_2024_instant_within_30_minutes_of_announced_22_24() -> None:
+    bangkok = timezone(timedelta(hours=7))
+    got = maha_songkran_instant(2024).astimezone(bangkok)
+    announced = got.replace(hour=22, minute=24, second=0, microsecond=0)
+    assert abs((got - announced).total_seconds()) < 30 * 60
+
+
+def test_wan_nao_lies_between_maha_songkran_and_thaloeng_sok() -> None:
+    got = _dates(2024)
+    assert got["wan_thaloeng_sok"] == [date(2024, 4, 16)]
+    assert got["wan_nao"] == [date(2024, 4, 14), date(2024, 4, 15)]
+
+
+def test_every_festival_has_thai_and_english_names() -> None:
+    for f in thai_festivals(2023).festivals:
+        assert f.name_th
+        assert f.name_en
+    for key, entry in texts()["festival"].items():
+        assert entry["th"], key
+        assert entry["en"], key
