@@ -58,7 +58,8 @@ _TOTAL_COL, _RAJJU_COL = 12, 15
 
 def _table() -> list[list[str]]:
     spec = util.find_spec("jhora")
-    assert spec is not None and spec.origin is not None
+    assert spec is not None
+    assert spec.origin is not None
     path = Path(spec.origin).parent / "data" / "all_nak_pad_boy_girl.csv"
     with path.open(encoding="utf-8") as fh:
         return list(csv.reader(fh))
@@ -141,7 +142,8 @@ def test_same_nakshatra_different_pada_is_nadi_dosha_cancelled() -> None:
     # Ashwini pada 1 and pada 3: same nadi (adi) -> 0 points; both Aries.
     m = match_moons(_midpoint(1, 1), _midpoint(1, 3))
     nadi = next(d for d in m.doshas if d.name == "nadi")
-    assert nadi.present and nadi.cancelled
+    assert nadi.present
+    assert nadi.cancelled
     rules = {c.rule for c in m.cancellations if c.dosha == "nadi"}
     assert rules == {"same_nakshatra_different_pada"}
     assert next(k for k in m.kootas if k.name == "nadi").score == 0.0
@@ -150,7 +152,8 @@ def test_same_nakshatra_different_pada_is_nadi_dosha_cancelled() -> None:
 def test_bhakoot_six_eight_between_aries_and_scorpio_is_cancelled_by_the_same_lord() -> None:
     m = match_moons(10.0, 215.0)  # Aries and Scorpio, both ruled by Mars
     bhakoot = next(d for d in m.doshas if d.name == "bhakoot")
-    assert bhakoot.present and bhakoot.cancelled
+    assert bhakoot.present
+    assert bhakoot.cancelled
     assert [c.rule for c in m.cancellations] == ["same_sign_lord"]
 
 
@@ -197,7 +200,8 @@ def test_manglik_cancelled_in_own_sign_and_second_house_only_in_south_school() -
     assert own.houses_from_lagna == 2
     assert not own.present  # north: 2nd house does not count
     south = manglik_status(215.0, 100.0, 185.0, 10.0, school="south")
-    assert south.present and south.cancelled
+    assert south.present
+    assert south.cancelled
     assert "mars_own_or_exalted_sign" in south.cancellations
 
 
