@@ -96,6 +96,7 @@ def job_body(status: str, **fields: Any) -> dict[str, Any]:
         "error": None,
         "credits_charged": 4,
         "credits_refunded": 0,
+        "attempts": 0,
     }
     body.update(fields)
     return body

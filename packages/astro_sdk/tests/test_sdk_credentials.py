@@ -13,7 +13,7 @@ JOB_ID = "job_" + "a" * 24
 LOGIN_BODY = {
     "token": SESSION_TOKEN,
     "expires_at": "2025-01-02T00:00:00Z",
-    "customer": {"id": "cus_1", "email": "ann@example.com"},
+    "customer": {"id": "cus_1", "email": "ann@example.com", "account_id": "acc_1"},
 }
 
 
@@ -52,7 +52,7 @@ def test_api_key_route_gets_only_the_api_key_header() -> None:
 
 
 def test_session_route_gets_only_the_bearer_token() -> None:
-    script = Script(reply(200, {}))
+    script = Script(httpx.Response(204))
     sync_client(script, session_token=SESSION_TOKEN).auth.logout()
     sent = script.requests[0].headers
     assert sent["Authorization"] == f"Bearer {SESSION_TOKEN}"
@@ -60,7 +60,7 @@ def test_session_route_gets_only_the_bearer_token() -> None:
 
 
 def test_login_sends_no_credential_and_returns_a_client_carrying_the_session() -> None:
-    script = Script(reply(200, LOGIN_BODY), reply(200, {}))
+    script = Script(reply(200, LOGIN_BODY), httpx.Response(204))
     client = sync_client(script)
     customer_client = client.auth.login("ann@example.com", "pw")
     login_request = script.requests[0]
@@ -190,6 +190,8 @@ def test_request_body_holds_only_the_fields_given() -> None:
         "eligible": True,
         "reasons": [],
         "tier_required": "free",
+        "tier": "free",
+        "quantity": 1,
         "estimated_credits": 1,
         "balance": 10,
     }

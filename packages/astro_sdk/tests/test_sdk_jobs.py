@@ -78,7 +78,7 @@ def test_failed_job_raises_with_the_jobs_error(clock: FakeClock) -> None:
     assert exc.job_id == JOB_ID
     assert exc.job is not None
     assert exc.job.credits_refunded == 4
-    assert exc.error.error == "calculation_failed"
+    assert exc.error == failure
     assert "birth date out of range" in str(exc)
     assert not isinstance(exc, astro_sdk.JobCanceledError)
 
@@ -135,7 +135,7 @@ def test_an_unbound_handle_says_how_to_wait() -> None:
 
 def _page(ids: list[str], next_cursor: str | None) -> httpx.Response:
     jobs = [job_body("succeeded", job_id=i) for i in ids]
-    return reply(200, {"data": jobs, "next_cursor": next_cursor})
+    return reply(200, {"jobs": jobs, "next_cursor": next_cursor})
 
 
 def test_list_walks_every_page_lazily() -> None:

@@ -223,12 +223,12 @@ class JobFailedError(JobError):
     """The job finished with status ``failed``; ``job.error`` holds the server's reason."""
 
     def __init__(self, job: Job) -> None:
-        reason = job.error.message if job.error is not None else "no reason given"
+        reason = job.error_message or "no reason given"
         super().__init__(f"Job {job.job_id} {job.status}: {reason}", job_id=job.job_id, job=job)
 
     @property
-    def error(self) -> Any:
-        """The job's ``error`` object as the server returned it (``None`` when absent)."""
+    def error(self) -> dict[str, Any] | None:
+        """The job's ``error`` object, ``{"error": slug, "message": text}``."""
         return self.job.error if self.job is not None else None
 
 

@@ -6,7 +6,6 @@ from astro_sdk.models.estimates import Estimate, EstimateRequest
 from astro_sdk.models.jobs import (
     AsyncJobHandle,
     Job,
-    JobErrorInfo,
     JobHandle,
     JobListQuery,
     JobPage,
@@ -18,7 +17,6 @@ __all__ = [
     "Estimate",
     "EstimateRequest",
     "Job",
-    "JobErrorInfo",
     "JobHandle",
     "JobListQuery",
     "JobPage",

@@ -12,13 +12,14 @@ __all__ = ["Customer", "LoginRequest", "LogoutResult", "Session"]
 
 
 class LoginRequest(RequestModel):
-    email: str = Field(min_length=3, max_length=320)
+    email: str = Field(min_length=3, max_length=254, pattern=r"^[^@\s]+@[^@\s]+$")
     password: str = Field(min_length=1, max_length=1024)
 
 
 class Customer(ResponseModel):
     id: str
     email: str
+    account_id: str
 
 
 class Session(ResponseModel):
@@ -30,4 +31,4 @@ class Session(ResponseModel):
 
 
 class LogoutResult(ResponseModel):
-    """``POST /auth/logout``: the session is ended."""
+    """``POST /auth/logout`` answers 204 with no body: the session is ended."""

@@ -21,7 +21,12 @@ class Estimate(ResponseModel):
 
     operation: str
     eligible: bool
-    reasons: list[str] = Field(default_factory=list)
+    reasons: list[str]
+    """Why not eligible (tier too low, balance too small); empty when eligible."""
     tier_required: str
+    tier: str
+    """The caller's tier."""
+    quantity: int
+    """Units priced (records of a batch; 1 for flat-priced operations)."""
     estimated_credits: int
     balance: int

@@ -16,7 +16,6 @@ __all__ = [
     "TERMINAL_STATUSES",
     "AsyncJobHandle",
     "Job",
-    "JobErrorInfo",
     "JobHandle",
     "JobListQuery",
     "JobPage",
@@ -26,13 +25,6 @@ __all__ = [
 TERMINAL_STATUSES = frozenset({"succeeded", "failed", "canceled"})
 
 
-class JobErrorInfo(ResponseModel):
-    """Why a job failed: a slug and a message safe to show."""
-
-    error: str
-    message: str
-
-
 class Job(ResponseModel):
     """A job record. ``status`` is one of ``queued``, ``running``, ``succeeded``, ``failed``,
     ``canceled`` (kept a plain string so a status added later does not break parsing)."""
@@ -40,31 +32,45 @@ class Job(ResponseModel):
     job_id: str
     status: str
     kind: str
+    """The operation that queued it, e.g. ``vedic.kundli_matching_batch``."""
     created_at: datetime
-    started_at: datetime | None = None
-    finished_at: datetime | None = None
-    progress: float = 0.0
+    started_at: datetime | None
+    finished_at: datetime | None
+    progress: float
+    """0 to 1."""
     result: Any = None
-    error: JobErrorInfo | None = None
-    credits_charged: int = 0
-    credits_refunded: int = 0
+    """The operation's result once ``succeeded``."""
+    error: dict[str, Any] | None
+    """``{"error": slug, "message": text}`` once ``failed`` or ``canceled``."""
+    credits_charged: int
+    credits_refunded: int
+    attempts: int
+    """Executions started (a job whose worker died is taken up again)."""
 
     @property
     def is_finished(self) -> bool:
         return self.status in TERMINAL_STATUSES
 
+    @property
+    def error_message(self) -> str | None:
+        """The failure's message, when the job failed or was canceled."""
+        if not self.error:
+            return None
+        message = self.error.get("message")
+        return message if isinstance(message, str) else str(self.error)
+
 
 class JobListQuery(RequestModel):
-    cursor: str | None = None
-    limit: int | None = Field(default=None, ge=1, le=100)
+    limit: int = Field(default=20, ge=1, le=100)
+    cursor: str | None = Field(default=None, max_length=40)
     status: Literal["queued", "running", "succeeded", "failed", "canceled"] | None = None
 
 
 class JobPage(ResponseModel):
     """One page of ``GET /api/v3/jobs``, newest first; ``next_cursor`` is ``None`` on the last."""
 
-    data: list[Job]
-    next_cursor: str | None = None
+    jobs: list[Job]
+    next_cursor: str | None
 
 
 class _JobHandleFields(ResponseModel):

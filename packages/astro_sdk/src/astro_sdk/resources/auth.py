@@ -32,6 +32,7 @@ LOGOUT = Operation(
     path="/auth/logout",
     credential=Credential.SESSION,
     response_model=LogoutResult,
+    success_status=204,
 )
 OPERATIONS = (LOGIN, LOGOUT)
 

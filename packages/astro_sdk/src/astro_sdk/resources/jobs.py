@@ -120,7 +120,7 @@ class Jobs(SyncResource):
         def fetch(page_cursor: str | None) -> CursorPage[Job]:
             page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
             page = self._client.request(LIST_JOBS, query=page_query)
-            return CursorPage(page.data, page.next_cursor, fetch, page.api_response)
+            return CursorPage(page.jobs, page.next_cursor, fetch, page.api_response)
 
         return fetch(cursor)
 
@@ -195,7 +195,7 @@ class AsyncJobs(AsyncResource):
         async def fetch(page_cursor: str | None) -> AsyncCursorPage[Job]:
             page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
             page = await self._client.request(LIST_JOBS, query=page_query)
-            return AsyncCursorPage(page.data, page.next_cursor, fetch, page.api_response)
+            return AsyncCursorPage(page.jobs, page.next_cursor, fetch, page.api_response)
 
         return AsyncCursorPager(lambda: fetch(cursor))
 
