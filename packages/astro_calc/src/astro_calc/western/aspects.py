@@ -118,20 +118,30 @@ def matcher(definitions: tuple[AspectDefinition, ...]) -> _Matcher:
 Point = tuple[str, float, float]  # name, longitude, speed (degrees/day)
 
 
-def _aspect(p: Point, q: Point, m: _Matcher) -> Aspect | None:
+def _scan(m: _Matcher, p: Point, q: Point, out: list[Aspect]) -> None:
+    # Inlined for speed: a natal chart checks about a hundred pairs.
     d = (q[1] - p[1]) % 360.0
-    signed = d - 360.0 if d > 180.0 else d
-    separation = -signed if signed < 0 else signed
-    hit = m.match(separation)
-    if hit is None:
-        return None
-    definition, orb = hit
-    # d(separation)/dt = sign(signed) * (speed_q - speed_p); the orb shrinks when the separation
-    # moves toward the exact angle.
-    rate = (q[2] - p[2]) if signed >= 0 else (p[2] - q[2])
-    toward = rate if separation < definition.angle else -rate
-    return Aspect(
-        p[0], q[0], definition.name, definition.angle, separation, orb, toward > 0 and orb > 0
+    forward = d <= 180.0
+    separation = d if forward else 360.0 - d
+    candidates = m.by_degree[int(separation)]
+    if not candidates:
+        return
+    best: AspectDefinition | None = None
+    best_orb = 0.0
+    for a in candidates:
+        orb = separation - a.angle
+        if orb < 0.0:
+            orb = -orb
+        if orb <= a.orb and (best is None or orb < best_orb):
+            best, best_orb = a, orb
+    if best is None:
+        return
+    # d(separation)/dt = +-(speed_q - speed_p); the orb shrinks when the separation moves
+    # toward the exact angle.
+    rate = (q[2] - p[2]) if forward else (p[2] - q[2])
+    toward = rate if separation < best.angle else -rate
+    out.append(
+        Aspect(p[0], q[0], best.name, best.angle, separation, best_orb, toward > 0 and best_orb > 0)
     )
 
 
@@ -145,15 +155,50 @@ def aspects_within(
     m = matcher(definitions)
     out: list[Aspect] = []
     n = len(points)
+    skip: set[tuple[int, int]] = set()
+    if skip_pairs:
+        index = {point[0]: k for k, point in enumerate(points)}
+        for pair in skip_pairs:
+            ks = sorted(index[name] for name in pair if name in index)
+            if len(ks) == 2:
+                skip.add((ks[0], ks[1]))
+    by_degree = m.by_degree
     for i in range(n):
-        p = points[i]
+        p_name, p_lon, p_speed = points[i]
         for j in range(i + 1, n):
-            q = points[j]
-            if skip_pairs and frozenset((p[0], q[0])) in skip_pairs:
+            if skip and (i, j) in skip:
                 continue
-            a = _aspect(p, q, m)
-            if a is not None:
-                out.append(a)
+            q_name, q_lon, q_speed = points[j]
+            # Inlined copy of _scan: a natal chart checks about a hundred pairs.
+            d = (q_lon - p_lon) % 360.0
+            forward = d <= 180.0
+            separation = d if forward else 360.0 - d
+            candidates = by_degree[int(separation)]
+            if not candidates:
+                continue
+            best: AspectDefinition | None = None
+            best_orb = 0.0
+            for a in candidates:
+                orb = separation - a.angle
+                if orb < 0.0:
+                    orb = -orb
+                if orb <= a.orb and (best is None or orb < best_orb):
+                    best, best_orb = a, orb
+            if best is None:
+                continue
+            rate = (q_speed - p_speed) if forward else (p_speed - q_speed)
+            toward = rate if separation < best.angle else -rate
+            out.append(
+                Aspect(
+                    p_name,
+                    q_name,
+                    best.name,
+                    best.angle,
+                    separation,
+                    best_orb,
+                    toward > 0 and best_orb > 0,
+                )
+            )
     return out
 
 
@@ -166,7 +211,5 @@ def aspects_between(
     out: list[Aspect] = []
     for p in first:
         for q in second:
-            a = _aspect(p, q, m)
-            if a is not None:
-                out.append(a)
+            _scan(m, p, q, out)
     return out

@@ -38,6 +38,15 @@ def _build() -> dict[tuple[str, str], tuple[str, ...]]:
 _BY_PLANET_SIGN: Final = _build()
 
 
+_WITH_SCORE: Final = {k: (v, sum(SCORES[d] for d in v)) for k, v in _BY_PLANET_SIGN.items()}
+_NONE: Final[tuple[tuple[str, ...], int]] = ((), 0)
+
+
+def dignities_with_score(planet: str, sign: str) -> tuple[tuple[str, ...], int]:
+    """:func:`essential_dignities` and :func:`dignity_score` in one lookup."""
+    return _WITH_SCORE.get((planet, sign), _NONE)
+
+
 def essential_dignities(planet: str, sign: str) -> tuple[str, ...]:
     """The dignities (``rulership``, ``exaltation``) and debilities (``detriment``, ``fall``) of
     a planet in a sign; empty when peregrine or for points without dignities (nodes, Lilith)."""

@@ -20,7 +20,9 @@ published charts from Astrodatabank, in ``tests/test_western_natal.py``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import itertools
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Final
 
@@ -29,7 +31,7 @@ import msgspec
 from astro_calc import ephemeris
 from astro_calc.errors import CalcInputError
 from astro_calc.western.aspects import Aspect, AspectDefinition, Point, aspect_set, aspects_within
-from astro_calc.western.dignity import dignity_score, essential_dignities
+from astro_calc.western.dignity import dignities_with_score
 from astro_calc.western.subject import (
     SIGNS,
     BirthSubject,
@@ -177,27 +179,41 @@ def check_house_system(system: str) -> str:
     return system
 
 
+def house_finder(cusps: tuple[float, ...]) -> Callable[[float], int]:
+    """House number of a longitude for these cusps: a bisection over the cusps' distances from
+    cusp 1 when they run in order (every house system does), else the general rule."""
+    start = cusps[0]
+    offsets = [(c - start) % 360.0 for c in cusps]
+    if all(a < b for a, b in itertools.pairwise(offsets)):
+
+        def find(longitude: float) -> int:
+            return bisect_right(offsets, (longitude - start) % 360.0)
+
+        return find
+    return lambda longitude: ephemeris.house_of(longitude, cusps)
+
+
 def planet_positions(
     positions: Mapping[str, ephemeris.BodyPosition], cusps: tuple[float, ...]
 ) -> tuple[PlanetPosition, ...]:
     out = []
-    house_of = ephemeris.house_of
+    house_of = house_finder(cusps)
     for name, p in positions.items():
         lon = p.longitude
         sign = SIGNS[int(lon // 30.0) % 12]
-        dignities = essential_dignities(name, sign)
+        dignities, score = dignities_with_score(name, sign)
         out.append(
             PlanetPosition(
-                name=name,
-                longitude=lon,
-                latitude=p.latitude,
-                speed=p.speed,
-                sign=sign,
-                sign_degree=lon % 30.0,
-                house=house_of(lon, cusps),
-                retrograde=p.speed < 0,
-                dignities=dignities,
-                dignity_score=dignity_score(dignities) if dignities else 0,
+                name,
+                lon,
+                p.latitude,
+                p.speed,
+                sign,
+                lon % 30.0,
+                house_of(lon),
+                p.speed < 0,
+                dignities,
+                score,
             )
         )
     return tuple(out)
@@ -209,13 +225,18 @@ def house_cusps(cusps: tuple[float, ...]) -> tuple[HouseCusp, ...]:
     )
 
 
+_ELEMENT_OF: Final = {sign: element_of(sign) for sign in SIGNS}
+_MODALITY_OF: Final = {sign: modality_of(sign) for sign in SIGNS}
+_PLANET_SET: Final = frozenset(PLANETS)
+
+
 def balance(planets: Iterable[PlanetPosition]) -> tuple[ElementBalance, ModalityBalance]:
     elements = dict.fromkeys(("fire", "earth", "air", "water"), 0)
     modalities = dict.fromkeys(("cardinal", "fixed", "mutable"), 0)
     for p in planets:
-        if p.name in PLANETS:
-            elements[element_of(p.sign)] += 1
-            modalities[modality_of(p.sign)] += 1
+        if p.name in _PLANET_SET:
+            elements[_ELEMENT_OF[p.sign]] += 1
+            modalities[_MODALITY_OF[p.sign]] += 1
     return ElementBalance(**elements), ModalityBalance(**modalities)
 
 

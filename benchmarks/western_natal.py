@@ -1,0 +1,103 @@
+"""Full Western natal charts per second: astro_calc vs the raw pyswisseph floor vs kerykeion.
+
+Run: uv run python benchmarks/western_natal.py [--charts N]
+
+Every contender gets the same random births (1900-2100, latitudes 60S..60N, UTC offsets given)
+and computes a full chart: Sun..Pluto, mean and true node, mean Lilith, Placidus houses and
+aspects. The "raw floor" is the same pyswisseph calls with nothing else (13 calc_ut and one
+houses_ex); astro_calc adds time resolution, signs, houses of bodies, dignities, eleven aspect
+kinds with applying/separating, element and modality balance and the result structs (the
+default chart also tries Chiron, which without asteroid files costs one refused call and a
+warning). kerykeion: AstrologicalSubjectFactory offline plus AspectsFactory.single_chart_aspects.
+immanuel is not measured: it cannot be installed beside our timezonefinder pin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+import msgspec
+import swisseph as swe
+
+from astro_calc.western import BirthSubject, natal_chart
+
+BODIES = ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune",
+          "pluto", "mean_node", "true_node", "mean_lilith")  # fmt: skip
+
+Birth = tuple[datetime, float, float]
+
+
+def raw_floor(births: list[Birth]) -> None:
+    flags = swe.FLG_MOSEPH | swe.FLG_SPEED
+    for moment, lat, lon in births:
+        jd = swe.julday(moment.year, moment.month, moment.day, moment.hour + moment.minute / 60)
+        for ipl in range(13):
+            swe.calc_ut(jd, ipl, flags)
+        swe.houses_ex(jd, lat, lon, b"P", swe.FLG_MOSEPH)
+
+
+def ours(births: list[Birth], bodies: tuple[str, ...] | None, encode: bool) -> None:
+    encoder = msgspec.json.Encoder()
+    for moment, lat, lon in births:
+        subject = BirthSubject(
+            moment.date(), moment.strftime("%H:%M"), lat, lon, timezone_offset_minutes=0
+        )
+        chart = natal_chart(subject) if bodies is None else natal_chart(subject, bodies=bodies)
+        if encode:
+            encoder.encode(chart)
+
+
+def kerykeion_charts(births: list[Birth]) -> None:
+    from kerykeion import AspectsFactory, AstrologicalSubjectFactory
+
+    for moment, lat, lon in births:
+        subject = AstrologicalSubjectFactory.from_birth_data(
+            "x", moment.year, moment.month, moment.day, moment.hour, moment.minute,
+            lng=lon, lat=lat, tz_str="UTC", online=False, suppress_geonames_warning=True,
+        )  # fmt: skip
+        AspectsFactory.single_chart_aspects(subject)
+
+
+def rate(label: str, run: Callable[[list[Birth]], None], births: list[Birth]) -> float:
+    run(births[:50])  # warm up imports and caches
+    t0 = time.perf_counter()
+    run(births)
+    per_s = len(births) / (time.perf_counter() - t0)
+    print(f"{label:<46} {per_s:>9.0f} charts/s  {1e6 / per_s:>8.0f} us/chart")
+    return per_s
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--charts", type=int, default=5000)
+    args = parser.parse_args()
+    rng = random.Random(7)
+    start = datetime(1900, 1, 1, tzinfo=UTC)
+    births = [
+        (start + timedelta(minutes=rng.randrange(0, 200 * 525_600)), rng.uniform(-60, 60),
+         rng.uniform(-180, 180))
+        for _ in range(args.charts)
+    ]  # fmt: skip
+    floor = rate("raw pyswisseph floor (13 bodies + houses)", raw_floor, births)
+    lean = rate("astro_calc natal_chart, 13 bodies", lambda b: ours(b, BODIES, False), births)
+    full = rate(
+        "astro_calc natal_chart, default (+chiron try)", lambda b: ours(b, None, False), births
+    )
+    enc = rate("astro_calc 13 bodies + JSON encode", lambda b: ours(b, BODIES, True), births)
+    ky_births = births[: max(200, args.charts // 10)]
+    ky = rate("kerykeion subject + aspects", kerykeion_charts, ky_births)
+    swe.set_ephe_path(None)
+    print()
+    print(f"astro_calc (13 bodies) / raw floor time: {floor / lean:.2f}x (target <= 1.5x)")
+    print(f"astro_calc (default)   / raw floor time: {floor / full:.2f}x")
+    print(f"astro_calc with encode / raw floor time: {floor / enc:.2f}x")
+    print(f"astro_calc vs kerykeion throughput:      {lean / ky:.1f}x (target >= 3x)")
+    print("immanuel: not measured (not installable beside our timezonefinder pin)")
+
+
+if __name__ == "__main__":
+    main()
