@@ -1,0 +1,271 @@
+"""BaZi against lunar-python (6tail) and published charts.
+
+Pillars: 2,000 random moments 1900-2100 given in UTC+8, each for both day boundaries, skipping
+moments within two minutes of a jie (the two ephemerides differ by seconds there). lunar-python's
+EightChar sect 1 = our ``zi`` (day changes at 23:00), sect 2 = our ``midnight``.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date, datetime, time, timedelta, timezone
+
+import pytest
+from lunar_python import Solar
+
+from astro_calc.chinese.bazi import BaziChart, bazi_chart
+from astro_calc.chinese.pillars import four_pillars
+from astro_calc.chinese.symbols import ganzhi
+from astro_calc.errors import CalcInputError
+
+CST = timezone(timedelta(hours=8))
+SECT = {"zi": 1, "midnight": 2}
+
+
+def _eight_char(moment: datetime, day_boundary: str):  # type: ignore[no-untyped-def]
+    ec = (
+        Solar.fromYmdHms(
+            moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second
+        )
+        .getLunar()
+        .getEightChar()
+    )
+    ec.setSect(SECT[day_boundary])
+    return ec
+
+
+def _random_moments(n: int, seed: int) -> list[datetime]:
+    rng = random.Random(seed)
+    start = datetime(1900, 1, 1, tzinfo=CST)
+    return [start + timedelta(minutes=rng.randrange(0, 201 * 525_600)) for _ in range(n)]
+
+
+def _chart(moment: datetime, **kwargs: object) -> BaziChart:
+    return bazi_chart(
+        moment.date(),
+        moment.time(),
+        latitude=39.9,
+        longitude=116.4,
+        offset_minutes=480,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def test_four_pillars_match_lunar_python_for_2000_random_moments() -> None:
+    checked = 0
+    for moment in _random_moments(2000, seed=7):
+        for boundary in ("zi", "midnight"):
+            p = four_pillars(moment, moment.replace(tzinfo=None), boundary)  # type: ignore[arg-type]
+            if min(abs(p.jd_ut - p.previous_jie.jd_ut), abs(p.next_jie.jd_ut - p.jd_ut)) < 2 / 1440:
+                continue
+            ec = _eight_char(moment, boundary)
+            ours = [ganzhi(p.year), ganzhi(p.month), ganzhi(p.day), ganzhi(p.hour)]
+            assert ours == [ec.getYear(), ec.getMonth(), ec.getDay(), ec.getTime()], moment
+            checked += 1
+    assert checked > 3900
+
+
+@pytest.mark.parametrize(
+    ("clock", "boundary", "day", "hour"),
+    [
+        # 2024-03-15 is a 戊寅 day, the 16th 己卯: a 戊 day's hours run 壬子..癸亥, a 己 day's
+        # open with 甲子.
+        (time(0, 30), "zi", "戊寅", "壬子"),
+        (time(22, 59), "zi", "戊寅", "癸亥"),
+        (time(23, 0), "zi", "己卯", "甲子"),
+        (time(23, 59), "zi", "己卯", "甲子"),
+        (time(0, 30), "midnight", "戊寅", "壬子"),
+        (time(22, 59), "midnight", "戊寅", "癸亥"),
+        (time(23, 0), "midnight", "戊寅", "甲子"),
+        (time(23, 59), "midnight", "戊寅", "甲子"),
+    ],
+)
+def test_late_zi_hour_conventions(clock: time, boundary: str, day: str, hour: str) -> None:
+    moment = datetime.combine(date(2024, 3, 15), clock, tzinfo=CST)
+    chart = _chart(moment, day_boundary=boundary)
+    assert (chart.pillars.day.ganzhi, chart.pillars.hour.ganzhi) == (day, hour)
+    ec = _eight_char(moment, boundary)
+    assert (ec.getDay(), ec.getTime()) == (day, hour)
+
+
+def test_symbols_match_lunar_python() -> None:
+    for moment in _random_moments(300, seed=11):
+        chart = _chart(moment, day_boundary="midnight")
+        ec = _eight_char(moment, "midnight")
+        for name, cap in (("year", "Year"), ("month", "Month"), ("day", "Day"), ("hour", "Time")):
+            p = getattr(chart.pillars, name)
+            if p.ganzhi != getattr(ec, f"get{cap}")():
+                continue  # a jie boundary within seconds: pillars checked above
+            assert [h.stem.character for h in p.hidden_stems] == getattr(ec, f"get{cap}HideGan")()
+            assert [h.ten_god.character for h in p.hidden_stems] == getattr(
+                ec, f"get{cap}ShiShenZhi"
+            )()
+            assert p.na_yin.character == getattr(ec, f"get{cap}NaYin")()
+            assert p.life_stage.character == getattr(ec, f"get{cap}DiShi")()
+            if name != "day":
+                assert p.stem_ten_god is not None
+                assert p.stem_ten_god.character == getattr(ec, f"get{cap}ShiShenGan")()
+
+
+def test_luck_pillars_match_lunar_python() -> None:
+    for i, moment in enumerate(_random_moments(200, seed=3)):
+        gender = "male" if i % 2 else "female"
+        chart = _chart(moment, gender=gender, day_boundary="midnight")
+        assert chart.luck is not None
+        yun = _eight_char(moment, "midnight").getYun(1 if gender == "male" else 0, 2)
+        assert chart.luck.start.direction == ("forward" if yun.isForward() else "backward")
+        their_pillars = [d.getGanZhi() for d in yun.getDaYun()[1:9]]
+        assert [lp.pillar.ganzhi for lp in chart.luck.pillars] == their_pillars
+        # Start counted in minutes (lunar-python sect 2): jie instants differ by seconds, so the
+        # start may differ by one 12-minute "day".
+        ours = chart.luck.start
+        theirs = yun.getStartYear() * 360 + yun.getStartMonth() * 30 + yun.getStartDay()
+        assert abs(ours.years * 360 + ours.months * 30 + ours.days - theirs) <= 1
+
+
+@pytest.mark.parametrize(
+    ("who", "local", "zone", "lat", "lon", "expected"),
+    [
+        # Published charts, widely reproduced in the BaZi literature.
+        # Bruce Lee, 1940-11-27 07:12 San Francisco (Chinatown hospital record).
+        (
+            "Bruce Lee",
+            datetime(1940, 11, 27, 7, 12),
+            "America/Los_Angeles",
+            37.79,
+            -122.41,
+            ("庚辰", "丁亥", "甲戌", "戊辰"),
+        ),
+        # Mao Zedong, 1893-12-26, 辰 hour (07-09), Shaoshan.
+        (
+            "Mao Zedong",
+            datetime(1893, 12, 26, 8, 0),
+            "Asia/Shanghai",
+            27.92,
+            112.53,
+            ("癸巳", "甲子", "丁酉", "甲辰"),
+        ),
+        # Albert Einstein, 1879-03-14 11:30 Ulm (local mean time, UT+0:40).
+        (
+            "Albert Einstein",
+            datetime(1879, 3, 14, 11, 30),
+            "Europe/Berlin",
+            48.4,
+            9.99,
+            ("己卯", "丁卯", "丙申", "甲午"),
+        ),
+        # Steve Jobs, 1955-02-24 19:15 San Francisco.
+        (
+            "Steve Jobs",
+            datetime(1955, 2, 24, 19, 15),
+            "America/Los_Angeles",
+            37.77,
+            -122.42,
+            ("乙未", "戊寅", "丙辰", "戊戌"),
+        ),
+        # Bill Gates, 1955-10-28 22:00 Seattle.
+        (
+            "Bill Gates",
+            datetime(1955, 10, 28, 22, 0),
+            "America/Los_Angeles",
+            47.61,
+            -122.33,
+            ("乙未", "丙戌", "壬戌", "辛亥"),
+        ),
+    ],
+)
+def test_published_charts(
+    who: str, local: datetime, zone: str, lat: float, lon: float, expected: tuple[str, ...]
+) -> None:
+    chart = bazi_chart(local.date(), local.time(), latitude=lat, longitude=lon, timezone_name=zone)
+    p = chart.pillars
+    assert (p.year.ganzhi, p.month.ganzhi, p.day.ganzhi, p.hour.ganzhi) == expected, who
+
+
+def test_pillar_structure_of_bruce_lee() -> None:
+    chart = bazi_chart(
+        date(1940, 11, 27),
+        time(7, 12),
+        latitude=37.79,
+        longitude=-122.41,
+        timezone_name="America/Los_Angeles",
+        gender="male",
+        annual_years=(1970, 1973),
+        reference_date=date(1970, 1, 1),
+    )
+    day = chart.pillars.day
+    assert (day.stem.character, day.stem.pinyin, day.stem.element, day.stem.polarity) == (
+        "甲",
+        "jiǎ",
+        "wood",
+        "yang",
+    )
+    assert (day.branch.character, day.branch.animal) == ("戌", "dog")
+    assert day.stem_ten_god is None
+    assert chart.day_master == day.stem
+    assert chart.pillars.year.stem_ten_god is not None
+    assert chart.pillars.year.stem_ten_god.key == "seven_killings"  # 庚 over 甲
+    assert chart.pillars.month.stem_ten_god is not None
+    assert chart.pillars.month.stem_ten_god.key == "hurting_officer"  # 丁 from 甲
+    # 甲戌 week: 申 and 酉 are void.
+    assert [b.character for b in chart.void_branches] == ["申", "酉"]
+    # Male, yang (庚) year: forward from 丁亥.
+    assert chart.luck is not None
+    assert chart.luck.start.direction == "forward"
+    assert [lp.pillar.ganzhi for lp in chart.luck.pillars[:3]] == ["戊子", "己丑", "庚寅"]
+    assert [a.pillar.ganzhi for a in chart.annual_pillars] == ["庚戌", "辛亥", "壬子", "癸丑"]
+    assert chart.current_luck_pillar is not None
+
+
+def test_element_balance_weighting_totals_nine() -> None:
+    chart = _chart(datetime(1990, 6, 15, 10, 0, tzinfo=CST))
+    balance = chart.element_balance
+    assert balance.total == pytest.approx(9.0)
+    assert sum(s.percent for s in balance.scores) == pytest.approx(100.0, abs=0.05)
+    assert sum(s.visible_stems for s in balance.scores) == 4
+    # 庚午 壬午 辛亥 癸巳: fire from two 午 (month doubled: 丁 0.7x2 + 己...)
+    assert [chart.pillars.year.ganzhi, chart.pillars.month.ganzhi] == ["庚午", "壬午"]
+
+
+def test_strength_verdict_follows_support_share() -> None:
+    for moment in _random_moments(200, seed=5):
+        chart = _chart(moment)
+        s = chart.strength
+        expected = (
+            "strong" if s.support_percent > 55 else "weak" if s.support_percent < 45 else "balanced"
+        )
+        assert s.verdict == expected
+        assert {f.key for f in s.factors} == {"season", "roots", "stem_support", "balance"}
+        assert set(chart.favourable_elements).isdisjoint(chart.unfavourable_elements)
+
+
+def test_true_solar_time_moves_the_hour() -> None:
+    # Urumqi (87.6 E) on Beijing time: local mean time is 2 h 10 min behind the clock.
+    clock = bazi_chart(
+        date(2024, 11, 3), time(12, 30), latitude=43.8, longitude=87.6, offset_minutes=480
+    )
+    true = bazi_chart(
+        date(2024, 11, 3),
+        time(12, 30),
+        latitude=43.8,
+        longitude=87.6,
+        offset_minutes=480,
+        solar_time="true",
+    )
+    assert clock.pillars.hour.branch.character == "午"
+    # 04:30 UT + 5 h 50.4 min + 16.4 min (equation of time, 3 Nov) = 10:36:50 -> 巳.
+    assert true.pillars.hour.branch.character == "巳"
+    assert true.pillar_time.equation_of_time_minutes == pytest.approx(16.4, abs=0.1)
+    assert true.pillar_time.correction_minutes == pytest.approx(-113.2, abs=0.1)
+
+
+def test_bad_inputs_name_their_fields() -> None:
+    with pytest.raises(CalcInputError) as err:
+        _chart(datetime(2000, 1, 1, tzinfo=CST), gender="other")
+    assert err.value.field == "gender"
+    with pytest.raises(CalcInputError) as err:
+        _chart(datetime(2000, 1, 1, tzinfo=CST), day_boundary="noon")
+    assert err.value.field == "day_boundary"
+    with pytest.raises(CalcInputError) as err:
+        _chart(datetime(2000, 1, 1, tzinfo=CST), solar_time="sidereal")
+    assert err.value.field == "solar_time"
