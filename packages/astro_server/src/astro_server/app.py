@@ -232,4 +232,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.horoscope_feeds import blueprint as horoscope_feeds
 
     app.register_blueprint(horoscope_feeds)
+    from astro_server.api.vedic import blueprint as vedic
+
+    app.register_blueprint(vedic)
     return app

@@ -52,6 +52,13 @@ OPERATIONS: dict[str, Operation] = {
     "estimates.create": Operation(tier="free", credits=0, description="Eligibility and estimate"),
     # Calculations (flat price per call).
     "western.natal": Operation(tier="free", credits=1, description="Western natal chart"),
+    "vedic.chart": Operation(tier="free", credits=1, description="Vedic sidereal chart"),
+    "vedic.kundli_matching": Operation(
+        tier="free", credits=1, description="Kundli matching (Ashtakoota), one pair"
+    ),
+    "vedic.dasha": Operation(tier="free", credits=1, description="Vimshottari dasha"),
+    "vedic.panchanga": Operation(tier="free", credits=1, description="Panchanga"),
+    "vedic.remedies": Operation(tier="free", credits=1, description="Vedic remedies"),
     # Batch jobs are priced per record.
     "vedic.kundli_matching_batch": Operation(
         tier="starter",

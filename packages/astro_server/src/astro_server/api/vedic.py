@@ -1,0 +1,280 @@
+"""Vedic tag group: sidereal chart, kundli matching (single and the spec's batch job), dasha,
+panchanga and remedies. Handlers are thin: validate -> astro_calc.vedic -> respond.
+
+A birth subject is the spec's object (``date``, ``time`` HH:MM or HH:MM:SS, ``latitude``,
+``longitude``, ``timezoneOffsetMinutes``, ``ayanamsa``) plus an optional IANA ``timezone``;
+``date``, ``time``, ``latitude`` and ``longitude`` are required. Everything a batch record can
+get wrong in its shape is checked here, before the billing wrapper charges anything; a record
+that still fails in the calculation (a local time skipped by a daylight-saving change) gets its
+own error in the job result while the other records succeed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+from quart import Blueprint, Response, g
+from quart_schema import document_response, operation_id, tag, validate_request
+
+from astro_calc import ephemeris
+from astro_calc.errors import CalcInputError
+from astro_calc.time import zone
+from astro_calc.vedic import (
+    BirthSubject,
+    kundli_match,
+    panchanga_at,
+    remedies,
+    sidereal_chart,
+    vimshottari_dasha,
+)
+from astro_calc.vedic.subject import birth_moment
+from astro_calc.vedic.varga import VARGAS
+from astro_server.responses import json_response
+from astro_server.services.auth import require_api_key
+from astro_server.services.billing import billable
+from astro_server.services.jobs import enqueue_job, job_accepted
+from astro_server.tasks import vedic as vedic_tasks  # registers the batch job handler
+
+blueprint = Blueprint("vedic", __name__)
+TAG = ["Vedic"]
+
+Ayanamsa = Literal["lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"]
+_TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
+
+
+class BirthSubjectIn(BaseModel):
+    date: dt.date = Field(description="Local calendar date of birth (YYYY-MM-DD)")
+    time: str = Field(pattern=_TIME_PATTERN, description="Local time, 24-hour HH:MM or HH:MM:SS")
+    latitude: float = Field(ge=-90, le=90, description="Degrees, north positive")
+    longitude: float = Field(ge=-180, le=180, description="Degrees, east positive")
+    timezoneOffsetMinutes: int | None = Field(
+        default=None,
+        ge=-1080,
+        le=1080,
+        description="Offset from UTC in minutes; wins over timezone when both are given",
+    )
+    ayanamsa: Ayanamsa = Field(default="lahiri", description="Sidereal zodiac (default lahiri)")
+    timezone: str | None = Field(
+        default=None,
+        max_length=64,
+        description="IANA zone (e.g. Asia/Kolkata); with neither offset nor zone the zone is "
+        "found from the coordinates",
+    )
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                zone(value)
+            except CalcInputError as exc:
+                raise ValueError(exc.message) from None
+        return value
+
+    def to_calc(self) -> BirthSubject:
+        return BirthSubject(
+            self.date,
+            self.time,
+            self.latitude,
+            self.longitude,
+            self.timezoneOffsetMinutes,
+            self.ayanamsa,
+            self.timezone,
+        )
+
+
+class ChartRequest(BaseModel):
+    subject: BirthSubjectIn
+    node: Literal["mean", "true"] = Field(default="mean", description="Rahu/Ketu: mean or true")
+    house_system: str = Field(
+        default="W",
+        pattern=r"^[PKWEORCBAMTX]$",
+        description="W whole-sign (default) or a cusp system",
+    )
+    divisional_charts: list[str] = Field(
+        default_factory=lambda: list(VARGAS),
+        max_length=16,
+        description=f"Subset of {', '.join(VARGAS)}",
+    )
+
+
+class MatchRequest(BaseModel):
+    boy: BirthSubjectIn
+    girl: BirthSubjectIn
+    school: Literal["north", "south"] = Field(default="north", description="Matching school")
+
+
+class BatchRecord(BaseModel):
+    id: str = Field(min_length=1, max_length=100, description="Caller's record id")
+    boy: BirthSubjectIn
+    girl: BirthSubjectIn
+
+
+class BatchRequest(BaseModel):
+    records: list[BatchRecord] = Field(min_length=1, max_length=50, description="1 to 50 pairs")
+    school: Literal["north", "south"] = "north"
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> BatchRequest:
+        seen: set[str] = set()
+        for i, record in enumerate(self.records):
+            if record.id in seen:
+                raise ValueError(f"records[{i}].id {record.id!r} is repeated; ids must be unique")
+            seen.add(record.id)
+        return self
+
+
+class JobHandle(BaseModel):
+    job_id: str
+    status: Literal["queued"]
+    poll: str
+
+
+class DashaRequest(BaseModel):
+    subject: BirthSubjectIn
+    year_days: float = Field(
+        default=365.25, description="Dasha year length in days: 365.25, 365.2422 or 360"
+    )
+
+    @field_validator("year_days")
+    @classmethod
+    def _offered_year(cls, value: float) -> float:
+        if value not in (365.25, 365.2422, 360.0):
+            raise ValueError("must be 365.25, 365.2422 or 360")
+        return value
+
+    depth: int = Field(default=3, ge=1, le=3, description="1 maha, 2 antar, 3 pratyantar")
+    at: dt.datetime | None = Field(default=None, description="Report the periods running then")
+
+
+class PanchangaRequest(BaseModel):
+    date: dt.date
+    time: str = Field(pattern=_TIME_PATTERN)
+    latitude: float = Field(ge=-90, le=90)
+    longitude: float = Field(ge=-180, le=180)
+    timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)
+    timezone: str | None = Field(default=None, max_length=64)
+    ayanamsa: Ayanamsa = "lahiri"
+    sunrise: Literal["upper_limb", "disc_center"] = Field(
+        default="upper_limb", description="Sunrise convention"
+    )
+
+
+class RemediesRequest(BaseModel):
+    subject: BirthSubjectIn
+    at: dt.datetime | None = Field(default=None, description="Date for Sade Sati and dasha lords")
+    language: Literal["en", "th"] = "en"
+    node: Literal["mean", "true"] = "mean"
+
+
+def _aware(moment: dt.datetime | None) -> dt.datetime:
+    if moment is None:
+        return dt.datetime.now(dt.UTC)
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+
+
+@blueprint.post("/api/v3/vedic/chart")
+@require_api_key
+@billable("vedic.chart")
+@validate_request(ChartRequest)
+@tag(TAG)
+@operation_id("vedicChart")
+async def vedic_chart(data: ChartRequest) -> Response:
+    """Sidereal chart: grahas, lagna, nakshatras, whole-sign houses, dignities, vargas."""
+    chart = sidereal_chart(
+        data.subject.to_calc(),
+        node=data.node,
+        house_system=data.house_system,
+        divisional_charts=data.divisional_charts,
+    )
+    return json_response(chart)
+
+
+@blueprint.post("/api/v3/vedic/kundli-matching")
+@require_api_key
+@billable("vedic.kundli_matching")
+@validate_request(MatchRequest)
+@tag(TAG)
+@operation_id("vedicKundliMatching")
+async def vedic_kundli_matching(data: MatchRequest) -> Response:
+    """Ashtakoota (36 points), Nadi/Bhakoot/Manglik doshas with cancellations, verdict."""
+    return json_response(kundli_match(data.boy.to_calc(), data.girl.to_calc(), school=data.school))
+
+
+@blueprint.post("/api/v3/vedic/kundli-matching/batch")
+@require_api_key
+@billable("vedic.kundli_matching_batch", quantity=lambda body: len(body.records))
+@validate_request(BatchRequest)
+@document_response(JobHandle, 202)
+@tag(TAG)
+@operation_id("vedicKundliMatchingBatch")
+async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
+    """Queue 1 to 50 matches; poll the job for one result per record id. Priced per record."""
+    params: dict[str, Any] = data.model_dump(mode="json")
+    handle = await enqueue_job(g.account.id, vedic_tasks.BATCH_KIND, params)
+    return job_accepted(handle)
+
+
+@blueprint.post("/api/v3/vedic/dasha")
+@require_api_key
+@billable("vedic.dasha")
+@validate_request(DashaRequest)
+@tag(TAG)
+@operation_id("vedicDasha")
+async def vedic_dasha(data: DashaRequest) -> Response:
+    """Vimshottari mahadasha, antardasha, pratyantardasha; the periods running at ``at``."""
+    subject = data.subject.to_calc()
+    moment = birth_moment(subject)
+    result = vimshottari_dasha(
+        moment.jd_ut,
+        ayanamsa=subject.ayanamsa,
+        year_days=float(data.year_days),
+        depth=data.depth,
+        at_jd_ut=ephemeris.julian_day(_aware(data.at)),
+    )
+    return json_response(result)
+
+
+@blueprint.post("/api/v3/vedic/panchanga")
+@require_api_key
+@billable("vedic.panchanga")
+@validate_request(PanchangaRequest)
+@tag(TAG)
+@operation_id("vedicPanchanga")
+async def vedic_panchanga(data: PanchangaRequest) -> Response:
+    """Tithi, vara, nakshatra, yoga, karana, sunrise and sunset with start and end times."""
+    subject = BirthSubject(
+        data.date,
+        data.time,
+        data.latitude,
+        data.longitude,
+        data.timezoneOffsetMinutes,
+        data.ayanamsa,
+        data.timezone,
+    )
+    moment = birth_moment(subject)
+    return json_response(
+        panchanga_at(
+            moment.jd_ut,
+            data.latitude,
+            data.longitude,
+            ayanamsa=data.ayanamsa,
+            sunrise=data.sunrise,
+        )
+    )
+
+
+@blueprint.post("/api/v3/vedic/remedies")
+@require_api_key
+@billable("vedic.remedies")
+@validate_request(RemediesRequest)
+@tag(TAG)
+@operation_id("vedicRemedies")
+async def vedic_remedies(data: RemediesRequest) -> Response:
+    """Rule-based remedies, each tied to the reason found (en or th)."""
+    report = remedies(
+        data.subject.to_calc(), _aware(data.at), language=data.language, node=data.node
+    )
+    return json_response(report)
