@@ -1,0 +1,42 @@
+"""Delivery tasks: the scheduler's periodic tick and the workers' ``astro.deliver`` task.
+
+Imported by the horoscope feeds blueprint, so every process that builds the app (API, worker,
+scheduler) registers both before its broker is made.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from astro_server.services.delivery import feed_pipeline
+from astro_server.services.delivery.retry import utc_now
+from astro_server.tasks import broker as broker_module
+from astro_server.tasks.scheduler import periodic
+
+log = logging.getLogger("astro_server.delivery")
+
+TICK_INTERVAL_S = 2.0
+
+
+async def kick_delivery(delivery_id: str, token: str) -> None:
+    await broker_module.kick(feed_pipeline.DELIVER_TASK, delivery_id, token)
+
+
+async def deliver_task(delivery_id: str, token: str) -> None:
+    """One attempt of one delivery (a no-op when the token no longer holds the row)."""
+    status = await feed_pipeline.deliver(delivery_id, token, clock=utc_now)
+    if status is not None:
+        log.info("delivery %s: %s", delivery_id, status)
+
+
+broker_module.register_task(feed_pipeline.DELIVER_TASK, deliver_task)
+
+
+@periodic(every_s=TICK_INTERVAL_S, name="delivery.horoscope_feeds_tick")
+async def horoscope_feeds_tick() -> None:
+    """Schedule what fell due and hand due attempts (new ones and retries) to the workers."""
+    scheduled, dispatched = await feed_pipeline.tick(utc_now(), kick=kick_delivery)
+    if scheduled or dispatched:
+        log.info(
+            "feeds tick: %d subscriptions scheduled, %d attempts dispatched", scheduled, dispatched
+        )
