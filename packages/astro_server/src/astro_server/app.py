@@ -235,4 +235,15 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.vedic import blueprint as vedic
 
     app.register_blueprint(vedic)
+    from astro_server.api.horoscopes import blueprint as horoscopes
+    from astro_server.api.numerology import blueprint as numerology
+    from astro_server.api.tarot import blueprint as tarot
+
+    for blueprint in (tarot, numerology, horoscopes):
+        app.register_blueprint(blueprint)
+    from astro_server.api.uranian import blueprint as uranian
+    from astro_server.api.western import blueprint as western
+
+    app.register_blueprint(western)
+    app.register_blueprint(uranian)
     return app

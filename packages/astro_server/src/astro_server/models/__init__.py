@@ -11,6 +11,7 @@ from astro_server.models.delivery import (
     FeedDeliveryAttempt,
     HoroscopeFeedSubscription,
 )
+from astro_server.models.horoscopes import PublishedHoroscope
 from astro_server.models.jobs import Job
 
 __all__ = [
@@ -24,4 +25,5 @@ __all__ = [
     "IdempotencyRecord",
     "Job",
     "LedgerEntry",
+    "PublishedHoroscope",
 ]

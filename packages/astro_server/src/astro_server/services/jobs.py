@@ -234,13 +234,15 @@ async def _fail(
                 query = Job.filter(id=job.id, status__in=list(statuses))
                 if attempt is not None:
                     query = query.filter(attempts=attempt)
-                changed = await query.using_db(conn).update(
-                    status=new_status,
-                    error=error,
-                    finished_at=_now(),
-                    lease_expires_at=None,
-                    credits_refunded=job.credits_charged if refund else 0,
-                )
+                changes: dict[str, Any] = {
+                    "status": new_status,
+                    "error": error,
+                    "finished_at": _now(),
+                    "lease_expires_at": None,
+                }
+                if refund:
+                    changes["credits_refunded"] = job.credits_charged
+                changed = await query.using_db(conn).update(**changes)
                 if changed and refund:
                     assert job.ledger_entry_id is not None
                     await billing.refund(
@@ -352,6 +354,9 @@ async def run_job(job_id: str) -> None:
             outcome = await asyncio.to_thread(registered.function, *args)
         result = msgspec.to_builtins(outcome, builtin_types=(datetime,))
         result = msgspec.json.decode(msgspec.json.encode(result))
+        if isinstance(result, str):
+            # tortoise's JSONField takes a str as JSON text already: give it the JSON literal.
+            result = msgspec.json.encode(result).decode()
     except asyncio.CancelledError:
         raise  # worker shutting down: the lease lapses and the job is retried elsewhere
     except Exception as exc:

@@ -52,6 +52,24 @@ OPERATIONS: dict[str, Operation] = {
     "estimates.create": Operation(tier="free", credits=0, description="Eligibility and estimate"),
     # Calculations (flat price per call).
     "western.natal": Operation(tier="free", credits=1, description="Western natal chart"),
+    "western.synastry": Operation(tier="free", credits=2, description="Western synastry"),
+    "western.composite": Operation(
+        tier="free", credits=2, description="Western composite or Davison chart"
+    ),
+    "western.returns": Operation(tier="free", credits=1, description="Solar or lunar return"),
+    "western.progressions": Operation(
+        tier="free", credits=1, description="Secondary progressions or solar-arc directions"
+    ),
+    "western.transits": Operation(
+        tier="free", credits=2, description="Transits over a range of up to a year"
+    ),
+    "uranian.chart": Operation(
+        tier="free", credits=2, description="Uranian chart with interpreted planetary pictures"
+    ),
+    "uranian.midpoints": Operation(tier="free", credits=1, description="Uranian midpoints"),
+    "uranian.planetary_pictures": Operation(
+        tier="free", credits=2, description="Uranian planetary pictures"
+    ),
     "vedic.chart": Operation(tier="free", credits=1, description="Vedic sidereal chart"),
     "vedic.kundli_matching": Operation(
         tier="free", credits=1, description="Kundli matching (Ashtakoota), one pair"
@@ -59,6 +77,12 @@ OPERATIONS: dict[str, Operation] = {
     "vedic.dasha": Operation(tier="free", credits=1, description="Vimshottari dasha"),
     "vedic.panchanga": Operation(tier="free", credits=1, description="Panchanga"),
     "vedic.remedies": Operation(tier="free", credits=1, description="Vedic remedies"),
+    "tarot.draw": Operation(tier="free", credits=1, description="Tarot draw, any spread"),
+    "numerology.profile": Operation(tier="free", credits=1, description="Numerology profile"),
+    "horoscopes.daily": Operation(tier="free", credits=1, description="Published daily horoscope"),
+    "horoscopes.range": Operation(
+        tier="free", credits=2, description="Published horoscopes, up to 31 days"
+    ),
     # Batch jobs are priced per record.
     "vedic.kundli_matching_batch": Operation(
         tier="starter",

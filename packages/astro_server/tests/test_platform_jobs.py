@@ -1,0 +1,301 @@
+"""Jobs: queue, run, poll, list, cancel, fail with one refund, sweep dead leases, isolation.
+
+In-process (InMemoryBroker: jobs run in the app's event loop) on SQLite and PostgreSQL. The
+route and job kinds are defined here for the tests; the route is priced by the real row
+``vedic.kundli_matching_batch`` (starter tier, 2 credits per record).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _platform_support import key_headers, new_account, running_app, settings_for
+from pydantic import BaseModel, Field
+from quart import Blueprint, Quart, Response, g
+from quart.typing import TestClientProtocol as Client
+from quart_schema import validate_request
+from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
+
+from astro_server.models import Account, Job, LedgerEntry
+from astro_server.services import billing, jobs
+from astro_server.services.auth import require_api_key
+from astro_server.services.billing import billable
+from astro_server.services.jobs import Progress, enqueue_job, job_accepted, job_handler
+
+routes = Blueprint("jobs_test_routes", __name__)
+gate = asyncio.Event()
+
+
+class Work(BaseModel):
+    kind: str = "test.echo"
+    records: list[int] = Field(min_length=1, max_length=50)
+
+
+@routes.post("/test/jobs")
+@require_api_key
+@billable("vedic.kundli_matching_batch", quantity=lambda body: len(body.records))
+@validate_request(Work)
+async def queue_work(data: Work) -> Response:
+    handle = await enqueue_job(g.account.id, data.kind, {"records": data.records})
+    return job_accepted(handle)
+
+
+@job_handler("test.echo")
+def echo_records(params: dict[str, Any]) -> dict[str, Any]:
+    return {"sum": sum(params["records"])}
+
+
+@job_handler("test.fail")
+async def always_fails(params: dict[str, Any]) -> None:
+    raise ValueError("secret internal detail")
+
+
+@job_handler("test.gated")
+async def gated(params: dict[str, Any], progress: Progress) -> str:
+    progress(0.5)
+    await gate.wait()
+    return "done"
+
+
+@pytest.fixture
+async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
+    gate.clear()
+    settings = settings_for(database_url, tmp_path, job_lease_s=0.6)
+    async with running_app(settings, [routes]) as application:
+        yield application
+        gate.set()
+        await application.extensions["astro"].broker.wait_all()
+
+
+@pytest.fixture
+def client(app: Quart) -> Client:
+    return app.test_client()
+
+
+@pytest.fixture
+def held_kicks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Jobs are queued but no worker takes them (the broker's kick is recorded instead)."""
+    kicked: list[str] = []
+
+    async def record(job_id: str) -> None:
+        kicked.append(job_id)
+
+    monkeypatch.setattr("astro_server.tasks.broker.kick_job", record)
+    return kicked
+
+
+async def poll(client: Client, key: str, job_id: str, until: set[str]) -> dict[str, Any]:
+    for _ in range(300):
+        response = await client.get(f"/api/v3/jobs/{job_id}", headers=key_headers(key))
+        body: dict[str, Any] = await response.get_json()
+        if body["status"] in until:
+            return body
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"job stayed {body['status']}")
+
+
+async def test_queued_job_returns_the_handle_with_202_and_finishes(client: Client) -> None:
+    account_id, key = await new_account("starter", 10)
+    response = await client.post(
+        "/test/jobs", json={"records": [1, 2, 3]}, headers=key_headers(key)
+    )
+    handle = await response.get_json()
+    assert response.status_code == 202
+    assert set(handle) == {"job_id", "status", "poll"}
+    assert handle["status"] == "queued"
+    assert handle["poll"] == f"/api/v3/jobs/{handle['job_id']}"
+    assert response.headers["X-Credits-Charged"] == "6"
+    job = await poll(client, key, handle["job_id"], {"succeeded", "failed"})
+    assert job["status"] == "succeeded"
+    assert job["result"] == {"sum": 6}
+    assert job["kind"] == "test.echo"
+    assert job["progress"] == 1.0
+    assert (job["credits_charged"], job["credits_refunded"]) == (6, 0)
+    assert job["created_at"].endswith("Z")
+    assert job["created_at"] <= job["started_at"] <= job["finished_at"]
+    assert job["error"] is None
+    assert (await Account.get(id=account_id)).credits == 4
+
+
+async def test_a_failing_job_is_refunded_exactly_once(client: Client) -> None:
+    account_id, key = await new_account("starter", 10)
+    response = await client.post(
+        "/test/jobs", json={"kind": "test.fail", "records": [1, 2]}, headers=key_headers(key)
+    )
+    job = await poll(client, key, (await response.get_json())["job_id"], {"succeeded", "failed"})
+    assert job["status"] == "failed"
+    assert job["error"] == {"error": "job_failed", "message": "The job could not be completed."}
+    assert (job["credits_charged"], job["credits_refunded"]) == (4, 4)
+    assert (await Account.get(id=account_id)).credits == 10
+    # A duplicate delivery of the job changes nothing and refunds nothing.
+    await jobs.run_job(job["job_id"])
+    row = await Job.get(id=job["job_id"])
+    assert (row.status, row.attempts, row.credits_refunded) == ("failed", 1, 4)
+    # Nor does a second refund of the same debit: the ledger refuses it.
+    assert row.ledger_entry_id is not None
+    with pytest.raises(IntegrityError):
+        await _refund_again(account_id, row.ledger_entry_id)
+    refunds = await LedgerEntry.filter(account_id=account_id, kind="refund")
+    assert [(r.amount, r.job_id) for r in refunds] == [(4, job["job_id"])]
+    assert (await Account.get(id=account_id)).credits == 10
+
+
+async def _refund_again(account_id: str, ledger_entry_id: int) -> None:
+    async with in_transaction() as conn:
+        await billing.refund(conn, account_id, ledger_entry_id, 4, "again")
+
+
+async def test_progress_is_visible_while_the_job_runs(client: Client) -> None:
+    _, key = await new_account("starter", 10)
+    response = await client.post(
+        "/test/jobs", json={"kind": "test.gated", "records": [1]}, headers=key_headers(key)
+    )
+    job_id = (await response.get_json())["job_id"]
+    for _ in range(200):
+        job = await (
+            await client.get(f"/api/v3/jobs/{job_id}", headers=key_headers(key))
+        ).get_json()
+        if job["progress"] == 0.5:
+            break
+        await asyncio.sleep(0.02)
+    assert (job["status"], job["progress"]) == ("running", 0.5)
+    gate.set()
+    assert (await poll(client, key, job_id, {"succeeded"}))["result"] == "done"
+
+
+async def test_cancel_refunds_a_queued_job_and_refuses_a_second_cancel(
+    client: Client, held_kicks: list[str]
+) -> None:
+    account_id, key = await new_account("starter", 10)
+    response = await client.post("/test/jobs", json={"records": [1, 2]}, headers=key_headers(key))
+    job_id = (await response.get_json())["job_id"]
+    assert held_kicks == [job_id]
+    canceled = await client.post(f"/api/v3/jobs/{job_id}/cancel", headers=key_headers(key))
+    body = await canceled.get_json()
+    assert canceled.status_code == 200
+    assert (body["status"], body["credits_refunded"]) == ("canceled", 4)
+    assert (await Account.get(id=account_id)).credits == 10
+    again = await client.post(f"/api/v3/jobs/{job_id}/cancel", headers=key_headers(key))
+    assert again.status_code == 409
+    assert (await again.get_json())[
+        "message"
+    ] == "Only queued jobs can be canceled; this job is canceled."
+    assert (await Account.get(id=account_id)).credits == 10
+
+
+async def test_jobs_of_another_account_are_404_on_every_route(
+    client: Client, held_kicks: list[str]
+) -> None:
+    _, owner_key = await new_account("starter", 10)
+    _, other_key = await new_account("starter", 10)
+    response = await client.post(
+        "/test/jobs", json={"records": [1]}, headers=key_headers(owner_key)
+    )
+    job_id = (await response.get_json())["job_id"]
+    for method, path in (
+        ("GET", f"/api/v3/jobs/{job_id}"),
+        ("POST", f"/api/v3/jobs/{job_id}/cancel"),
+    ):
+        answer = await client.open(path, method=method, headers=key_headers(other_key))
+        body = await answer.get_json()
+        assert answer.status_code == 404
+        assert body["error"] == "not_found"
+    listing = await client.get("/api/v3/jobs", headers=key_headers(other_key))
+    assert (await listing.get_json())["jobs"] == []
+    assert (await Job.get(id=job_id)).status == "queued"
+
+
+async def test_job_list_is_newest_first_with_cursor_paging(
+    client: Client, held_kicks: list[str]
+) -> None:
+    _, key = await new_account("starter", 100)
+    for _ in range(5):
+        await client.post("/test/jobs", json={"records": [1]}, headers=key_headers(key))
+    newest_first = list(reversed(held_kicks))
+    seen: list[str] = []
+    cursor = None
+    for _ in range(3):
+        query = {"limit": "2", **({"cursor": cursor} if cursor else {})}
+        page = await (
+            await client.get("/api/v3/jobs", query_string=query, headers=key_headers(key))
+        ).get_json()
+        seen += [j["job_id"] for j in page["jobs"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert seen == newest_first
+    assert cursor is None
+
+
+async def test_job_list_limit_is_validated(client: Client) -> None:
+    _, key = await new_account("starter", 1)
+    response = await client.get(
+        "/api/v3/jobs", query_string={"limit": "0"}, headers=key_headers(key)
+    )
+    body = await response.get_json()
+    assert response.status_code == 400
+    assert body["details"][0]["field"] == "limit"
+
+
+async def _running_job_with_dead_lease(account_id: str, attempts: int) -> Job:
+    ledger = await LedgerEntry.create(account_id=account_id, kind="debit", amount=-2, operation="t")
+    await Account.filter(id=account_id).update(credits=8)
+    return await Job.create(
+        id=jobs.new_id("job_"),
+        account_id=account_id,
+        kind="test.echo",
+        status="running",
+        params={"records": [1]},
+        credits_charged=2,
+        ledger_entry_id=ledger.id,
+        attempts=attempts,
+        lease_expires_at=datetime.now(UTC) - timedelta(seconds=1),
+        created_at=datetime.now(UTC),
+    )
+
+
+async def test_sweeper_requeues_a_job_whose_lease_expired(app: Quart) -> None:
+    account_id, _ = await new_account("starter", 10)
+    job = await _running_job_with_dead_lease(account_id, attempts=1)
+    kicked: list[str] = []
+
+    async def kick(job_id: str) -> None:
+        kicked.append(job_id)
+
+    counts = await jobs.sweep_jobs(kick)
+    assert counts["requeued"] == 1
+    assert kicked == [job.id]
+    assert (await Job.get(id=job.id)).status == "queued"
+    await jobs.run_job(job.id)
+    finished = await Job.get(id=job.id)
+    assert (finished.status, finished.attempts, finished.result) == ("succeeded", 2, {"sum": 1})
+
+
+async def test_sweeper_fails_and_refunds_a_job_out_of_attempts(app: Quart) -> None:
+    account_id, _ = await new_account("starter", 10)
+    job = await _running_job_with_dead_lease(account_id, attempts=3)
+
+    async def kick(job_id: str) -> None:
+        raise AssertionError("must not be re-queued")
+
+    assert (await jobs.sweep_jobs(kick))["failed"] == 1
+    failed = await Job.get(id=job.id)
+    assert (failed.status, failed.credits_refunded) == ("failed", 2)
+    assert (await Account.get(id=account_id)).credits == 10
+    await jobs.sweep_jobs(kick)
+    assert (await Account.get(id=account_id)).credits == 10
+
+
+async def test_a_job_with_a_live_lease_is_not_taken_by_a_second_worker(app: Quart) -> None:
+    account_id, _ = await new_account("starter", 10)
+    job = await _running_job_with_dead_lease(account_id, attempts=1)
+    await Job.filter(id=job.id).update(lease_expires_at=datetime.now(UTC) + timedelta(minutes=1))
+    await jobs.run_job(job.id)
+    unchanged = await Job.get(id=job.id)
+    assert (unchanged.status, unchanged.attempts) == ("running", 1)

@@ -1,0 +1,109 @@
+"""The OpenAPI 3.1 document: security schemes, tag groups, operation ids, error responses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _platform_support import running_app, settings_for
+
+from astro_server.app import TAG_GROUPS
+
+SPEC_TAG_GROUPS = {
+    "Western",
+    "Vedic",
+    "Thai Astrology",
+    "Chinese & Korean",
+    "Horoscopes",
+    "Reports",
+    "Tarot & Numerology",
+    "Uranian",
+    "Developer workflow",
+    "Visual readings",
+    "Customer reports",
+    "Customer delivery",
+    "Customer visual readings",
+    "Cultural Intelligence",
+}
+
+
+@pytest.fixture
+async def document(tmp_path: Path) -> dict[str, Any]:
+    settings = settings_for(f"sqlite://{tmp_path / 'db.sqlite3'}", tmp_path)
+    async with running_app(settings) as app:
+        response = await app.test_client().get("/openapi.json")
+        assert response.status_code == 200
+        body: dict[str, Any] = await response.get_json()
+        docs = await app.test_client().get("/docs")
+        assert docs.status_code == 200
+        return body
+
+
+def _operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (path, method, op)
+        for path, item in document["paths"].items()
+        for method, op in item.items()
+        if method in {"get", "post", "put", "patch", "delete"}
+    ]
+
+
+def test_document_is_openapi_3_1_with_the_spec_version(document: dict[str, Any]) -> None:
+    assert document["openapi"].startswith("3.1")
+    assert document["info"]["version"] == "1.1.0"
+
+
+def test_security_schemes_cover_both_credential_kinds(document: dict[str, Any]) -> None:
+    schemes = document["components"]["securitySchemes"]
+    assert schemes["ApiKeyHeader"] == {"type": "apiKey", "in": "header", "name": "X-API-Key"}
+    assert schemes["ApiKeyBearer"]["scheme"] == "bearer"
+    assert schemes["SessionBearer"]["bearerFormat"] == "service_sess_*"
+
+
+def test_the_spec_tag_groups_are_declared(document: dict[str, Any]) -> None:
+    declared = {t["name"] for t in document["tags"]}
+    assert declared >= SPEC_TAG_GROUPS
+    assert {t["name"] for t in TAG_GROUPS} == declared
+
+
+def test_platform_operations_have_ids_tags_and_security(document: dict[str, Any]) -> None:
+    ops = {(p, m): op for p, m, op in _operations(document)}
+    expected = {
+        ("/api/v3/estimates", "post"): "createEstimate",
+        ("/api/v3/jobs/{job_id}", "get"): "getJob",
+        ("/api/v3/jobs", "get"): "listJobs",
+        ("/api/v3/jobs/{job_id}/cancel", "post"): "cancelJob",
+        ("/auth/login", "post"): "login",
+        ("/auth/logout", "post"): "logout",
+    }
+    for key, operation_id in expected.items():
+        assert ops[key]["operationId"] == operation_id
+    assert ops[("/api/v3/jobs/{job_id}", "get")]["tags"] == ["Developer workflow"]
+    assert ops[("/api/v3/jobs/{job_id}", "get")]["security"] == [
+        {"ApiKeyHeader": []},
+        {"ApiKeyBearer": []},
+    ]
+    assert ops[("/auth/logout", "post")]["security"] == [{"SessionBearer": []}]
+
+
+def test_every_operation_id_is_unique_and_every_operation_is_tagged(
+    document: dict[str, Any],
+) -> None:
+    ids = [op["operationId"] for _, _, op in _operations(document)]
+    assert len(ids) == len(set(ids))
+    for path, method, op in _operations(document):
+        assert op.get("tags"), f"{method.upper()} {path} has no tag group"
+
+
+def test_authenticated_operations_document_their_error_responses(
+    document: dict[str, Any],
+) -> None:
+    for path, method, op in _operations(document):
+        if "security" not in op:
+            continue
+        for status in ("401", "429"):
+            assert status in op["responses"], f"{method.upper()} {path} lacks {status}"
+            schema = op["responses"][status]["content"]["application/json"]["schema"]
+            assert {"error", "message", "code", "request_id"} <= set(schema["properties"])
+            assert schema["required"] == ["error", "message"]
