@@ -30,6 +30,7 @@ from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
+from astro_sdk.resources.vedic import AsyncVedic, Vedic
 
 __all__ = ["AstroClient", "AsyncAstroClient", "registered_operations"]
 
@@ -58,6 +59,7 @@ class _ResourceGroups:
     auth = resource_group(Auth, AsyncAuth)
     jobs = resource_group(Jobs, AsyncJobs)
     estimates = resource_group(Estimates, AsyncEstimates)
+    vedic = resource_group(Vedic, AsyncVedic)
 
 
 def registered_operations() -> dict[str, Operation[Any]]:

@@ -1,0 +1,302 @@
+"""``client.vedic``: sidereal charts, kundli matching (single and batch job), dasha, panchanga,
+remedies. Every route is billable (an ``Idempotency-Key`` per call, reused on retries)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from astro_sdk._base import validate_request
+from astro_sdk._operation import Credential, Operation
+from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models.jobs import AsyncJobHandle, JobHandle
+from astro_sdk.models.vedic import (
+    Ayanamsa,
+    BirthSubject,
+    KundliBatchRecord,
+    KundliMatchingBatchRequest,
+    KundliMatchingRequest,
+    PanchangaRequest,
+    VedicChart,
+    VedicChartRequest,
+    VedicDasha,
+    VedicDashaRequest,
+    VedicKundliMatch,
+    VedicPanchanga,
+    VedicRemedies,
+    VedicRemediesRequest,
+)
+
+__all__ = ["AsyncVedic", "Vedic"]
+
+Subject = BirthSubject | Mapping[str, Any]
+Record = KundliBatchRecord | Mapping[str, Any]
+School = Literal["north", "south"]
+Node = Literal["mean", "true"]
+
+
+def _post(name: str, path: str, response: type[Any], request: type[Any], status: int = 200) -> Any:
+    return Operation(
+        operation_id=name,
+        method="POST",
+        path=path,
+        credential=Credential.API_KEY,
+        response_model=response,
+        request_model=request,
+        success_status=status,
+        billable=True,
+    )
+
+
+CHART: Operation[VedicChart] = _post(
+    "vedicChart", "/api/v3/vedic/chart", VedicChart, VedicChartRequest
+)
+KUNDLI_MATCHING: Operation[VedicKundliMatch] = _post(
+    "vedicKundliMatching", "/api/v3/vedic/kundli-matching", VedicKundliMatch, KundliMatchingRequest
+)
+KUNDLI_MATCHING_BATCH: Operation[JobHandle] = _post(
+    "vedicKundliMatchingBatch",
+    "/api/v3/vedic/kundli-matching/batch",
+    JobHandle,
+    KundliMatchingBatchRequest,
+    status=202,
+)
+DASHA: Operation[VedicDasha] = _post(
+    "vedicDasha", "/api/v3/vedic/dasha", VedicDasha, VedicDashaRequest
+)
+PANCHANGA: Operation[VedicPanchanga] = _post(
+    "vedicPanchanga", "/api/v3/vedic/panchanga", VedicPanchanga, PanchangaRequest
+)
+REMEDIES: Operation[VedicRemedies] = _post(
+    "vedicRemedies", "/api/v3/vedic/remedies", VedicRemedies, VedicRemediesRequest
+)
+OPERATIONS = (CHART, KUNDLI_MATCHING, KUNDLI_MATCHING_BATCH, DASHA, PANCHANGA, REMEDIES)
+
+
+def _panchanga_fields(
+    date: dt.date | str,
+    time: str,
+    latitude: float,
+    longitude: float,
+    timezoneOffsetMinutes: int | None,
+    timezone: str | None,
+    ayanamsa: Ayanamsa | None,
+    sunrise: Literal["upper_limb", "disc_center"] | None,
+) -> dict[str, Any]:
+    return {
+        "date": date,
+        "time": time,
+        "latitude": latitude,
+        "longitude": longitude,
+        "timezoneOffsetMinutes": timezoneOffsetMinutes,
+        "timezone": timezone,
+        "ayanamsa": ayanamsa,
+        "sunrise": sunrise,
+    }
+
+
+class Vedic(SyncResource):
+    operations = OPERATIONS
+
+    def chart(
+        self,
+        *,
+        subject: Subject,
+        node: Node | None = None,
+        house_system: str | None = None,
+        divisional_charts: Sequence[str] | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicChart:
+        """``POST /api/v3/vedic/chart``: grahas, lagna, nakshatras, houses, dignities, vargas."""
+        body = validate_request(
+            VedicChartRequest,
+            {
+                "subject": subject,
+                "node": node,
+                "house_system": house_system,
+                "divisional_charts": divisional_charts,
+            },
+        )
+        return self._client.request(CHART, body=body, idempotency_key=idempotency_key)
+
+    def kundli_matching(
+        self,
+        *,
+        boy: Subject,
+        girl: Subject,
+        school: School | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicKundliMatch:
+        """``POST /api/v3/vedic/kundli-matching``: Ashtakoota for one pair, synchronously."""
+        body = validate_request(KundliMatchingRequest, {"boy": boy, "girl": girl, "school": school})
+        return self._client.request(KUNDLI_MATCHING, body=body, idempotency_key=idempotency_key)
+
+    def kundli_matching_batch(
+        self,
+        *,
+        records: Sequence[Record],
+        school: School | None = None,
+        idempotency_key: str | None = None,
+    ) -> JobHandle:
+        """``POST /api/v3/vedic/kundli-matching/batch``: queue 1 to 50 pairs (priced per
+        record); ``.wait()`` on the handle returns the job with one result per record id."""
+        body = validate_request(KundliMatchingBatchRequest, {"records": records, "school": school})
+        return self._client.jobs.submit(
+            KUNDLI_MATCHING_BATCH, body=body, idempotency_key=idempotency_key
+        )
+
+    def dasha(
+        self,
+        *,
+        subject: Subject,
+        year_days: float | None = None,
+        depth: int | None = None,
+        at: dt.datetime | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicDasha:
+        """``POST /api/v3/vedic/dasha``: Vimshottari periods, and those running at ``at``."""
+        body = validate_request(
+            VedicDashaRequest,
+            {"subject": subject, "year_days": year_days, "depth": depth, "at": at},
+        )
+        return self._client.request(DASHA, body=body, idempotency_key=idempotency_key)
+
+    def panchanga(
+        self,
+        *,
+        date: dt.date | str,
+        time: str,
+        latitude: float,
+        longitude: float,
+        timezoneOffsetMinutes: int | None = None,
+        timezone: str | None = None,
+        ayanamsa: Ayanamsa | None = None,
+        sunrise: Literal["upper_limb", "disc_center"] | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicPanchanga:
+        """``POST /api/v3/vedic/panchanga``: tithi, vara, nakshatra, yoga, karana."""
+        body = validate_request(
+            PanchangaRequest,
+            _panchanga_fields(
+                date, time, latitude, longitude, timezoneOffsetMinutes, timezone, ayanamsa, sunrise
+            ),
+        )
+        return self._client.request(PANCHANGA, body=body, idempotency_key=idempotency_key)
+
+    def remedies(
+        self,
+        *,
+        subject: Subject,
+        at: dt.datetime | None = None,
+        language: Literal["en", "th"] | None = None,
+        node: Node | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicRemedies:
+        """``POST /api/v3/vedic/remedies``: rule-based remedies, each with its reason."""
+        body = validate_request(
+            VedicRemediesRequest,
+            {"subject": subject, "at": at, "language": language, "node": node},
+        )
+        return self._client.request(REMEDIES, body=body, idempotency_key=idempotency_key)
+
+
+class AsyncVedic(AsyncResource):
+    operations = OPERATIONS
+
+    async def chart(
+        self,
+        *,
+        subject: Subject,
+        node: Node | None = None,
+        house_system: str | None = None,
+        divisional_charts: Sequence[str] | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicChart:
+        body = validate_request(
+            VedicChartRequest,
+            {
+                "subject": subject,
+                "node": node,
+                "house_system": house_system,
+                "divisional_charts": divisional_charts,
+            },
+        )
+        return await self._client.request(CHART, body=body, idempotency_key=idempotency_key)
+
+    async def kundli_matching(
+        self,
+        *,
+        boy: Subject,
+        girl: Subject,
+        school: School | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicKundliMatch:
+        body = validate_request(KundliMatchingRequest, {"boy": boy, "girl": girl, "school": school})
+        return await self._client.request(
+            KUNDLI_MATCHING, body=body, idempotency_key=idempotency_key
+        )
+
+    async def kundli_matching_batch(
+        self,
+        *,
+        records: Sequence[Record],
+        school: School | None = None,
+        idempotency_key: str | None = None,
+    ) -> AsyncJobHandle:
+        """Queue 1 to 50 pairs; ``await handle.wait()`` returns the finished job."""
+        body = validate_request(KundliMatchingBatchRequest, {"records": records, "school": school})
+        return await self._client.jobs.submit(
+            KUNDLI_MATCHING_BATCH, body=body, idempotency_key=idempotency_key
+        )
+
+    async def dasha(
+        self,
+        *,
+        subject: Subject,
+        year_days: float | None = None,
+        depth: int | None = None,
+        at: dt.datetime | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicDasha:
+        body = validate_request(
+            VedicDashaRequest,
+            {"subject": subject, "year_days": year_days, "depth": depth, "at": at},
+        )
+        return await self._client.request(DASHA, body=body, idempotency_key=idempotency_key)
+
+    async def panchanga(
+        self,
+        *,
+        date: dt.date | str,
+        time: str,
+        latitude: float,
+        longitude: float,
+        timezoneOffsetMinutes: int | None = None,
+        timezone: str | None = None,
+        ayanamsa: Ayanamsa | None = None,
+        sunrise: Literal["upper_limb", "disc_center"] | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicPanchanga:
+        body = validate_request(
+            PanchangaRequest,
+            _panchanga_fields(
+                date, time, latitude, longitude, timezoneOffsetMinutes, timezone, ayanamsa, sunrise
+            ),
+        )
+        return await self._client.request(PANCHANGA, body=body, idempotency_key=idempotency_key)
+
+    async def remedies(
+        self,
+        *,
+        subject: Subject,
+        at: dt.datetime | None = None,
+        language: Literal["en", "th"] | None = None,
+        node: Node | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicRemedies:
+        body = validate_request(
+            VedicRemediesRequest,
+            {"subject": subject, "at": at, "language": language, "node": node},
+        )
+        return await self._client.request(REMEDIES, body=body, idempotency_key=idempotency_key)
