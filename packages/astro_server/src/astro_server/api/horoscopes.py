@@ -1,0 +1,79 @@
+"""Horoscopes tag group: published daily horoscopes, one date or a range of up to 31 days.
+
+What is served comes from ``services.horoscopes.get_or_publish``: the first publication of a
+(sign, date, language) is stored and returned unchanged ever after. Dates are UTC calendar days.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, Field
+from quart import Blueprint, Response
+from quart_schema import operation_id, tag, validate_querystring
+
+from astro_server.errors import validation_error
+from astro_server.responses import json_response
+from astro_server.services import horoscopes
+from astro_server.services.auth import require_api_key
+from astro_server.services.billing import billable
+from astro_server.tasks import horoscopes as horoscope_tasks  # noqa: F401  (registers publishing)
+
+blueprint = Blueprint("horoscopes", __name__)
+TAG = ["Horoscopes"]
+
+Sign = Literal[
+    "aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius",
+    "capricorn", "aquarius", "pisces",
+]  # fmt: skip
+
+
+class DailyQuery(BaseModel):
+    sign: Sign
+    date: dt.date = Field(description="UTC calendar date (YYYY-MM-DD)")
+    language: Literal["en", "th"] = "en"
+
+
+class RangeQuery(BaseModel):
+    sign: Sign
+    start: dt.date
+    end: dt.date = Field(description="Inclusive; at most 31 days from start")
+    language: Literal["en", "th"] = "en"
+
+
+@blueprint.get("/api/v3/horoscopes/daily")
+@require_api_key
+@billable("horoscopes.daily")
+@validate_querystring(DailyQuery)
+@tag(TAG)
+@operation_id("getDailyHoroscope")
+async def daily(query_args: DailyQuery) -> Response:
+    """The published horoscope: overall, love, career, money, health (rated 1-5), lucky number
+    and colour, and the sky facts it rests on."""
+    return json_response(
+        await horoscopes.get_or_publish(query_args.sign, query_args.date, query_args.language)
+    )
+
+
+@blueprint.get("/api/v3/horoscopes/range")
+@require_api_key
+@billable("horoscopes.range")
+@validate_querystring(RangeQuery)
+@tag(TAG)
+@operation_id("getHoroscopeRange")
+async def date_range(query_args: RangeQuery) -> Response:
+    """Published horoscopes for each date from start to end inclusive (1 to 31 days)."""
+    days = (query_args.end - query_args.start).days + 1
+    if days < 1:
+        raise validation_error([{"field": "end", "message": "must not be before start"}])
+    if days > horoscopes.MAX_RANGE_DAYS:
+        raise validation_error(
+            [{"field": "end", "message": f"at most {horoscopes.MAX_RANGE_DAYS} days per request"}]
+        )
+    items = await horoscopes.published_range(
+        query_args.sign, query_args.start, query_args.end, query_args.language
+    )
+    return json_response(
+        {"sign": query_args.sign, "language": query_args.language, "horoscopes": items}
+    )

@@ -1,0 +1,115 @@
+"""Horoscopes endpoints and the publishing service: stored once, served unchanged, range limits."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+from _platform_support import key_headers, new_account, running_app, settings_for
+from quart import Quart
+from quart.typing import TestClientProtocol as Client
+
+from astro_calc.horoscope import daily_horoscope
+from astro_server.models import PublishedHoroscope
+from astro_server.services import horoscopes
+from astro_server.tasks.scheduler import registered_periodic_tasks
+
+
+@pytest.fixture
+async def app(tmp_path: Path) -> AsyncIterator[Quart]:
+    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
+    async with running_app(settings) as application:
+        yield application
+
+
+@pytest.fixture
+async def key(app: Quart) -> str:
+    _account, api_key = await new_account("free", credits=1000)
+    return api_key
+
+
+async def test_daily_serves_the_published_horoscope(app: Quart, key: str) -> None:
+    client: Client = app.test_client()
+    response = await client.get(
+        "/api/v3/horoscopes/daily?sign=leo&date=2025-03-15&language=th", headers=key_headers(key)
+    )
+    assert response.status_code == 200
+    data = await response.get_json()
+    expected = daily_horoscope("leo", date(2025, 3, 15), "th")
+    assert data["overall"]["text"] == expected.overall.text
+    assert data["moon_sign"] == expected.moon_sign
+    assert data["published_at"].endswith("Z")
+
+
+async def test_published_content_never_changes(app: Quart) -> None:
+    first = await horoscopes.get_or_publish("aries", date(2025, 6, 1), "en")
+    row = await PublishedHoroscope.get(sign="aries", date=date(2025, 6, 1), language="en")
+    # Simulate a later generator: the stored row, not a fresh computation, is what is served.
+    row.content = {**row.content, "overall": {"text": "stored text", "rating": 3}}
+    await row.save()
+    again = await horoscopes.get_or_publish("aries", date(2025, 6, 1), "en")
+    assert again["overall"]["text"] == "stored text"
+    assert again["published_at"] == first["published_at"]
+
+
+async def test_concurrent_publishing_keeps_one_row(app: Quart) -> None:
+    results = await asyncio.gather(
+        *[horoscopes.get_or_publish("cancer", date(2025, 8, 8), "th") for _ in range(6)]
+    )
+    assert await PublishedHoroscope.filter(sign="cancer", date=date(2025, 8, 8)).count() == 1
+    assert all(r == results[0] for r in results)
+
+
+async def test_range_of_31_days_is_allowed_and_32_is_400(app: Quart, key: str) -> None:
+    client: Client = app.test_client()
+    ok = await client.get(
+        "/api/v3/horoscopes/range?sign=virgo&start=2025-01-01&end=2025-01-31",
+        headers=key_headers(key),
+    )
+    assert ok.status_code == 200
+    items = (await ok.get_json())["horoscopes"]
+    assert items[0]["date"] == "2025-01-01"
+    assert len(items) == 31
+    too_long = await client.get(
+        "/api/v3/horoscopes/range?sign=virgo&start=2025-01-01&end=2025-02-01",
+        headers=key_headers(key),
+    )
+    assert too_long.status_code == 400
+    body = await too_long.get_json()
+    assert body["details"][0]["field"] == "end"
+    assert too_long.headers["X-Credits-Charged"] == "0"
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("sign=ophiuchus&date=2025-01-01", "sign"),
+        ("sign=leo&date=2025-01-01&language=fr", "language"),
+        ("sign=leo&date=not-a-date", "date"),
+    ],
+)
+async def test_bad_daily_queries_are_400(app: Quart, key: str, query: str, field: str) -> None:
+    response = await app.test_client().get(
+        f"/api/v3/horoscopes/daily?{query}", headers=key_headers(key)
+    )
+    assert response.status_code == 400
+    body = await response.get_json()
+    assert body["details"][0]["field"] == field
+
+
+async def test_end_before_start_is_400(app: Quart, key: str) -> None:
+    response = await app.test_client().get(
+        "/api/v3/horoscopes/range?sign=leo&start=2025-01-02&end=2025-01-01",
+        headers=key_headers(key),
+    )
+    assert response.status_code == 400
+
+
+async def test_publishing_task_is_registered_and_publishes_coming_days(app: Quart) -> None:
+    assert "horoscopes.publish_coming_days" in registered_periodic_tasks()
+    count = await horoscopes.publish_coming_days(date(2025, 9, 1), days_ahead=1)
+    assert count == 2 * 2 * 12
+    assert await PublishedHoroscope.filter(date=date(2025, 9, 2)).count() == 24
