@@ -14,6 +14,7 @@ from datetime import date, timedelta
 
 import pytest
 from holidays.calendars.thai import _ThaiLunisolar
+from thai_published_table import NOT_REPRODUCED, reference_type
 
 from astro_calc.errors import CalcInputError
 from astro_calc.thai.calendar import (
@@ -24,29 +25,6 @@ from astro_calc.thai.calendar import (
 )
 from astro_calc.thai.suriyayatra import month5_start_jdn, suriyayatra_year, year_type
 
-# Years where our Suriyayatra rules and the published table disagree on the year type.
-# Before 2041 every case is an athikawan day that the table places 1-3 years later than the
-# avoman rule (the court calendars of 1994/1997 did the same; we follow them there). From 2042 on
-# the table's projection also moves athikamat years away from the tithi rule (e.g. it makes 2043,
-# whose tithi is 8, an athikamat year). These are the only divergences in 244 years.
-KNOWN_YEAR_TYPE_DIVERGENCES = {
-    1914, 1922, 1925, 1927, 1929, 1932, 1933, 1936, 1938, 1943, 1944, 1945, 1948, 1949, 1952,
-    1954, 1957, 1959, 1968, 1970, 1978, 1979, 1984, 1987, 1989, 1990, 2005, 2006, 2030, 2032,
-    2042, 2043, 2051, 2052, 2055, 2057, 2058, 2061, 2062, 2066, 2067, 2074, 2075, 2077, 2078,
-    2082, 2083, 2085, 2086, 2087, 2096, 2097, 2098, 2101, 2102, 2104, 2105, 2108, 2109, 2110,
-    2111, 2112, 2113, 2114, 2117, 2118, 2119, 2121, 2122, 2123, 2126, 2127, 2128, 2129, 2130,
-    2136, 2137, 2138, 2140, 2141, 2142, 2143, 2144, 2145, 2146, 2147, 2148, 2149, 2153, 2154,
-    2156, 2157,
-}  # fmt: skip
-
-
-def _reference_type(year: int) -> str:
-    if year in _ThaiLunisolar.ATHIKAMAT_YEARS_GREGORIAN:
-        return "athikamat"
-    if year in _ThaiLunisolar.ATHIKAWAN_YEARS_GREGORIAN:
-        return "athikawan"
-    return "pakatimat"
-
 
 def test_suriyayatra_elements_match_eade_worked_example() -> None:
     y = suriyayatra_year(1325)
@@ -54,20 +32,42 @@ def test_suriyayatra_elements_match_eade_worked_example() -> None:
     assert y.year_type == "athikawan"
 
 
-def test_year_types_agree_with_published_table_except_documented_years() -> None:
-    diverging = {
-        year for year in range(1914, 2158) if year_type(year - 638) != _reference_type(year)
-    }
-    assert diverging == KNOWN_YEAR_TYPE_DIVERGENCES
-    assert 2158 - 1914 - len(diverging) == 152
+@pytest.mark.parametrize("year", range(1914, 2158))
+def test_year_type_against_published_table(year: int) -> None:
+    ours = year_type(year - 638)
+    if year in NOT_REPRODUCED:
+        assert ours != reference_type(year), f"{year} now agrees: drop it from the list"
+    else:
+        assert ours == reference_type(year), year
 
 
-def test_year_types_agree_with_published_table_1991_to_2029() -> None:
-    # The span checked against the Bank of Thailand holiday data by the table's authors.
-    for year in range(1991, 2030):
-        if year in (2005, 2006):
-            continue  # the table moves 2005's extra day to 2006 (see the divergence note)
-        assert year_type(year - 638) == _reference_type(year), year
+def test_published_table_agreement_count_and_official_span() -> None:
+    agreeing = [y for y in range(1914, 2158) if year_type(y - 638) == reference_type(y)]
+    assert len(agreeing) == 244 - len(NOT_REPRODUCED) == 154
+    # The span the table's authors checked against the Bank of Thailand holiday lists.
+    assert set(range(1991, 2030)) <= set(agreeing)
+
+
+def _mean_lag_at_month_8(year: int) -> float:
+    """Mean lunar age (tithis, Suriyayatra: 703 tithis in 692 days) at the start of month 8 of the
+    published calendar, as if month 7 had 29 days."""
+    start = _ThaiLunisolar._get_start_date(year)
+    assert start is not None
+    horakhun = start.toordinal() + 1721425 + 206 - 1954167
+    age = (horakhun + (11 * horakhun + 650) / 692) % 30
+    return age - 30 if age > 15 else age
+
+
+def test_no_lag_rule_gives_the_published_extra_days_of_1936_and_1968() -> None:
+    # Same neighbourhood: athikamat two years before and one year after, a common year before.
+    for year in (1936, 1968):
+        kinds = [reference_type(year + k) for k in (-2, -1, 1)]
+        assert kinds == ["athikamat", "pakatimat", "athikamat"]
+    assert reference_type(1936) == "athikawan"
+    assert reference_type(1968) == "pakatimat"
+    # ... yet 1968's calendar lags the mean Moon more, so a lag threshold that gives 1936 the
+    # extra day gives it to 1968 as well.
+    assert _mean_lag_at_month_8(1968) < _mean_lag_at_month_8(1936) - 0.1
 
 
 def test_wan_phra_match_published_table_in_every_year_both_calendars_align() -> None:
@@ -76,13 +76,16 @@ def test_wan_phra_match_published_table_in_every_year_both_calendars_align() -> 
         same = (
             month1_start(year) == _ThaiLunisolar._get_start_date(year)
             and month1_start(year + 1) == _ThaiLunisolar._get_start_date(year + 1)
-            and year_type(year - 638) == _reference_type(year)
+            and year_type(year - 638) == reference_type(year)
         )
         if not same:
+            assert (
+                year in NOT_REPRODUCED or year + 1 in NOT_REPRODUCED or year - 1 in (NOT_REPRODUCED)
+            ), year
             continue
         aligned += 1
         assert set(wan_phra_days(year)) == _ThaiLunisolar.buddhist_sabbath_dates(year), year
-    assert aligned == 139
+    assert aligned == 141
 
 
 def test_calendar_stays_within_one_day_of_the_suriyayatra_tithi_1900_to_2200() -> None:

@@ -4,14 +4,21 @@ Buddhist holidays: ประกาศสำนักนายกรัฐมน�
 announcement of official holidays, Royal Thai Government Gazette) for B.E. 2558-2569
 (2015-2026), which list Makha Bucha, Visakha Bucha, Asanha Bucha and Khao Phansa.
 Maha Songkran: ประกาศสงกรานต์ of the Bureau of the Royal Household for B.E. 2566-2568.
+Every year 1914-2156: the ``holidays`` package's Thai lunisolar festival dates (published B.E.
+2300-2700 table) wherever its year types agree with ours; ``holidays.Thailand`` public holidays for
+1997-2025 (checked by its authors against the Bank of Thailand lists).
 """
 
 from __future__ import annotations
 
 from datetime import date, timedelta, timezone
 
+import holidays
 import pytest
+from holidays.calendars.thai import _ThaiLunisolar
+from thai_published_table import NOT_REPRODUCED, reference_type
 
+from astro_calc.thai.calendar import month1_start
 from astro_calc.thai.festivals import maha_songkran_instant, thai_festivals
 from astro_calc.thai.texts import texts
 
@@ -86,3 +93,57 @@ def test_every_festival_has_thai_and_english_names() -> None:
     for key, entry in texts()["festival"].items():
         assert entry["th"], key
         assert entry["en"], key
+
+
+def _calendars_align(year: int) -> bool:
+    return (
+        month1_start(year) == _ThaiLunisolar._get_start_date(year)
+        and month1_start(year + 1) == _ThaiLunisolar._get_start_date(year + 1)
+        and thai_festivals(year).year_type == reference_type(year)
+    )
+
+
+_LUNISOLAR = _ThaiLunisolar()
+_TABLE_FESTIVALS = {
+    "makha_bucha": _LUNISOLAR.makha_bucha_date,
+    "visakha_bucha": _LUNISOLAR.visakha_bucha_date,
+    "asanha_bucha": _LUNISOLAR.asarnha_bucha_date,
+    "khao_phansa": _LUNISOLAR.khao_phansa_date,
+    "ok_phansa": _LUNISOLAR.ok_phansa_date,
+    "loy_krathong": _LUNISOLAR.loy_krathong_date,
+}
+
+
+@pytest.mark.parametrize("year", range(1914, 2157))
+def test_festivals_match_published_table_where_year_types_agree(year: int) -> None:
+    # Years whose calendar differs from the table are those listed, with their reasons, in
+    # test_thai_calendar.NOT_REPRODUCED (or a neighbour of one, whose start date moves with it).
+    if not _calendars_align(year):
+        assert {year - 1, year, year + 1} & NOT_REPRODUCED, year
+        return
+    got = _dates(year)
+    for key, reference in _TABLE_FESTIVALS.items():
+        assert got[key] == [reference(year)], (year, key)
+
+
+def test_festivals_align_with_published_table_in_141_years_and_all_of_1991_to_2029() -> None:
+    aligned = {y for y in range(1914, 2157) if _calendars_align(y)}
+    assert len(aligned) == 141
+    assert set(range(1991, 2030)) <= aligned
+
+
+def test_buddhist_public_holidays_match_holidays_thailand_1997_to_2025() -> None:
+    # holidays.Thailand: "100% accurate for 1997-2025" (checked against the Bank of Thailand).
+    names = {
+        "Makha Bucha": "makha_bucha",
+        "Visakha Bucha": "visakha_bucha",
+        "Asarnha Bucha": "asanha_bucha",
+        "Buddhist Lent Day": "khao_phansa",
+    }
+    checked = 0
+    for day, label in holidays.Thailand(years=range(1997, 2026)).items():
+        for name in label.split("; "):
+            if name in names:
+                assert _dates(day.year)[names[name]] == [day], (day, name)
+                checked += 1
+    assert checked == 4 * 29

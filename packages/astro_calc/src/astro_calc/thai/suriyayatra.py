@@ -14,11 +14,41 @@ Conventions
   qualifies (then the next year takes it).
 * Athikawan (30-day month 7): a solar leap year (kammacapon <= 207) with avoman <= 126, or another
   year with avoman < 137; an athikamat year cannot also be athikawan, so its extra day is carried
-  to the following year. The official calendar of the 1990s placed the extra day of 1994 in 1997
-  (an exception recorded in the court calendars, see ``OFFICIAL_ATHIKAWAN_EXCEPTIONS``).
+  to the following year.
+* Official exceptions (``OFFICIAL_ATHIKAWAN_EXCEPTIONS``): twice in the span whose holidays are
+  documented day by day (the Bank of Thailand holiday lists, 1991 onwards) the official calendar
+  placed the extra day later than the rule: the day of 1994 went to 1997 and the day of 2005 to
+  2006. These are recorded decisions of the calendar makers, not a rule, so they are listed.
 
-Checked against the ``holidays`` package's Thai lunisolar table and official holiday dates in the
-tests (``test_thai_calendar.py``), with the known divergences listed there.
+Which rule reproduces the published B.E. 2300-2700 table?
+---------------------------------------------------------
+The ``holidays`` package carries a published table of year types (1914-2157). With the rules
+above and the two official exceptions it agrees in 154 of its 244 years, among them every year
+1991-2029 (the span its authors checked against the Bank of Thailand) and 2033-2041. We tested
+the alternatives found in the literature against the whole table, and none reproduces it:
+
+* Accumulated lunation deficit (insert the extra day when the calendar falls behind the mean
+  Suriyayatra lunation, 703 tithis in 692 days), with a fixed threshold or keeping the new-year
+  lunar day within a day of the tithi, lazily or eagerly: at best 30 disagreements before 2042. No
+  threshold can work: 1936 (table: athikawan) and 1968 (table: not) share the same pattern of
+  neighbouring year types (athikamat two years before and one year after), yet at month 8 the
+  calendar of 1968 lags the mean Moon more than that of 1936 does (by 0.11 tithi) and the true
+  Moon too (by 0.7 day, Swiss Ephemeris). Any rule driven by the lag gives 1968 the day first.
+* The weekday-sequence method of Faraut, as implemented in ``pythaidate``: 94 disagreements.
+* The 19-year cycle (athikamat in years 3, 6, 9, 11, 14, 17, 19 of the cycle, gaps 3-3-3-2-3-3-2):
+  the table has five athikamat years three years apart in a row (1944, 1947, 1950, 1953, 1956),
+  which that arrangement never has; the approximate formula quoted with the table,
+  ``((CE - 78) - 0.45222) % 2.7118886 < 1``, differs from the table's athikamat years in 52
+  years (1944/1945, 1993/1994 and 2012/2013 among them).
+* From 2042 the table is not the output of any solar-anchored rule: it has no athikamat in
+  2108-2111 and then three in five years (2112, 2114, 2116), and its Visakha Bucha full moons
+  wander over 49 degrees of solar longitude (6-55 deg sidereal) where every intercalation rule
+  keeps them within one lunation (30 deg; 21-51 deg in the table's own years 1914-2041).
+
+So the table before 1991 and after 2041 is a compilation (historical almanac decisions and a
+projection) rather than a computation we can repeat. We keep the Suriyayatra rules, which follow
+the official calendar where it is documented, and the tests list every year that differs, with
+its reason.
 """
 
 from __future__ import annotations
@@ -34,7 +64,14 @@ CS_EPOCH_JDN: Final = 1954167  # JD number of the day before horakhun 1
 CS_TO_CE: Final = 638
 
 #: Years in which the official calendar departed from the rule (Gregorian year -> athikawan?).
-OFFICIAL_ATHIKAWAN_EXCEPTIONS: Final[dict[int, bool]] = {1994: False, 1997: True}
+#: 1994 -> 1997 and 2005 -> 2006: the official holiday dates of those years (Bank of Thailand
+#: holiday lists, e.g. Makha Bucha on 12 February 2006 with its substitute day on the 13th).
+OFFICIAL_ATHIKAWAN_EXCEPTIONS: Final[dict[int, bool]] = {
+    1994: False,
+    1997: True,
+    2005: False,
+    2006: True,
+}
 
 YEAR_LENGTH_DAYS: Final[dict[str, int]] = {"pakatimat": 354, "athikawan": 355, "athikamat": 384}
 
