@@ -1,0 +1,63 @@
+"""Pydantic mirrors of astro_calc's msgspec result structs, for the OpenAPI document only.
+
+quart-schema 0.25 documents a msgspec Struct with ``$ref``s to nested structs but leaves their
+definitions out of ``components``, so the document would not resolve. Responses are still encoded
+from the structs themselves (msgspec, once); these mirrors only describe them:
+``document_response(response_model(NatalChart), 200)``.
+
+Mapping: nested Struct -> mirrored model (same name); ``tuple[X, ...]`` -> ``list[X]``; a
+fixed-length tuple stays a tuple; ``X | None`` stays optional; ``datetime`` and ``date`` keep their
+formats; fields with a default are not required.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import types
+import typing
+from functools import cache
+from typing import Any
+
+import msgspec
+from pydantic import BaseModel, ConfigDict, create_model
+
+
+def _mirror_type(tp: Any) -> Any:
+    origin = typing.get_origin(tp)
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+        return response_model(tp)
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return list[_mirror_type(args[0])]  # type: ignore[misc]
+        return tuple[tuple(_mirror_type(a) for a in args)]  # type: ignore[misc]
+    if origin in (typing.Union, types.UnionType):
+        args = tuple(_mirror_type(a) for a in typing.get_args(tp))
+        return typing.Union[args]  # noqa: UP007 (built from a runtime tuple)
+    if origin is dict:
+        key, value = typing.get_args(tp)
+        return dict[key, _mirror_type(value)]  # type: ignore[misc,valid-type]
+    if tp in (str, int, float, bool, dt.datetime, dt.date) or tp is type(None):
+        return tp
+    if origin is typing.Literal:
+        return tp
+    raise TypeError(f"no OpenAPI mirror for {tp!r}")
+
+
+@cache
+def response_model(struct: type[msgspec.Struct]) -> type[BaseModel]:
+    """A pydantic model with the struct's name, fields, types and docstring."""
+    hints = typing.get_type_hints(struct)
+    fields: dict[str, Any] = {}
+    for info in msgspec.structs.fields(struct):
+        default = ... if info.required else info.default
+        if default is msgspec.NODEFAULT:
+            default = None
+        fields[info.encode_name] = (_mirror_type(hints[info.name]), default)
+    model = create_model(
+        struct.__name__,
+        __config__=ConfigDict(title=struct.__name__),
+        __doc__=struct.__doc__,
+        **fields,
+    )
+    return typing.cast(type[BaseModel], model)

@@ -1,0 +1,347 @@
+"""Western tag group: natal, synastry, composite, returns, progressions, transits.
+
+Handlers are thin: validate -> astro_calc.western -> respond (msgspec structs encoded once).
+A birth subject is the spec's object (``date``, ``time`` HH:MM or HH:MM:SS, ``latitude``,
+``longitude``, ``timezoneOffsetMinutes``) plus an optional IANA ``timezone`` and ``fold``; with
+neither offset nor zone, the zone is found from the coordinates. Every result's ``meta`` echoes
+the resolved UTC instant and offset. Transits (up to a year of root finding) run off the event
+loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from typing import Literal
+
+import msgspec
+from pydantic import BaseModel, Field, field_validator
+from quart import Blueprint, Response
+from quart_schema import document_response, operation_id, tag, validate_request
+
+from astro_calc.errors import CalcInputError
+from astro_calc.time import zone
+from astro_calc.western import (
+    ALL_ASPECTS,
+    DEFAULT_BODIES,
+    MAJOR_ASPECTS,
+    BirthSubject,
+    CompositeChart,
+    NatalChart,
+    ReturnChart,
+    SecondaryProgressions,
+    SolarArcDirections,
+    Synastry,
+    TransitReport,
+    composite_chart,
+    lunar_return,
+    natal_chart,
+    secondary_progressions,
+    solar_arc_directions,
+    solar_return,
+    synastry,
+    transits,
+)
+from astro_calc.western.transits import DEFAULT_TRANSITING
+from astro_server.api._msgspec_docs import response_model
+from astro_server.responses import json_response
+from astro_server.services.auth import require_api_key
+from astro_server.services.billing import billable
+
+blueprint = Blueprint("western", __name__)
+TAG = ["Western"]
+
+_TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
+HouseSystem = Literal["P", "K", "W", "E", "O", "R", "C", "B", "A", "M", "T", "X"]
+Body = Literal[
+    "sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto",
+    "mean_node", "true_node", "mean_lilith", "chiron",
+]  # fmt: skip
+AspectName = Literal[
+    "conjunction", "opposition", "trine", "square", "sextile", "quincunx", "semisextile",
+    "semisquare", "sesquiquadrate", "quintile", "biquintile",
+]  # fmt: skip
+assert set(DEFAULT_BODIES) == set(Body.__args__)  # type: ignore[attr-defined]
+assert set(ALL_ASPECTS) == set(AspectName.__args__)  # type: ignore[attr-defined]
+
+
+def _check_zone(value: str | None) -> str | None:
+    if value is not None:
+        try:
+            zone(value)
+        except CalcInputError as exc:
+            raise ValueError(exc.message) from None
+    return value
+
+
+class WesternSubject(BaseModel):
+    date: dt.date = Field(description="Local calendar date of birth (YYYY-MM-DD)")
+    time: str = Field(pattern=_TIME_PATTERN, description="Local time, 24-hour HH:MM or HH:MM:SS")
+    latitude: float = Field(ge=-90, le=90, description="Degrees, north positive")
+    longitude: float = Field(ge=-180, le=180, description="Degrees, east positive")
+    timezoneOffsetMinutes: int | None = Field(  # the spec's field name
+        default=None,
+        ge=-1080,
+        le=1080,
+        description="Offset from UTC in minutes; wins over timezone when both are given",
+    )
+    timezone: str | None = Field(
+        default=None,
+        max_length=64,
+        description="IANA zone (e.g. Europe/London); with neither offset nor zone the zone is "
+        "found from the coordinates",
+    )
+    fold: Literal[0, 1] = Field(
+        default=0, description="For a local time repeated at the end of DST: 0 earlier, 1 later"
+    )
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str | None) -> str | None:
+        return _check_zone(value)
+
+    def to_calc(self) -> BirthSubject:
+        return BirthSubject(
+            date=self.date,
+            time=self.time,
+            latitude=self.latitude,
+            longitude=self.longitude,
+            timezone_offset_minutes=self.timezoneOffsetMinutes,
+            timezone=self.timezone,
+            fold=self.fold,
+        )
+
+
+def _orbs_field() -> dict[AspectName, float] | None:
+    return Field(
+        default=None,
+        description="Orb in degrees (0 to 15) per aspect name, overriding the defaults",
+    )
+
+
+class NatalRequest(BaseModel):
+    subject: WesternSubject
+    house_system: HouseSystem = Field(default="P", description="P Placidus (default), K, W, E, ...")
+    bodies: list[Body] | None = Field(
+        default=None, min_length=1, max_length=14, description="Default: all bodies"
+    )
+    aspects: list[AspectName] | None = Field(
+        default=None, max_length=11, description="Default: all eleven (or the five major)"
+    )
+    orbs: dict[AspectName, float] | None = _orbs_field()
+    include_minor: bool = Field(default=True, description="Find minor aspects too")
+
+    @field_validator("orbs")
+    @classmethod
+    def _orb_range(cls, value: dict[str, float] | None) -> dict[str, float] | None:
+        for name, orb in (value or {}).items():
+            if not 0 <= orb <= 15:
+                raise ValueError(f"orb of {name} must be between 0 and 15 degrees")
+        return value
+
+
+class PairRequest(BaseModel):
+    subject_a: WesternSubject
+    subject_b: WesternSubject
+    house_system: HouseSystem = "P"
+    include_minor: bool = Field(default=False, description="Count minor aspects too")
+
+
+class CompositeRequest(BaseModel):
+    subject_a: WesternSubject
+    subject_b: WesternSubject
+    method: Literal["midpoint", "davison"] = Field(default="midpoint")
+    house_system: HouseSystem = "P"
+
+
+class ReturnsRequest(BaseModel):
+    subject: WesternSubject
+    kind: Literal["solar", "lunar"] = Field(description="solar: for a year; lunar: after a date")
+    year: int | None = Field(default=None, ge=1, le=9999, description="Solar return year")
+    after: dt.datetime | None = Field(
+        default=None, description="Lunar return: the first one after this instant (UTC if naive)"
+    )
+    latitude: float | None = Field(default=None, ge=-90, le=90, description="Default: birthplace")
+    longitude: float | None = Field(default=None, ge=-180, le=180)
+    timezone: str | None = Field(default=None, max_length=64, description="Local clock echoed")
+    house_system: HouseSystem = "P"
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str | None) -> str | None:
+        return _check_zone(value)
+
+
+class ProgressionsRequest(BaseModel):
+    subject: WesternSubject
+    target_date: dt.datetime = Field(description="Progress to this instant (UTC if naive)")
+    method: Literal["secondary", "solar_arc"] = Field(default="secondary")
+    mc_method: Literal["naibod", "solar_arc"] = Field(
+        default="naibod", description="Progressed angles (secondary progressions only)"
+    )
+    house_system: HouseSystem = "P"
+    orb_deg: float = Field(default=1.0, gt=0, le=5, description="Orb of aspects to natal points")
+
+
+class TransitsRequest(BaseModel):
+    subject: WesternSubject
+    start: dt.datetime = Field(description="Range start (UTC if naive)")
+    end: dt.datetime = Field(description="Range end, at most 366 days after start")
+    transiting_bodies: list[Body] | None = Field(
+        default=None, min_length=1, max_length=13, description="Default: sun, mercury..pluto"
+    )
+    aspects: list[AspectName] | None = Field(
+        default=None, min_length=1, max_length=11, description="Default: the five major"
+    )
+    include_ingresses: bool = True
+    include_stations: bool = True
+
+
+class ProgressionsResult(msgspec.Struct, frozen=True):
+    """``secondary`` for method=secondary, ``solar_arc`` for method=solar_arc."""
+
+    method: str
+    secondary: SecondaryProgressions | None
+    solar_arc: SolarArcDirections | None
+
+
+def _utc(moment: dt.datetime) -> dt.datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+
+
+@blueprint.post("/api/v3/western/natal")
+@require_api_key
+@billable("western.natal")
+@validate_request(NatalRequest)
+@document_response(response_model(NatalChart), 200)
+@tag(TAG)
+@operation_id("westernNatal")
+async def western_natal(data: NatalRequest) -> Response:
+    """Natal chart: bodies with sign, house, dignity; houses; angles; aspects; balance."""
+    chart = natal_chart(
+        data.subject.to_calc(),
+        house_system=data.house_system,
+        bodies=data.bodies if data.bodies is not None else DEFAULT_BODIES,
+        aspects=data.aspects,
+        orbs={str(k): v for k, v in data.orbs.items()} if data.orbs else None,
+        include_minor=data.include_minor,
+    )
+    return json_response(chart)
+
+
+@blueprint.post("/api/v3/western/synastry")
+@require_api_key
+@billable("western.synastry")
+@validate_request(PairRequest)
+@document_response(response_model(Synastry), 200)
+@tag(TAG)
+@operation_id("westernSynastry")
+async def western_synastry(data: PairRequest) -> Response:
+    """Inter-aspects, house overlays and a documented compatibility score (0 to 100)."""
+    result = synastry(
+        data.subject_a.to_calc(),
+        data.subject_b.to_calc(),
+        house_system=data.house_system,
+        include_minor=data.include_minor,
+    )
+    return json_response(result)
+
+
+@blueprint.post("/api/v3/western/composite")
+@require_api_key
+@billable("western.composite")
+@validate_request(CompositeRequest)
+@document_response(response_model(CompositeChart), 200)
+@tag(TAG)
+@operation_id("westernComposite")
+async def western_composite(data: CompositeRequest) -> Response:
+    """Composite chart by shorter-arc midpoints, or the Davison time-and-place midpoint chart."""
+    result = composite_chart(
+        data.subject_a.to_calc(),
+        data.subject_b.to_calc(),
+        method=data.method,
+        house_system=data.house_system,
+    )
+    return json_response(result)
+
+
+@blueprint.post("/api/v3/western/returns")
+@require_api_key
+@billable("western.returns")
+@validate_request(ReturnsRequest)
+@document_response(response_model(ReturnChart), 200)
+@tag(TAG)
+@operation_id("westernReturns")
+async def western_returns(data: ReturnsRequest) -> Response:
+    """Solar return for a year, or the first lunar return after a date, at a chosen place."""
+    subject = data.subject.to_calc()
+    if data.kind == "solar":
+        if data.year is None:
+            raise CalcInputError("year", "required for a solar return")
+        result = solar_return(
+            subject,
+            data.year,
+            latitude=data.latitude,
+            longitude=data.longitude,
+            timezone=data.timezone,
+            house_system=data.house_system,
+        )
+    else:
+        if data.after is None:
+            raise CalcInputError("after", "required for a lunar return")
+        result = lunar_return(
+            subject,
+            _utc(data.after),
+            latitude=data.latitude,
+            longitude=data.longitude,
+            timezone=data.timezone,
+            house_system=data.house_system,
+        )
+    return json_response(result)
+
+
+@blueprint.post("/api/v3/western/progressions")
+@require_api_key
+@billable("western.progressions")
+@validate_request(ProgressionsRequest)
+@document_response(response_model(ProgressionsResult), 200)
+@tag(TAG)
+@operation_id("westernProgressions")
+async def western_progressions(data: ProgressionsRequest) -> Response:
+    """Secondary progressions (progressed angles by Naibod or solar-arc MC) or solar-arc
+    directions for a target date; the one asked for by ``method`` is filled, the other null."""
+    subject = data.subject.to_calc()
+    target = _utc(data.target_date)
+    if data.method == "secondary":
+        secondary = secondary_progressions(
+            subject,
+            target,
+            mc_method=data.mc_method,
+            house_system=data.house_system,
+            orb_deg=data.orb_deg,
+        )
+        return json_response(ProgressionsResult("secondary", secondary, None))
+    directions = solar_arc_directions(subject, target, orb_deg=data.orb_deg)
+    return json_response(ProgressionsResult("solar_arc", None, directions))
+
+
+@blueprint.post("/api/v3/western/transits")
+@require_api_key
+@billable("western.transits")
+@validate_request(TransitsRequest)
+@document_response(response_model(TransitReport), 200)
+@tag(TAG)
+@operation_id("westernTransits")
+async def western_transits(data: TransitsRequest) -> Response:
+    """Every exact transit-to-natal aspect, ingress and station in a range of up to a year."""
+    report = await asyncio.to_thread(
+        transits,
+        data.subject.to_calc(),
+        _utc(data.start),
+        _utc(data.end),
+        transiting_bodies=data.transiting_bodies or DEFAULT_TRANSITING,
+        aspects=data.aspects or MAJOR_ASPECTS,
+        include_ingresses=data.include_ingresses,
+        include_stations=data.include_stations,
+    )
+    return json_response(report)

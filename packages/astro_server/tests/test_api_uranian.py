@@ -1,0 +1,218 @@
+"""Uranian endpoints: the spec's chart (endpoint 12) with every bound at its edges, midpoints,
+planetary pictures, 401, 402, and the 500 body (``internal_server_error``, code ``internal``).
+
+In-process app on SQLite. The body the server answers is compared with astro_calc's own result
+for the same input, which the calculation tests check against pyswisseph.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _platform_support import key_headers, new_account, running_app, settings_for
+from quart import Quart
+from quart.typing import TestClientProtocol as Client
+
+from astro_calc.uranian import uranian_chart
+from astro_server.models import Account
+
+CHART = "/api/v3/uranian/chart"
+BODY: dict[str, Any] = {
+    "birth_date": "1962-09-24",
+    "birth_time": "16:05",
+    "birth_lat": 53.55,
+    "birth_lon": 9.99,
+    "birth_place": "Hamburg",
+    "dial_mode": 90,
+    "orb_max": 1.0,
+    "timezone": "Europe/Berlin",
+}
+
+
+@pytest.fixture
+async def app(tmp_path: Path) -> AsyncIterator[Quart]:
+    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
+    async with running_app(settings) as application:
+        yield application
+
+
+@pytest.fixture
+def client(app: Quart) -> Client:
+    return app.test_client()
+
+
+@pytest.fixture
+async def key() -> str:
+    _id, api_key = await new_account("free", 1000)
+    return api_key
+
+
+async def test_chart_answers_the_spec_response_table(client: Client, key: str) -> None:
+    response = await client.post(CHART, json=BODY, headers=key_headers(key))
+    assert response.status_code == 200
+    body = await response.get_json()
+    assert set(body) == {"birth_place", "meta", "positions", "midpoints", "planetary_pictures"}
+    assert body["birth_place"] == "Hamburg"
+    assert body["meta"]["orb_max"] == 1.0
+    assert body["meta"]["computed_at"].endswith("Z")
+    assert body["meta"]["utc"] == "1962-09-24T15:05:00Z"
+    assert body["meta"]["offset_minutes"] == 60
+    assert set(body["positions"][0]) == {"name", "longitude", "dial_position", "is_hamburg"}
+    assert sum(p["is_hamburg"] for p in body["positions"]) == 8
+    assert len(body["midpoints"]) == 231
+    assert set(body["midpoints"][0]) == {
+        "pair", "longitude", "dial_position", "interpretation_en", "interpretation_th",
+    }  # fmt: skip
+    assert set(body["planetary_pictures"][0]) == {
+        "factors", "dial_position", "orb_total", "interpretation_key", "interpretation_en",
+        "interpretation_th",
+    }  # fmt: skip
+    expected = uranian_chart(
+        dt.date(1962, 9, 24), "16:05", 53.55, 9.99, "Hamburg", timezone="Europe/Berlin"
+    )
+    assert [p["interpretation_key"] for p in body["planetary_pictures"]] == [
+        p.interpretation_key for p in expected.planetary_pictures
+    ]
+    assert body["positions"][0]["longitude"] == pytest.approx(expected.positions[0].longitude)
+    assert response.headers["X-Credits-Charged"] == "2"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("birth_lat", -90), ("birth_lat", 90), ("birth_lon", -180), ("birth_lon", 180),
+        ("birth_place", "x"), ("birth_place", "x" * 200), ("dial_mode", 45), ("dial_mode", 22.5),
+        ("dial_mode", 90.0), ("orb_max", 0.25), ("orb_max", 3),
+    ],
+)  # fmt: skip
+async def test_values_on_the_bounds_are_accepted(
+    client: Client, key: str, field: str, value: object
+) -> None:
+    response = await client.post(CHART, json={**BODY, field: value}, headers=key_headers(key))
+    assert response.status_code == 200, await response.get_data(as_text=True)
+    body = await response.get_json()
+    if field == "dial_mode":
+        assert all(0 <= p["dial_position"] < float(value) for p in body["positions"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("birth_lat", -90.01), ("birth_lat", 90.01), ("birth_lon", -180.01), ("birth_lon", 180.01),
+        ("birth_place", ""), ("birth_place", "x" * 201), ("dial_mode", 30), ("dial_mode", "90"),
+        ("orb_max", 0.24), ("orb_max", 3.01), ("birth_time", "7:30"), ("birth_time", "07:30:00"),
+        ("birth_date", "1962-13-01"), ("timezone", "Mars/Olympus"),
+        ("timezoneOffsetMinutes", 1081),
+    ],
+)  # fmt: skip
+async def test_values_past_the_bounds_are_400s_naming_the_field(
+    client: Client, key: str, field: str, value: object
+) -> None:
+    account = await Account.get(id=(await _account_of(key)))
+    before = account.credits
+    response = await client.post(CHART, json={**BODY, field: value}, headers=key_headers(key))
+    assert response.status_code == 400
+    body = await response.get_json()
+    assert body["error"] == "validation_error"
+    assert [d["field"] for d in body["details"]] == [field]
+    assert (await Account.get(id=account.id)).credits == before
+
+
+async def test_time_matching_the_pattern_but_impossible_is_a_400(client: Client, key: str) -> None:
+    response = await client.post(
+        CHART, json={**BODY, "birth_time": "25:61"}, headers=key_headers(key)
+    )
+    assert response.status_code == 400
+    assert (await response.get_json())["details"][0]["field"] == "birth_time"
+
+
+@pytest.mark.parametrize(
+    "missing", ["birth_date", "birth_time", "birth_lat", "birth_lon", "birth_place"]
+)
+async def test_required_fields(client: Client, key: str, missing: str) -> None:
+    body = {k: v for k, v in BODY.items() if k != missing}
+    response = await client.post(CHART, json=body, headers=key_headers(key))
+    assert response.status_code == 400
+    assert (await response.get_json())["details"][0]["field"] == missing
+
+
+async def test_zone_from_coordinates_when_no_offset_or_zone(client: Client, key: str) -> None:
+    body = {k: v for k, v in BODY.items() if k != "timezone"}
+    response = await client.post(CHART, json=body, headers=key_headers(key))
+    meta = (await response.get_json())["meta"]
+    assert meta["timezone"] == "Europe/Berlin"
+    assert meta["time_source"] == "coordinates"
+
+
+async def test_midpoints_and_planetary_pictures_routes(client: Client, key: str) -> None:
+    mids = await client.post("/api/v3/uranian/midpoints", json=BODY, headers=key_headers(key))
+    assert mids.status_code == 200
+    assert len((await mids.get_json())["midpoints"]) == 231
+    assert mids.headers["X-Credits-Charged"] == "1"
+    pics = await client.post(
+        "/api/v3/uranian/planetary-pictures", json={**BODY, "dial_mode": 45, "orb_max": 0.5},
+        headers=key_headers(key),
+    )  # fmt: skip
+    body = await pics.get_json()
+    assert pics.status_code == 200
+    assert "midpoints" not in body
+    assert all(p["orb_total"] <= 0.5 for p in body["planetary_pictures"])
+
+
+async def test_missing_key_is_401(client: Client) -> None:
+    response = await client.post(CHART, json=BODY)
+    assert response.status_code == 401
+    assert (await response.get_json())["error"] == "unauthorized"
+
+
+async def test_insufficient_credits_is_402(client: Client) -> None:
+    _id, poor = await new_account("free", 1)
+    response = await client.post(CHART, json=BODY, headers=key_headers(poor))
+    assert response.status_code == 402
+    assert (await response.get_json())["error"] == "payment_required"
+
+
+async def test_calculation_failure_is_a_500_internal_and_refunded(
+    client: Client, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from astro_server.api import uranian as api
+
+    def broken(**_: object) -> None:
+        raise RuntimeError("ephemeris exploded")
+
+    monkeypatch.setattr(api, "uranian_chart", broken)
+    account_id = await _account_of(key)
+    before = (await Account.get(id=account_id)).credits
+    response = await client.post(CHART, json=BODY, headers=key_headers(key))
+    assert response.status_code == 500
+    body = await response.get_json()
+    assert (body["error"], body["code"]) == ("internal_server_error", "internal")
+    assert "exploded" not in body["message"]
+    assert (await Account.get(id=account_id)).credits == before
+
+
+async def test_openapi_documents_the_spec_bounds(client: Client) -> None:
+    doc = await (await client.get("/openapi.json")).get_json()
+    op = doc["paths"][CHART]["post"]
+    schema = op["requestBody"]["content"]["application/json"]["schema"]
+    props = schema["properties"]
+    assert props["birth_time"]["pattern"] == r"^\d{2}:\d{2}$"
+    assert (props["birth_lat"]["minimum"], props["birth_lat"]["maximum"]) == (-90, 90)
+    assert (props["birth_lon"]["minimum"], props["birth_lon"]["maximum"]) == (-180, 180)
+    assert (props["birth_place"]["minLength"], props["birth_place"]["maxLength"]) == (1, 200)
+    assert props["dial_mode"]["enum"] == [90, 45, 22.5]
+    assert (props["orb_max"]["minimum"], props["orb_max"]["maximum"]) == (0.25, 3)
+    assert {"401", "402", "500"} <= set(op["responses"])
+    assert op["tags"] == ["Uranian"]
+
+
+async def _account_of(key: str) -> str:
+    from astro_server.models import ApiKey
+    from astro_server.services import credentials
+
+    api_key = await ApiKey.get(key_hash=credentials.digest(key))
+    return str(api_key.account_id)  # type: ignore[attr-defined]
