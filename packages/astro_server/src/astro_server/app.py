@@ -246,4 +246,7 @@ def create_app(settings: Settings | None = None) -> Quart:
 
     app.register_blueprint(western)
     app.register_blueprint(uranian)
+    from astro_server.api.thai import blueprint as thai
+
+    app.register_blueprint(thai)
     return app

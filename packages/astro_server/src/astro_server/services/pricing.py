@@ -77,6 +77,13 @@ OPERATIONS: dict[str, Operation] = {
     "vedic.dasha": Operation(tier="free", credits=1, description="Vimshottari dasha"),
     "vedic.panchanga": Operation(tier="free", credits=1, description="Panchanga"),
     "vedic.remedies": Operation(tier="free", credits=1, description="Vedic remedies"),
+    "thai.calendar": Operation(tier="free", credits=1, description="Thai lunar calendar"),
+    "thai.festivals": Operation(tier="free", credits=1, description="Thai festivals of a year"),
+    "thai.lunar": Operation(tier="free", credits=1, description="Moon phase and Thai lunar date"),
+    "thai.wheel": Operation(tier="free", credits=1, description="Taksa wheel of a birth"),
+    "thai.auspicious_times": Operation(
+        tier="free", credits=2, description="Thai auspicious days and hours, up to 366 days"
+    ),
     "tarot.draw": Operation(tier="free", credits=1, description="Tarot draw, any spread"),
     "numerology.profile": Operation(tier="free", credits=1, description="Numerology profile"),
     "horoscopes.daily": Operation(tier="free", credits=1, description="Published daily horoscope"),
