@@ -200,8 +200,9 @@ async def deliver(
     claim = await _claim(delivery_id, token, now)
     if claim is None:
         return None  # a duplicate message, or already handled
-    delivery = await FeedDelivery.get(id=delivery_id).select_related("subscription")
-    sub = delivery.subscription
+    delivery = await FeedDelivery.get(id=delivery_id)
+    # A separate query: select_related left fields of the subscription unset on PostgreSQL.
+    sub = await HoroscopeFeedSubscription.get(id=delivery.subscription_id)  # type: ignore[attr-defined]
     held = FeedDelivery.filter(id=delivery_id, lease_token=claim)
     if not sub.active and delivery.kind == "scheduled":
         await held.update(
