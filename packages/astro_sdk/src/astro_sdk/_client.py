@@ -29,6 +29,7 @@ from astro_sdk._retry import DEFAULT_RETRY, RetryPolicy
 from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
+from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
 from astro_sdk.resources.vedic import AsyncVedic, Vedic
 
@@ -60,6 +61,7 @@ class _ResourceGroups:
     jobs = resource_group(Jobs, AsyncJobs)
     estimates = resource_group(Estimates, AsyncEstimates)
     vedic = resource_group(Vedic, AsyncVedic)
+    horoscope_feeds = resource_group(HoroscopeFeeds, AsyncHoroscopeFeeds)
 
 
 def registered_operations() -> dict[str, Operation[Any]]:
