@@ -213,8 +213,11 @@ def production_stack(
 
 @pytest.fixture
 def live_server(production_stack: Stack) -> ServerProcess:
-    """A hypercorn API process on PostgreSQL and Redis."""
-    return production_stack.server()
+    """A hypercorn API process on PostgreSQL and Redis, with one job worker and the scheduler."""
+    server = production_stack.server()
+    production_stack.worker()
+    production_stack.scheduler()
+    return server
 
 
 @pytest.fixture
