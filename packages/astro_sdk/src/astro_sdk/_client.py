@@ -31,7 +31,9 @@ from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
 from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
+from astro_sdk.resources.uranian import AsyncUranian, Uranian
 from astro_sdk.resources.vedic import AsyncVedic, Vedic
+from astro_sdk.resources.western import AsyncWestern, Western
 
 __all__ = ["AstroClient", "AsyncAstroClient", "registered_operations"]
 
@@ -61,6 +63,8 @@ class _ResourceGroups:
     jobs = resource_group(Jobs, AsyncJobs)
     estimates = resource_group(Estimates, AsyncEstimates)
     vedic = resource_group(Vedic, AsyncVedic)
+    western = resource_group(Western, AsyncWestern)
+    uranian = resource_group(Uranian, AsyncUranian)
     horoscope_feeds = resource_group(HoroscopeFeeds, AsyncHoroscopeFeeds)
 
 

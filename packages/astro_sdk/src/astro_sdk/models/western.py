@@ -1,0 +1,378 @@
+"""Models of the Western tag group (``/api/v3/western/...``).
+
+Requests mirror the server's bodies field by field (names, required flags, bounds); responses
+mirror the documented result shapes. Angles are degrees of ecliptic longitude in [0, 360),
+speeds degrees per day, times UTC.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import Field
+
+from astro_sdk.models._base import RequestModel, ResponseModel
+
+__all__ = [
+    "AnglePoint",
+    "Angles",
+    "Aspect",
+    "AspectName",
+    "Body",
+    "ChartMeta",
+    "CompatibilityScore",
+    "CompositeChart",
+    "CompositeMeta",
+    "CompositeRequest",
+    "DirectedPoint",
+    "ElementBalance",
+    "HouseCusp",
+    "HouseOverlay",
+    "HouseSystem",
+    "ModalityBalance",
+    "NatalChart",
+    "NatalRequest",
+    "PairRequest",
+    "PlanetPosition",
+    "ProgressionMeta",
+    "ProgressionsRequest",
+    "ProgressionsResult",
+    "ReturnChart",
+    "ReturnsRequest",
+    "SecondaryProgressions",
+    "SolarArcDirections",
+    "SolarArcMeta",
+    "SubjectTime",
+    "Synastry",
+    "SynastryMeta",
+    "TransitEvent",
+    "TransitMeta",
+    "TransitReport",
+    "TransitsRequest",
+    "WesternSubject",
+]
+
+_TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
+HouseSystem = Literal["P", "K", "W", "E", "O", "R", "C", "B", "A", "M", "T", "X"]
+Body = Literal[
+    "sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto",
+    "mean_node", "true_node", "mean_lilith", "chiron",
+]  # fmt: skip
+AspectName = Literal[
+    "conjunction", "opposition", "trine", "square", "sextile", "quincunx", "semisextile",
+    "semisquare", "sesquiquadrate", "quintile", "biquintile",
+]  # fmt: skip
+
+
+# --- requests ----------------------------------------------------------------------------------
+
+
+class WesternSubject(RequestModel):
+    """A birth: local date and time at a place; with neither offset nor zone the server finds the
+    zone from the coordinates and applies its historical offset."""
+
+    date: dt.date
+    time: str = Field(pattern=_TIME_PATTERN)
+    """Local time, 24-hour ``HH:MM`` or ``HH:MM:SS``."""
+    latitude: float = Field(ge=-90, le=90)
+    longitude: float = Field(ge=-180, le=180)
+    timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)
+    timezone: str | None = Field(default=None, max_length=64)
+    """IANA zone, e.g. ``Europe/London``."""
+    fold: Literal[0, 1] = 0
+    """For a local time repeated at the end of daylight saving: 0 the earlier, 1 the later."""
+
+
+class NatalRequest(RequestModel):
+    subject: WesternSubject
+    house_system: HouseSystem = "P"
+    bodies: list[Body] | None = Field(default=None, min_length=1, max_length=14)
+    aspects: list[AspectName] | None = Field(default=None, max_length=11)
+    orbs: dict[AspectName, float] | None = None
+    """Orb in degrees (0 to 15) per aspect, overriding the defaults."""
+    include_minor: bool = True
+
+
+class PairRequest(RequestModel):
+    subject_a: WesternSubject
+    subject_b: WesternSubject
+    house_system: HouseSystem = "P"
+    include_minor: bool = False
+
+
+class CompositeRequest(RequestModel):
+    subject_a: WesternSubject
+    subject_b: WesternSubject
+    method: Literal["midpoint", "davison"] = "midpoint"
+    house_system: HouseSystem = "P"
+
+
+class ReturnsRequest(RequestModel):
+    subject: WesternSubject
+    kind: Literal["solar", "lunar"]
+    year: int | None = Field(default=None, ge=1, le=9999)
+    """Solar return: the year."""
+    after: dt.datetime | None = None
+    """Lunar return: the first one after this instant."""
+    latitude: float | None = Field(default=None, ge=-90, le=90)
+    longitude: float | None = Field(default=None, ge=-180, le=180)
+    timezone: str | None = Field(default=None, max_length=64)
+    house_system: HouseSystem = "P"
+
+
+class ProgressionsRequest(RequestModel):
+    subject: WesternSubject
+    target_date: dt.datetime
+    method: Literal["secondary", "solar_arc"] = "secondary"
+    mc_method: Literal["naibod", "solar_arc"] = "naibod"
+    house_system: HouseSystem = "P"
+    orb_deg: float = Field(default=1.0, gt=0, le=5)
+
+
+class TransitsRequest(RequestModel):
+    subject: WesternSubject
+    start: dt.datetime
+    end: dt.datetime
+    """At most 366 days after ``start``."""
+    transiting_bodies: list[Body] | None = Field(default=None, min_length=1, max_length=13)
+    aspects: list[AspectName] | None = Field(default=None, min_length=1, max_length=11)
+    include_ingresses: bool = True
+    include_stations: bool = True
+
+
+# --- responses ---------------------------------------------------------------------------------
+
+
+class PlanetPosition(ResponseModel):
+    name: str
+    longitude: float
+    latitude: float
+    speed: float
+    sign: str
+    sign_degree: float
+    house: int
+    retrograde: bool
+    dignities: list[str]
+    dignity_score: int
+
+
+class HouseCusp(ResponseModel):
+    number: int
+    cusp: float
+    sign: str
+    sign_degree: float
+
+
+class AnglePoint(ResponseModel):
+    longitude: float
+    sign: str
+    sign_degree: float
+
+
+class Angles(ResponseModel):
+    ascendant: AnglePoint
+    midheaven: AnglePoint
+    descendant: AnglePoint
+    imum_coeli: AnglePoint
+    vertex: AnglePoint
+
+
+class Aspect(ResponseModel):
+    body1: str
+    body2: str
+    aspect: str
+    aspect_angle: float
+    separation: float
+    orb: float
+    applying: bool
+
+
+class ElementBalance(ResponseModel):
+    fire: int
+    earth: int
+    air: int
+    water: int
+
+
+class ModalityBalance(ResponseModel):
+    cardinal: int
+    fixed: int
+    mutable: int
+
+
+class ChartMeta(ResponseModel):
+    utc: dt.datetime
+    local: dt.datetime
+    offset_minutes: int
+    timezone: str | None
+    time_source: str
+    julian_day: float
+    latitude: float
+    longitude: float
+    house_system: str
+    requested_house_system: str
+    ephemeris: str
+    warnings: list[str]
+
+
+class NatalChart(ResponseModel):
+    planets: list[PlanetPosition]
+    houses: list[HouseCusp]
+    angles: Angles
+    aspects: list[Aspect]
+    elements: ElementBalance
+    modalities: ModalityBalance
+    meta: ChartMeta
+
+
+class SubjectTime(ResponseModel):
+    utc: dt.datetime
+    local: dt.datetime
+    offset_minutes: int
+    timezone: str | None
+    time_source: str
+    julian_day: float
+
+
+class HouseOverlay(ResponseModel):
+    owner: str
+    body: str
+    house: int
+
+
+class CompatibilityScore(ResponseModel):
+    score: float
+    harmonious_weight: float
+    challenging_weight: float
+    method: str
+
+
+class SynastryMeta(ResponseModel):
+    subject_a: SubjectTime
+    subject_b: SubjectTime
+    house_system: str
+    ephemeris: str
+    warnings: list[str]
+
+
+class Synastry(ResponseModel):
+    chart_a: NatalChart
+    chart_b: NatalChart
+    aspects: list[Aspect]
+    house_overlays: list[HouseOverlay]
+    compatibility: CompatibilityScore
+    meta: SynastryMeta
+
+
+class CompositeMeta(ResponseModel):
+    method: str
+    subject_a: SubjectTime
+    subject_b: SubjectTime
+    davison: SubjectTime | None
+    latitude: float
+    longitude: float
+    house_system: str
+    ephemeris: str
+    warnings: list[str]
+
+
+class CompositeChart(ResponseModel):
+    planets: list[PlanetPosition]
+    houses: list[HouseCusp]
+    angles: Angles
+    aspects: list[Aspect]
+    elements: ElementBalance
+    modalities: ModalityBalance
+    meta: CompositeMeta
+
+
+class ReturnChart(ResponseModel):
+    kind: str
+    return_utc: dt.datetime
+    return_julian_day: float
+    natal_longitude: float
+    chart: NatalChart
+    meta: SubjectTime
+
+
+class ProgressionMeta(ResponseModel):
+    birth: SubjectTime
+    target_utc: dt.datetime
+    progressed_utc: dt.datetime
+    progressed_julian_day: float
+    age_years: float
+    mc_method: str
+    house_system: str
+    ephemeris: str
+    warnings: list[str]
+
+
+class SecondaryProgressions(ResponseModel):
+    planets: list[PlanetPosition]
+    houses: list[HouseCusp]
+    angles: Angles
+    solar_arc: float
+    aspects_to_natal: list[Aspect]
+    meta: ProgressionMeta
+
+
+class DirectedPoint(ResponseModel):
+    name: str
+    natal_longitude: float
+    longitude: float
+    sign: str
+    sign_degree: float
+
+
+class SolarArcMeta(ResponseModel):
+    birth: SubjectTime
+    target_utc: dt.datetime
+    age_years: float
+    orb_deg: float
+    ephemeris: str
+    warnings: list[str]
+
+
+class SolarArcDirections(ResponseModel):
+    solar_arc: float
+    points: list[DirectedPoint]
+    aspects_to_natal: list[Aspect]
+    meta: SolarArcMeta
+
+
+class ProgressionsResult(ResponseModel):
+    """``secondary`` for method=secondary, ``solar_arc`` for method=solar_arc."""
+
+    method: str
+    secondary: SecondaryProgressions | None
+    solar_arc: SolarArcDirections | None
+
+
+class TransitEvent(ResponseModel):
+    utc: dt.datetime
+    julian_day: float
+    kind: str
+    """``aspect``, ``ingress`` or ``station``."""
+    transiting: str
+    longitude: float
+    sign: str
+    retrograde: bool
+    natal_point: str | None = None
+    natal_longitude: float | None = None
+    aspect: str | None = None
+    station: str | None = None
+
+
+class TransitMeta(ResponseModel):
+    birth: SubjectTime
+    start_utc: dt.datetime
+    end_utc: dt.datetime
+    aspects: list[str]
+    ephemeris: str
+    warnings: list[str]
+
+
+class TransitReport(ResponseModel):
+    events: list[TransitEvent]
+    meta: TransitMeta
