@@ -1,0 +1,212 @@
+"""``client.thai``: the Thai lunar calendar, festivals, the Moon, the Taksa wheel and auspicious
+times. Every route is billable (an ``Idempotency-Key`` per call, reused on retries)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from astro_sdk._base import validate_request
+from astro_sdk._operation import Credential, Operation
+from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models.thai import (
+    Ayanamsa,
+    Purpose,
+    ThaiAuspiciousRequest,
+    ThaiAuspiciousTimes,
+    ThaiBirthSubject,
+    ThaiCalendar,
+    ThaiCalendarRequest,
+    ThaiFestivals,
+    ThaiFestivalsRequest,
+    ThaiLunar,
+    ThaiLunarRequest,
+    ThaiWheel,
+    ThaiWheelRequest,
+)
+
+__all__ = ["AsyncThai", "Thai"]
+
+Subject = ThaiBirthSubject | Mapping[str, Any]
+Day = dt.date | str
+
+
+def _post(name: str, path: str, response: type[Any], request: type[Any]) -> Any:
+    return Operation(
+        operation_id=name,
+        method="POST",
+        path=path,
+        credential=Credential.API_KEY,
+        response_model=response,
+        request_model=request,
+        billable=True,
+    )
+
+
+CALENDAR: Operation[ThaiCalendar] = _post(
+    "thaiCalendar", "/api/v3/thai/calendar", ThaiCalendar, ThaiCalendarRequest
+)
+FESTIVALS: Operation[ThaiFestivals] = _post(
+    "thaiFestivals", "/api/v3/thai/festivals", ThaiFestivals, ThaiFestivalsRequest
+)
+LUNAR: Operation[ThaiLunar] = _post("thaiLunar", "/api/v3/thai/lunar", ThaiLunar, ThaiLunarRequest)
+WHEEL: Operation[ThaiWheel] = _post("thaiWheel", "/api/v3/thai/wheel", ThaiWheel, ThaiWheelRequest)
+AUSPICIOUS_TIMES: Operation[ThaiAuspiciousTimes] = _post(
+    "thaiAuspiciousTimes",
+    "/api/v3/thai/auspicious-times",
+    ThaiAuspiciousTimes,
+    ThaiAuspiciousRequest,
+)
+OPERATIONS = (CALENDAR, FESTIVALS, LUNAR, WHEEL, AUSPICIOUS_TIMES)
+
+
+def _auspicious_fields(
+    purpose: Purpose, start_date: Day, end_date: Day, birth_date: Day | None, birth_time: str | None
+) -> dict[str, Any]:
+    return {
+        "purpose": purpose,
+        "start_date": start_date,
+        "end_date": end_date,
+        "birth_date": birth_date,
+        "birth_time": birth_time,
+    }
+
+
+class Thai(SyncResource):
+    operations = OPERATIONS
+
+    def calendar(
+        self,
+        *,
+        date: Day | None = None,
+        year: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> ThaiCalendar:
+        """``POST /api/v3/thai/calendar``: the Thai lunar date of ``date``, or the months, year
+        type and holy days of ``year`` (give exactly one)."""
+        body = validate_request(ThaiCalendarRequest, {"date": date, "year": year})
+        return self._client.request(CALENDAR, body=body, idempotency_key=idempotency_key)
+
+    def festivals(
+        self,
+        *,
+        year: int,
+        ayanamsa: Ayanamsa | None = None,
+        idempotency_key: str | None = None,
+    ) -> ThaiFestivals:
+        """``POST /api/v3/thai/festivals``: Buddhist holidays, Loy Krathong and Songkran."""
+        body = validate_request(ThaiFestivalsRequest, {"year": year, "ayanamsa": ayanamsa})
+        return self._client.request(FESTIVALS, body=body, idempotency_key=idempotency_key)
+
+    def lunar(
+        self,
+        *,
+        moment: dt.datetime | str,
+        latitude: float,
+        longitude: float,
+        timezone: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> ThaiLunar:
+        """``POST /api/v3/thai/lunar``: the Moon and the Thai lunar date at a moment and place."""
+        body = validate_request(
+            ThaiLunarRequest,
+            {"moment": moment, "latitude": latitude, "longitude": longitude, "timezone": timezone},
+        )
+        return self._client.request(LUNAR, body=body, idempotency_key=idempotency_key)
+
+    def wheel(
+        self,
+        *,
+        subject: Subject,
+        on_date: Day | None = None,
+        idempotency_key: str | None = None,
+    ) -> ThaiWheel:
+        """``POST /api/v3/thai/wheel``: the Taksa wheel of a birth (and the yearly Taksa)."""
+        body = validate_request(ThaiWheelRequest, {"subject": subject, "on_date": on_date})
+        return self._client.request(WHEEL, body=body, idempotency_key=idempotency_key)
+
+    def auspicious_times(
+        self,
+        *,
+        purpose: Purpose,
+        start_date: Day,
+        end_date: Day,
+        birth_date: Day | None = None,
+        birth_time: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> ThaiAuspiciousTimes:
+        """``POST /api/v3/thai/auspicious-times``: auspicious days and hours over at most 366
+        days, each with its reasons."""
+        body = validate_request(
+            ThaiAuspiciousRequest,
+            _auspicious_fields(purpose, start_date, end_date, birth_date, birth_time),
+        )
+        return self._client.request(AUSPICIOUS_TIMES, body=body, idempotency_key=idempotency_key)
+
+
+class AsyncThai(AsyncResource):
+    operations = OPERATIONS
+
+    async def calendar(
+        self,
+        *,
+        date: Day | None = None,
+        year: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> ThaiCalendar:
+        body = validate_request(ThaiCalendarRequest, {"date": date, "year": year})
+        return await self._client.request(CALENDAR, body=body, idempotency_key=idempotency_key)
+
+    async def festivals(
+        self,
+        *,
+        year: int,
+        ayanamsa: Ayanamsa | None = None,
+        idempotency_key: str | None = None,
+    ) -> ThaiFestivals:
+        body = validate_request(ThaiFestivalsRequest, {"year": year, "ayanamsa": ayanamsa})
+        return await self._client.request(FESTIVALS, body=body, idempotency_key=idempotency_key)
+
+    async def lunar(
+        self,
+        *,
+        moment: dt.datetime | str,
+        latitude: float,
+        longitude: float,
+        timezone: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> ThaiLunar:
+        body = validate_request(
+            ThaiLunarRequest,
+            {"moment": moment, "latitude": latitude, "longitude": longitude, "timezone": timezone},
+        )
+        return await self._client.request(LUNAR, body=body, idempotency_key=idempotency_key)
+
+    async def wheel(
+        self,
+        *,
+        subject: Subject,
+        on_date: Day | None = None,
+        idempotency_key: str | None = None,
+    ) -> ThaiWheel:
+        body = validate_request(ThaiWheelRequest, {"subject": subject, "on_date": on_date})
+        return await self._client.request(WHEEL, body=body, idempotency_key=idempotency_key)
+
+    async def auspicious_times(
+        self,
+        *,
+        purpose: Purpose,
+        start_date: Day,
+        end_date: Day,
+        birth_date: Day | None = None,
+        birth_time: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> ThaiAuspiciousTimes:
+        body = validate_request(
+            ThaiAuspiciousRequest,
+            _auspicious_fields(purpose, start_date, end_date, birth_date, birth_time),
+        )
+        return await self._client.request(
+            AUSPICIOUS_TIMES, body=body, idempotency_key=idempotency_key
+        )

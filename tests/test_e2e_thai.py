@@ -1,0 +1,112 @@
+"""The Thai Astrology endpoints end to end: the SDK (sync and async) against the live stack
+(hypercorn API on PostgreSQL and Redis). Only the SDK talks to the server.
+
+Reference values: Visakha Bucha 2024 on 22 May 2024 (Prime Minister's Office announcement of the
+official holidays for B.E. 2567); Makha Bucha 2024 (24 February) is waxing 15 of month 3; the new
+moon of 8 April 2024 at 18:21 UTC (USNO) falls on 9 April in Bangkok, 1st waxing of month 5.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import astro_sdk
+from astro_sdk import AstroClient, AsyncAstroClient
+from astro_sdk.models import ResponseModel
+from conftest import ServerProcess, Stack
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
+SUBJECT = {
+    "date": "1990-05-16",
+    "time": "19:30",
+    "latitude": 13.75,
+    "longitude": 100.5,
+    "timezone": "Asia/Bangkok",
+}
+
+
+def extra(result: ResponseModel) -> dict[str, Any]:
+    """The response's fields (the server does not document Thai response bodies yet)."""
+    assert result.model_extra is not None
+    return result.model_extra
+
+
+def create_account(stack: Stack, credits: int) -> dict[str, Any]:
+    out = stack.run_cli(
+        "create-account",
+        "--name",
+        "thai-e2e",
+        "--tier",
+        "free",
+        "--credits",
+        str(credits),
+        "--json",
+    )
+    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return account
+
+
+def test_every_thai_route_through_the_sdk(
+    production_stack: Stack, live_server: ServerProcess
+) -> None:
+    account = create_account(production_stack, credits=20)
+    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+        day = client.thai.calendar(date="2024-02-24")
+        lunar_date = extra(day)["lunar_date"]
+        assert (lunar_date["lunar_month"], lunar_date["phase"], lunar_date["kham"]) == (
+            3,
+            "waxing",
+            15,
+        )
+        assert day.api_response.credits_charged == 1
+
+        year = extra(client.thai.calendar(year=2023))["calendar_year"]
+        assert year["year_type"] == "athikamat"
+
+        festivals = extra(client.thai.festivals(year=2024))["festivals"]
+        dates = {f["key"]: f["date"] for f in festivals}
+        assert dates["visakha_bucha"] == "2024-05-22"
+
+        moon = extra(
+            client.thai.lunar(moment="2024-04-08T18:21:00Z", latitude=13.75, longitude=100.5)
+        )
+        assert moon["phase"] == "new_moon"
+        assert moon["thai_lunar_date"]["lunar_month"] == 5
+        assert moon["thai_lunar_date"]["kham"] == 1
+
+        wheel = extra(client.thai.wheel(subject=SUBJECT, on_date="2025-06-01"))
+        assert wheel["utc"] == "1990-05-16T12:30:00Z"
+        assert wheel["wheel"]["birth_day"] == "wednesday_night"
+
+        found = client.thai.auspicious_times(
+            purpose="wedding", start_date="2024-01-01", end_date="2024-12-31"
+        )
+        assert extra(found)["days_examined"] == 366
+        assert found.api_response.credits_charged == 2
+
+        with pytest.raises(astro_sdk.BadRequestError) as caught:
+            client.thai.auspicious_times(
+                purpose="wedding", start_date="2024-01-01", end_date="2025-01-01"
+            )
+    assert caught.value.status_code == 400
+    assert [d["field"] for d in caught.value.details] == ["end_date"]
+    assert caught.value.response.headers.get("X-Credits-Charged") in (None, "0")
+
+
+async def test_async_client_and_missing_key(
+    production_stack: Stack, live_server: ServerProcess
+) -> None:
+    account = create_account(production_stack, credits=5)
+    async with AsyncAstroClient(api_key=account["api_key"], base_url=live_server.base_url) as aio:
+        result = await aio.thai.festivals(year=2025)
+    assert any(f["key"] == "loy_krathong" for f in extra(result)["festivals"])
+    with (
+        AstroClient(api_key="ak_test_" + "0" * 32, base_url=live_server.base_url) as stranger,
+        pytest.raises(astro_sdk.AuthenticationError) as caught,
+    ):
+        stranger.thai.calendar(year=2024)
+    assert caught.value.status_code == 401
