@@ -31,6 +31,7 @@ from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
 from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
+from astro_sdk.resources.thai import AsyncThai, Thai
 from astro_sdk.resources.uranian import AsyncUranian, Uranian
 from astro_sdk.resources.vedic import AsyncVedic, Vedic
 from astro_sdk.resources.western import AsyncWestern, Western
@@ -63,6 +64,7 @@ class _ResourceGroups:
     jobs = resource_group(Jobs, AsyncJobs)
     estimates = resource_group(Estimates, AsyncEstimates)
     vedic = resource_group(Vedic, AsyncVedic)
+    thai = resource_group(Thai, AsyncThai)
     western = resource_group(Western, AsyncWestern)
     uranian = resource_group(Uranian, AsyncUranian)
     horoscope_feeds = resource_group(HoroscopeFeeds, AsyncHoroscopeFeeds)
