@@ -1,6 +1,6 @@
 """Full Western natal charts per second: astro_calc vs the raw pyswisseph floor vs kerykeion.
 
-Run: uv run python benchmarks/western_natal.py [--charts N]
+Run: uv run python benchmarks/western_natal.py [--charts N] [--rounds R]
 
 Every contender gets the same random births (1900-2100, latitudes 60S..60N, UTC offsets given)
 and computes a full chart: Sun..Pluto, mean and true node, mean Lilith, Placidus houses and
@@ -62,18 +62,26 @@ def kerykeion_charts(births: list[Birth]) -> None:
         AspectsFactory.single_chart_aspects(subject)
 
 
-def rate(label: str, run: Callable[[list[Birth]], None], births: list[Birth]) -> float:
+def best_rate(run: Callable[[list[Birth]], None], births: list[Birth], rounds: int) -> float:
+    """Charts per second of the fastest of ``rounds`` passes (the machine is shared; the best
+    pass is the least disturbed one)."""
     run(births[:50])  # warm up imports and caches
-    t0 = time.perf_counter()
-    run(births)
-    per_s = len(births) / (time.perf_counter() - t0)
+    best = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        run(births)
+        best = min(best, time.perf_counter() - t0)
+    return len(births) / best
+
+
+def show(label: str, per_s: float) -> None:
     print(f"{label:<46} {per_s:>9.0f} charts/s  {1e6 / per_s:>8.0f} us/chart")
-    return per_s
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--charts", type=int, default=5000)
+    parser.add_argument("--charts", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
     rng = random.Random(7)
     start = datetime(1900, 1, 1, tzinfo=UTC)
@@ -82,14 +90,17 @@ def main() -> None:
          rng.uniform(-180, 180))
         for _ in range(args.charts)
     ]  # fmt: skip
-    floor = rate("raw pyswisseph floor (13 bodies + houses)", raw_floor, births)
-    lean = rate("astro_calc natal_chart, 13 bodies", lambda b: ours(b, BODIES, False), births)
-    full = rate(
-        "astro_calc natal_chart, default (+chiron try)", lambda b: ours(b, None, False), births
-    )
-    enc = rate("astro_calc 13 bodies + JSON encode", lambda b: ours(b, BODIES, True), births)
-    ky_births = births[: max(200, args.charts // 10)]
-    ky = rate("kerykeion subject + aspects", kerykeion_charts, ky_births)
+    rounds = args.rounds
+    floor = best_rate(raw_floor, births, rounds)
+    show("raw pyswisseph floor (13 bodies + houses)", floor)
+    lean = best_rate(lambda b: ours(b, BODIES, False), births, rounds)
+    show("astro_calc natal_chart, 13 bodies", lean)
+    full = best_rate(lambda b: ours(b, None, False), births, rounds)
+    show("astro_calc natal_chart, default (+chiron try)", full)
+    enc = best_rate(lambda b: ours(b, BODIES, True), births, rounds)
+    show("astro_calc 13 bodies + JSON encode", enc)
+    ky = best_rate(kerykeion_charts, births[: max(100, len(births) // 5)], rounds)
+    show("kerykeion subject + aspects", ky)
     swe.set_ephe_path(None)
     print()
     print(f"astro_calc (13 bodies) / raw floor time: {floor / lean:.2f}x (target <= 1.5x)")

@@ -267,6 +267,31 @@ def chart_at(
     return _chart(time_echo, latitude, longitude, house_system, names, definitions)
 
 
+#: Bodies found missing per ephemeris path: asking pyswisseph again searches the disk each time.
+_MISSING: dict[str | None, set[str]] = {}
+
+
+def cached_positions(
+    jd: float, names: tuple[str, ...]
+) -> tuple[dict[str, ephemeris.BodyPosition], str, tuple[str, ...]]:
+    """:func:`ephemeris.body_positions`, remembering which file bodies are absent per path."""
+    path = ephemeris.ephemeris_path()
+    missing = _MISSING.get(path, set())
+    ask = tuple(n for n in names if n not in missing) if missing else names
+    positions, used, warnings = ephemeris.body_positions(jd, ask)
+    absent = [n for n in ask if n in ephemeris.FILE_BODIES and n not in positions]
+    if absent:
+        _MISSING.setdefault(path, set()).update(absent)
+    if len(ask) != len(names):
+        known = tuple(
+            f"{n} omitted: needs Swiss Ephemeris asteroid files (ASTRO_EPHE_PATH)"
+            for n in names
+            if n in missing
+        )
+        warnings = (*warnings, *known)
+    return positions, used, warnings
+
+
 def _chart(
     time_echo: SubjectTime,
     latitude: float,
@@ -276,7 +301,7 @@ def _chart(
     definitions: tuple[AspectDefinition, ...],
 ) -> NatalChart:
     jd = time_echo.julian_day
-    positions, used, warnings = ephemeris.body_positions(jd, names)
+    positions, used, warnings = cached_positions(jd, names)
     h = ephemeris.houses(jd, latitude, longitude, house_system)
     planets = planet_positions(positions, h.cusps)
     elements, modalities = balance(planets)

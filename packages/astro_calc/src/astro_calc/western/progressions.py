@@ -36,6 +36,7 @@ from astro_calc.western.natal import (
     PlanetPosition,
     angles_from,
     aspect_points,
+    cached_positions,
     chart_at,
     check_bodies,
     check_house_system,
@@ -135,7 +136,7 @@ def secondary_progressions(
     natal = chart_at(
         birth, subject.latitude, subject.longitude, house_system=house_system, bodies=names
     )
-    positions, used, warnings = ephemeris.body_positions(jd_prog, names)
+    positions, used, warnings = cached_positions(jd_prog, names)
     solar_arc = (positions["sun"].longitude - natal.planet("sun").longitude) % 360.0
     natal_houses = ephemeris.houses(
         birth.julian_day, subject.latitude, subject.longitude, house_system
