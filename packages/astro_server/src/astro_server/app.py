@@ -249,4 +249,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.thai import blueprint as thai
 
     app.register_blueprint(thai)
+    from astro_server.api.chinese import blueprint as chinese
+
+    app.register_blueprint(chinese)
     return app

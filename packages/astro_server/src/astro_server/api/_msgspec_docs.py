@@ -8,6 +8,10 @@ from the structs themselves (msgspec, once); these mirrors only describe them:
 Mapping: nested Struct -> mirrored model (same name); ``tuple[X, ...]`` -> ``list[X]``; a
 fixed-length tuple stays a tuple; ``X | None`` stays optional; ``datetime`` and ``date`` keep their
 formats; fields with a default are not required.
+
+Component names are the struct names, and quart-schema keeps one schema per name across the whole
+document, so a tag group whose structs reuse another group's names (``ElementBalance`` is both
+Western and Chinese) passes ``prefix="Chinese"``: every mirrored name in that tree gets it.
 """
 
 from __future__ import annotations
@@ -22,21 +26,21 @@ import msgspec
 from pydantic import BaseModel, ConfigDict, create_model
 
 
-def _mirror_type(tp: Any) -> Any:
+def _mirror_type(tp: Any, prefix: str) -> Any:
     origin = typing.get_origin(tp)
     if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
-        return response_model(tp)
+        return response_model(tp, prefix=prefix)
     if origin is tuple:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            return list[_mirror_type(args[0])]  # type: ignore[misc]
-        return tuple[tuple(_mirror_type(a) for a in args)]  # type: ignore[misc]
+            return list[_mirror_type(args[0], prefix)]  # type: ignore[misc]
+        return tuple[tuple(_mirror_type(a, prefix) for a in args)]  # type: ignore[misc]
     if origin in (typing.Union, types.UnionType):
-        args = tuple(_mirror_type(a) for a in typing.get_args(tp))
+        args = tuple(_mirror_type(a, prefix) for a in typing.get_args(tp))
         return typing.Union[args]  # noqa: UP007 (built from a runtime tuple)
     if origin is dict:
         key, value = typing.get_args(tp)
-        return dict[key, _mirror_type(value)]  # type: ignore[misc,valid-type]
+        return dict[key, _mirror_type(value, prefix)]  # type: ignore[misc,valid-type]
     if tp in (str, int, float, bool, dt.datetime, dt.date) or tp is type(None):
         return tp
     if origin is typing.Literal:
@@ -45,18 +49,20 @@ def _mirror_type(tp: Any) -> Any:
 
 
 @cache
-def response_model(struct: type[msgspec.Struct]) -> type[BaseModel]:
-    """A pydantic model with the struct's name, fields, types and docstring."""
+def response_model(struct: type[msgspec.Struct], *, prefix: str = "") -> type[BaseModel]:
+    """A pydantic model with the struct's name (``prefix`` added unless it already starts
+    with it), fields, types and docstring."""
     hints = typing.get_type_hints(struct)
     fields: dict[str, Any] = {}
     for info in msgspec.structs.fields(struct):
         default = ... if info.required else info.default
         if default is msgspec.NODEFAULT:
             default = None
-        fields[info.encode_name] = (_mirror_type(hints[info.name]), default)
+        fields[info.encode_name] = (_mirror_type(hints[info.name], prefix), default)
+    name = struct.__name__ if struct.__name__.startswith(prefix) else prefix + struct.__name__
     model = create_model(
-        struct.__name__,
-        __config__=ConfigDict(title=struct.__name__),
+        name,
+        __config__=ConfigDict(title=name),
         __doc__=struct.__doc__,
         **fields,
     )

@@ -77,6 +77,14 @@ OPERATIONS: dict[str, Operation] = {
     "vedic.dasha": Operation(tier="free", credits=1, description="Vimshottari dasha"),
     "vedic.panchanga": Operation(tier="free", credits=1, description="Panchanga"),
     "vedic.remedies": Operation(tier="free", credits=1, description="Vedic remedies"),
+    "chinese.bazi": Operation(
+        tier="free", credits=1, description="BaZi chart with luck and annual pillars, readings"
+    ),
+    "chinese.qimen": Operation(tier="free", credits=1, description="Qi Men Dun Jia hourly chart"),
+    "chinese.calendar": Operation(
+        tier="free", credits=1, description="Chinese date, or a year's solar terms and months"
+    ),
+    "korean.saju": Operation(tier="free", credits=1, description="Korean Saju chart, readings"),
     "thai.calendar": Operation(tier="free", credits=1, description="Thai lunar calendar"),
     "thai.festivals": Operation(tier="free", credits=1, description="Thai festivals of a year"),
     "thai.lunar": Operation(tier="free", credits=1, description="Moon phase and Thai lunar date"),
