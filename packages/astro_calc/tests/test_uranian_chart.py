@@ -111,6 +111,7 @@ def test_planetary_pictures_match_a_brute_force_enumeration(dial: float, orb: fl
     lons = {p.name: p.longitude for p in c.positions}
     expected = _brute_pictures(lons, dial, orb)
     ours = {p.interpretation_key: p.orb_total for p in c.planetary_pictures}
+    assert len(ours) == len(c.planetary_pictures)  # each picture once
     assert set(ours) == set(expected)
     for key, value in ours.items():
         assert value == pytest.approx(expected[key], abs=1e-5)

@@ -28,6 +28,7 @@ against a brute-force enumeration in ``tests/test_uranian_chart.py``.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from typing import Final, Literal
 
 import msgspec
@@ -139,11 +140,13 @@ def _compose(template: str, names: dict[str, str], lang: str) -> str:
     return text
 
 
+@lru_cache(maxsize=4096)
 def midpoint_interpretation(a: str, b: str, lang: str) -> str:
     """Text for the midpoint A/B in ``lang`` (``en`` or ``th``)."""
     return _compose("midpoint", {"A": a, "B": b}, lang)
 
 
+@lru_cache(maxsize=1 << 16)
 def picture_interpretation(factors: tuple[str, ...], lang: str) -> str:
     """Text for a planetary picture (three factors: C = A/B; four: A + B - C = D)."""
     if len(factors) == 3:
@@ -249,15 +252,28 @@ def planetary_pictures(
             orb = dial_distance(lons[c], mp, dial)
             if orb <= orb_max:
                 found.append(_picture((a, b, c), mp, orb))
-    sums = [((lons[a] + lons[b]) % dial, a, b) for a, b in pairs]
-    for i, (s1, a, b) in enumerate(sums):
-        for s2, c, d in sums[i + 1 :]:
-            diff = (s1 - s2) % dial
-            orb = diff if diff <= dial - diff else dial - diff
-            if orb > orb_max or c in (a, b) or d in (a, b):
+    # Sum pictures: pairs of pairs whose sums agree on the dial. Sorting the sums and sliding a
+    # window of width orb_max (round the dial once) visits only the near pairs.
+    sums = sorted(((lons[a] + lons[b]) % dial, _ORDER[a], a, b) for a, b in pairs)
+    n = len(sums)
+    for i in range(n):
+        s1, _rank1, a, b = sums[i]
+        for k in range(1, n):
+            s2, _rank2, c, d = sums[(i + k) % n]
+            gap = (s2 - s1) % dial
+            if gap > orb_max:
+                break
+            if c in (a, b) or d in (a, b):
                 continue
-            sensitive = (lons[a] + lons[b] - lons[c]) % dial
-            found.append(_picture((a, b, c, d), sensitive, orb))
+            # Each unordered pair of pairs once: the pair that comes first in canonical order
+            # leads, whichever of the two sums is smaller on the dial.
+            first, second = (
+                ((a, b), (c, d))
+                if (_ORDER[a], _ORDER[b]) < (_ORDER[c], _ORDER[d])
+                else ((c, d), (a, b))
+            )
+            sensitive = (lons[first[0]] + lons[first[1]] - lons[second[0]]) % dial
+            found.append(_picture((*first, *second), sensitive, gap))
     found.sort(key=lambda p: (p.orb_total, p.interpretation_key))
     return tuple(found)
 
