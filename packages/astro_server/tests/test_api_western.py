@@ -161,7 +161,7 @@ async def test_nonexistent_local_time_is_a_400_naming_time(client: Client, key: 
                "timezone": "Europe/Berlin"}  # fmt: skip
     status, body = await _post(client, key, "natal", {"subject": subject})
     assert status == 400
-    assert body["details"][0]["field"] == "time"
+    assert body["details"][0]["field"] == "subject.time"
 
 
 async def test_synastry(client: Client, key: str) -> None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from typing import Literal
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, TypeVar
 
 import msgspec
 from pydantic import BaseModel, Field, field_validator
@@ -205,6 +207,28 @@ class ProgressionsResult(msgspec.Struct, frozen=True):
     solar_arc: SolarArcDirections | None
 
 
+Handler = TypeVar("Handler", bound=Callable[[Any], Awaitable[Response]])
+_SUBJECT_FIELDS = frozenset(
+    {"date", "time", "latitude", "longitude", "timezone", "timezoneOffsetMinutes", "fold"}
+)
+
+
+def _subject_fields(handler: Handler) -> Handler:
+    """Name a birth-subject field the calculation refuses as ``subject.<field>``, like request
+    validation does (a local time skipped by daylight saving is only found there)."""
+
+    @functools.wraps(handler)
+    async def wrapper(data: Any) -> Response:
+        try:
+            return await handler(data)
+        except CalcInputError as exc:
+            if exc.field in _SUBJECT_FIELDS:
+                raise type(exc)(f"subject.{exc.field}", exc.message) from None
+            raise
+
+    return wrapper  # type: ignore[return-value]
+
+
 def _utc(moment: dt.datetime) -> dt.datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
@@ -216,6 +240,7 @@ def _utc(moment: dt.datetime) -> dt.datetime:
 @document_response(response_model(NatalChart), 200)
 @tag(TAG)
 @operation_id("westernNatal")
+@_subject_fields
 async def western_natal(data: NatalRequest) -> Response:
     """Natal chart: bodies with sign, house, dignity; houses; angles; aspects; balance."""
     chart = natal_chart(
@@ -272,6 +297,7 @@ async def western_composite(data: CompositeRequest) -> Response:
 @document_response(response_model(ReturnChart), 200)
 @tag(TAG)
 @operation_id("westernReturns")
+@_subject_fields
 async def western_returns(data: ReturnsRequest) -> Response:
     """Solar return for a year, or the first lunar return after a date, at a chosen place."""
     subject = data.subject.to_calc()
@@ -307,6 +333,7 @@ async def western_returns(data: ReturnsRequest) -> Response:
 @document_response(response_model(ProgressionsResult), 200)
 @tag(TAG)
 @operation_id("westernProgressions")
+@_subject_fields
 async def western_progressions(data: ProgressionsRequest) -> Response:
     """Secondary progressions (progressed angles by Naibod or solar-arc MC) or solar-arc
     directions for a target date; the one asked for by ``method`` is filled, the other null."""
@@ -332,6 +359,7 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
 @document_response(response_model(TransitReport), 200)
 @tag(TAG)
 @operation_id("westernTransits")
+@_subject_fields
 async def western_transits(data: TransitsRequest) -> Response:
     """Every exact transit-to-natal aspect, ingress and station in a range of up to a year."""
     report = await asyncio.to_thread(
