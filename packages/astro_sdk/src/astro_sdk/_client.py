@@ -28,9 +28,11 @@ from astro_sdk._resource import resource_group
 from astro_sdk._retry import DEFAULT_RETRY, RetryPolicy
 from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.resources.auth import AsyncAuth, Auth
+from astro_sdk.resources.chinese import AsyncChinese, Chinese
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
 from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
+from astro_sdk.resources.korean import AsyncKorean, Korean
 from astro_sdk.resources.thai import AsyncThai, Thai
 from astro_sdk.resources.uranian import AsyncUranian, Uranian
 from astro_sdk.resources.vedic import AsyncVedic, Vedic
@@ -68,6 +70,8 @@ class _ResourceGroups:
     western = resource_group(Western, AsyncWestern)
     uranian = resource_group(Uranian, AsyncUranian)
     horoscope_feeds = resource_group(HoroscopeFeeds, AsyncHoroscopeFeeds)
+    chinese = resource_group(Chinese, AsyncChinese)
+    korean = resource_group(Korean, AsyncKorean)
 
 
 def registered_operations() -> dict[str, Operation[Any]]:

@@ -1,0 +1,186 @@
+"""``client.chinese``: BaZi charts, Qi Men Dun Jia charts and the Chinese calendar (Korean Saju
+is ``client.korean``). Every route is billable (an ``Idempotency-Key`` per call, reused on
+retries)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from astro_sdk._base import validate_request
+from astro_sdk._operation import Credential, Operation
+from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models.chinese import (
+    BaziRequest,
+    BaziResult,
+    CalendarResult,
+    ChineseBirthSubject,
+    ChineseCalendarRequest,
+    DayBoundary,
+    Gender,
+    QimenMethod,
+    QimenRequest,
+    QimenResult,
+    SolarTime,
+)
+
+__all__ = ["AsyncChinese", "Chinese"]
+
+Subject = ChineseBirthSubject | Mapping[str, Any]
+
+
+def _post(name: str, path: str, response: type[Any], request: type[Any]) -> Any:
+    return Operation(
+        operation_id=name,
+        method="POST",
+        path=path,
+        credential=Credential.API_KEY,
+        response_model=response,
+        request_model=request,
+        billable=True,
+    )
+
+
+BAZI: Operation[BaziResult] = _post("chineseBazi", "/api/v3/chinese/bazi", BaziResult, BaziRequest)
+QIMEN: Operation[QimenResult] = _post(
+    "chineseQimen", "/api/v3/chinese/qimen", QimenResult, QimenRequest
+)
+CALENDAR: Operation[CalendarResult] = _post(
+    "chineseCalendar", "/api/v3/chinese/calendar", CalendarResult, ChineseCalendarRequest
+)
+OPERATIONS = (BAZI, QIMEN, CALENDAR)
+
+
+def _bazi_body(
+    subject: Subject,
+    gender: Gender | None,
+    day_boundary: DayBoundary | None,
+    solar_time: SolarTime | None,
+    luck_pillar_count: int | None,
+    annual_from_year: int | None,
+    annual_to_year: int | None,
+    reference_date: dt.date | str | None,
+) -> BaziRequest:
+    return validate_request(
+        BaziRequest,
+        {
+            "subject": subject,
+            "gender": gender,
+            "day_boundary": day_boundary,
+            "solar_time": solar_time,
+            "luck_pillar_count": luck_pillar_count,
+            "annual_from_year": annual_from_year,
+            "annual_to_year": annual_to_year,
+            "reference_date": reference_date,
+        },
+    )
+
+
+class Chinese(SyncResource):
+    operations = OPERATIONS
+
+    def bazi(
+        self,
+        *,
+        subject: Subject,
+        gender: Gender | None = None,
+        day_boundary: DayBoundary | None = None,
+        solar_time: SolarTime | None = None,
+        luck_pillar_count: int | None = None,
+        annual_from_year: int | None = None,
+        annual_to_year: int | None = None,
+        reference_date: dt.date | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> BaziResult:
+        """``POST /api/v3/chinese/bazi``: the four pillars and their symbols, element balance,
+        day-master strength, luck pillars (with ``gender``), annual pillars, en/th readings."""
+        body = _bazi_body(
+            subject,
+            gender,
+            day_boundary,
+            solar_time,
+            luck_pillar_count,
+            annual_from_year,
+            annual_to_year,
+            reference_date,
+        )
+        return self._client.request(BAZI, body=body, idempotency_key=idempotency_key)
+
+    def qimen(
+        self,
+        *,
+        subject: Subject,
+        method: QimenMethod | None = None,
+        day_boundary: DayBoundary | None = None,
+        idempotency_key: str | None = None,
+    ) -> QimenResult:
+        """``POST /api/v3/chinese/qimen``: the hourly rotating-plate chart of a moment."""
+        body = validate_request(
+            QimenRequest, {"subject": subject, "method": method, "day_boundary": day_boundary}
+        )
+        return self._client.request(QIMEN, body=body, idempotency_key=idempotency_key)
+
+    def calendar(
+        self,
+        *,
+        date: dt.date | str | None = None,
+        year: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> CalendarResult:
+        """``POST /api/v3/chinese/calendar``: a ``date``'s Chinese date, or a ``year``'s solar
+        terms and lunar months (give exactly one)."""
+        body = validate_request(ChineseCalendarRequest, {"date": date, "year": year})
+        return self._client.request(CALENDAR, body=body, idempotency_key=idempotency_key)
+
+
+class AsyncChinese(AsyncResource):
+    operations = OPERATIONS
+
+    async def bazi(
+        self,
+        *,
+        subject: Subject,
+        gender: Gender | None = None,
+        day_boundary: DayBoundary | None = None,
+        solar_time: SolarTime | None = None,
+        luck_pillar_count: int | None = None,
+        annual_from_year: int | None = None,
+        annual_to_year: int | None = None,
+        reference_date: dt.date | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> BaziResult:
+        body = _bazi_body(
+            subject,
+            gender,
+            day_boundary,
+            solar_time,
+            luck_pillar_count,
+            annual_from_year,
+            annual_to_year,
+            reference_date,
+        )
+        return await self._client.request(BAZI, body=body, idempotency_key=idempotency_key)
+
+    async def qimen(
+        self,
+        *,
+        subject: Subject,
+        method: QimenMethod | None = None,
+        day_boundary: DayBoundary | None = None,
+        idempotency_key: str | None = None,
+    ) -> QimenResult:
+        body = validate_request(
+            QimenRequest, {"subject": subject, "method": method, "day_boundary": day_boundary}
+        )
+        return await self._client.request(QIMEN, body=body, idempotency_key=idempotency_key)
+
+    async def calendar(
+        self,
+        *,
+        date: dt.date | str | None = None,
+        year: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> CalendarResult:
+        body = validate_request(ChineseCalendarRequest, {"date": date, "year": year})
+        return await self._client.request(CALENDAR, body=body, idempotency_key=idempotency_key)
