@@ -6,6 +6,7 @@ from typing import Any
 
 from tortoise import Tortoise, connections
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.backends.base.config_generator import expand_db_url
 
 from astro_server.settings import Settings
 
@@ -13,12 +14,28 @@ MODELS_MODULE = "astro_server.models"
 MIGRATIONS_MODULE = "astro_server.models.migrations"
 
 
+async def _keep_session(connection: Any) -> None:
+    """Pool reset: asyncpg already rolled back any open transaction; skip the full reset query.
+
+    The default reset (``RESET ALL; UNLISTEN *; pg_advisory_unlock_all() ...``) is one more
+    round trip on every query tortoise runs outside a transaction. We never change session
+    settings, listen or take session advisory locks, so there is nothing else to reset.
+    """
+
+
 def tortoise_config(settings: Settings) -> dict[str, Any]:
     url = settings.effective_database_url
     if settings.embedded:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+    connection: str | dict[str, Any] = url
+    if url.startswith(("postgres://", "postgresql://", "asyncpg://")):
+        expanded = expand_db_url(url)
+        expanded["credentials"].update(
+            {"minsize": 1, "maxsize": settings.db_pool_size, "reset": _keep_session}
+        )
+        connection = expanded
     return {
-        "connections": {"default": url},
+        "connections": {"default": connection},
         "apps": {
             "astro": {
                 "models": [MODELS_MODULE],

@@ -41,6 +41,7 @@ class Settings:
     job_max_attempts: int = 3
     sweep_interval_s: float = 10.0
     worker_concurrency: int = 4
+    db_pool_size: int = 20
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -83,6 +84,7 @@ class Settings:
             job_max_attempts=int(env.get("ASTRO_JOB_MAX_ATTEMPTS", "3")),
             sweep_interval_s=float(env.get("ASTRO_SWEEP_INTERVAL_S", "10")),
             worker_concurrency=int(env.get("ASTRO_WORKER_CONCURRENCY", "4")),
+            db_pool_size=int(env.get("ASTRO_DB_POOL_SIZE", "20")),
         )
 
 

@@ -40,8 +40,9 @@ from quart_schema import (
     security_scheme,
 )
 
+from astro_server import db
 from astro_server.errors import unauthorized
-from astro_server.models import Account, ApiKey, Customer, CustomerSession
+from astro_server.models import Account, Customer, CustomerSession
 from astro_server.runtime import platform
 from astro_server.schemas import ErrorBody
 from astro_server.services import credentials
@@ -75,14 +76,29 @@ def _bearer() -> str | None:
     return None
 
 
-async def authenticate_api_key(secret: str) -> tuple[ApiKey, Account]:
+_KEY_LOOKUP = (
+    "SELECT k.id AS key_id, k.key_hash, k.revoked_at, a.id, a.name, a.tier, a.credits, "
+    "a.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?"
+)
+
+
+async def authenticate_api_key(secret: str) -> tuple[str, Account]:
+    """The key's id and its account; one indexed query on every API-key request."""
     key_hash = credentials.digest(secret)
-    key = await ApiKey.get_or_none(key_hash=key_hash).select_related("account")
-    if key is None or not credentials.digests_equal(key.key_hash, key_hash):
+    rows = await db.fetch(_KEY_LOOKUP, [key_hash])
+    if not rows or not credentials.digests_equal(str(rows[0]["key_hash"]), key_hash):
         raise unauthorized("Invalid API key.")
-    if key.revoked_at is not None:
+    row = rows[0]
+    if row["revoked_at"] is not None:
         raise unauthorized("This API key has been revoked.")
-    return key, key.account
+    account = Account._init_from_db(
+        id=row["id"],
+        name=row["name"],
+        tier=row["tier"],
+        credits=row["credits"],
+        created_at=row["created_at"],
+    )
+    return str(row["key_id"]), account
 
 
 async def authenticate_session(token: str) -> tuple[CustomerSession, Customer, Account]:
@@ -128,11 +144,11 @@ def require_api_key(func: F) -> F:
             )
         if credentials.looks_like_session_token(secret):
             raise unauthorized(_API_KEY_ROUTE)
-        key, account = await authenticate_api_key(secret)
+        key_id, account = await authenticate_api_key(secret)
         g.account = account
-        g.credential_id = key.id
+        g.credential_id = key_id
         g.credential_kind = "api_key"
-        await enforce_rate_limit(key.id, account.tier)
+        await enforce_rate_limit(key_id, account.tier)
         return await current_app.ensure_async(func)(*args, **kwargs)
 
     return _document_auth_errors(cast(F, security_scheme(API_KEY_SECURITY)(wrapper)))

@@ -33,8 +33,9 @@ from quart import Response, current_app, g, request
 from quart_schema import DataSource, RequestSchemaValidationError, document_response
 from quart_schema.conversion import model_load
 from quart_schema.validation import QUART_SCHEMA_REQUEST_ATTRIBUTE
+from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
-from tortoise.exceptions import IntegrityError
+from tortoise.exceptions import IntegrityError, OperationalError
 from tortoise.transactions import in_transaction
 
 from astro_server import db
@@ -186,15 +187,114 @@ async def _refund_request(charge: Charge, record_id: int | None) -> None:
         log.warning("refund of ledger entry %s was already made", charge.ledger_entry_id)
 
 
-async def _claim_and_debit(
+# PostgreSQL: claim, tier check, conditional debit and ledger row as ONE statement (so one
+# transaction, one round trip). The account row is locked only while the statement runs; with a
+# multi-statement transaction the lock would be held across network round trips and event-loop
+# waits, which serializes every request of a busy account. Nothing is written unless all parts
+# succeed: when the debit matches no row (tier or balance) the final SELECT divides by zero,
+# which aborts the statement and with it the claim.
+_DIVISION_BY_ZERO = "22012"
+_PG_CLAIM_AND_DEBIT = """
+WITH ids AS (
+    SELECT nextval(pg_get_serial_sequence('ledger_entries', 'id')) AS ledger_id
+), claim AS (
+    INSERT INTO idempotency_records
+        (credential_id, method, path, key, request_hash, status, created_at, expires_at,
+         ledger_entry_id)
+    SELECT $1::text, $2::text, $3::text, $4::text, $5::text, 'in_progress',
+           $6::timestamptz, $7::timestamptz,
+           CASE WHEN $8::bigint > 0 THEN ids.ledger_id END
+    FROM ids WHERE $4::text IS NOT NULL
+    ON CONFLICT (credential_id, method, path, key) DO NOTHING
+    RETURNING id
+), debit AS (
+    UPDATE accounts SET credits = credits - $8::bigint
+    WHERE id = $9::text AND credits >= $8::bigint AND tier = ANY($10::text[])
+      AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM claim))
+    RETURNING credits
+), ledger AS (
+    INSERT INTO ledger_entries
+        (id, account_id, kind, amount, operation, credential_id, request_id, created_at)
+    SELECT ids.ledger_id, $9::text, 'debit', -$8::bigint, $11::text, $1::text, $12::text,
+           $6::timestamptz
+    FROM debit, ids WHERE $8::bigint > 0
+    RETURNING id
+)
+SELECT
+    (SELECT id FROM claim) AS claim_id,
+    (SELECT credits FROM debit) AS balance,
+    (SELECT id FROM ledger) AS ledger_id,
+    CASE WHEN $4::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM claim) THEN 0
+         ELSE 1 / (SELECT COUNT(*) FROM debit)::int END AS debited
+"""
+
+
+async def _pg_claim_and_debit(
     operation_name: str, cost: int, scope: idempotency.Scope | None, the_request_hash: str
 ) -> tuple[Charge, int | None] | Response:
     account: Account = g.account
+    op = OPERATIONS[operation_name]
+    conn = connections.get("default")
+    now = datetime.now(UTC)
+    values = [
+        g.credential_id,
+        scope.method if scope else None,
+        scope.path if scope else None,
+        scope.key if scope else None,
+        the_request_hash,
+        now,
+        now + idempotency.REPLAY_WINDOW,
+        cost,
+        account.id,
+        [t for t in TIERS if tier_allows(t, op.tier)],
+        operation_name,
+        getattr(g, "request_id", None),
+    ]
     for _ in range(5):
-        if scope is not None:
+        try:
+            rows = await conn.execute_query_dict(_PG_CLAIM_AND_DEBIT, values)
+        except OperationalError as exc:
+            if getattr(exc.__cause__, "sqlstate", None) != _DIVISION_BY_ZERO:
+                raise
+            # The debit matched no row: tell 403 from 402 (nothing was written).
+            raise await _refusal(operation_name, cost) from None
+        row = rows[0]
+        if row["claim_id"] is None and scope is not None:
             existing = await idempotency.find(scope)
             if existing is not None:
                 return idempotency.reject_or_replay(existing, the_request_hash)
+            continue  # it expired and was just removed: claim again
+        charge = Charge(account.id, operation_name, cost, row["ledger_id"], int(row["balance"]))
+        return charge, row["claim_id"]
+    raise _still_in_progress()
+
+
+async def _refusal(operation_name: str, cost: int) -> APIError:
+    op = OPERATIONS[operation_name]
+    rows = await db.fetch("SELECT tier FROM accounts WHERE id = ?", [g.account.id])
+    tier = str(rows[0]["tier"]) if rows else "none"
+    if not tier_allows(tier, op.tier):
+        return forbidden_for_tier(operation_name, op, tier)
+    return payment_required(f"Insufficient credits: {operation_name!r} costs {cost} credits.")
+
+
+def _still_in_progress() -> APIError:
+    return APIError(
+        409,
+        "The first request with this Idempotency-Key is still being processed.",
+        error="idempotency_in_progress",
+        headers={"Retry-After": str(idempotency.IN_PROGRESS_RETRY_AFTER_S)},
+    )
+
+
+async def _claim_and_debit(
+    operation_name: str, cost: int, scope: idempotency.Scope | None, the_request_hash: str
+) -> tuple[Charge, int | None] | Response:
+    if connections.get("default").capabilities.dialect == "postgres":
+        return await _pg_claim_and_debit(operation_name, cost, scope, the_request_hash)
+    # SQLite (one writer at a time): the same steps as one explicit transaction.
+    account: Account = g.account
+    for _ in range(5):
         try:
             async with in_transaction() as conn:
                 record_id = None
@@ -215,14 +315,14 @@ async def _claim_and_debit(
                         .update(ledger_entry_id=ledger_id)
                     )
         except IntegrityError:
-            continue  # another request claimed the key first: read its record
+            # The key is taken (or expired and not yet purged): read its record.
+            assert scope is not None
+            existing = await idempotency.find(scope)
+            if existing is not None:
+                return idempotency.reject_or_replay(existing, the_request_hash)
+            continue
         return Charge(account.id, operation_name, cost, ledger_id, balance), record_id
-    raise APIError(
-        409,
-        "The first request with this Idempotency-Key is still being processed.",
-        error="idempotency_in_progress",
-        headers={"Retry-After": str(idempotency.IN_PROGRESS_RETRY_AFTER_S)},
-    )
+    raise _still_in_progress()
 
 
 def _credit_headers(charged: int, remaining: int) -> dict[str, str]:

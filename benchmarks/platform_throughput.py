@@ -1,0 +1,302 @@
+"""Platform overhead: an authenticated, billable, idempotency-keyed call against ``/healthz``.
+
+Both run on the same production-mode server (hypercorn, PostgreSQL, Redis) at the same number of
+concurrent keep-alive clients; the script prints requests per second and p50/p99 latency of each
+and their ratio. Target (issue 3, 2-core machine): the billable call keeps >= 60% of the
+``/healthz`` throughput with p99 under 50 ms.
+
+The billable call is ``POST /api/v3/numerology/profile`` (1 credit; the cheapest real billable
+calculation, so the figure is dominated by the platform: key lookup, Redis rate limit, the
+debit transaction with its idempotency record and ledger row, the stored replay) with a new
+``Idempotency-Key`` per request.
+
+    uv run python benchmarks/platform_throughput.py [--duration 10] [--concurrency 50]
+
+PostgreSQL and Redis come from ``ASTRO_BENCH_DATABASE_URL`` / ``ASTRO_BENCH_REDIS_URL``, or are
+started here in a temporary directory (as ``scripts/test.sh`` does) and stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from contextlib import ExitStack
+from pathlib import Path
+
+BODY = json.dumps(
+    {"name": "Ada Lovelace", "birth_date": "1815-12-10", "on_date": "2026-01-01"}
+).encode()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _as_pg(cmd: list[str]) -> list[str]:
+    return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
+
+
+def start_services(stack: ExitStack) -> tuple[str, str]:
+    work = Path(tempfile.mkdtemp(prefix="astro-bench-"))
+    stack.callback(shutil.rmtree, work, ignore_errors=True)
+    pg_bin = Path(shutil.which("pg_ctl") or next(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl")))
+    pg_dir = work / "pg"
+    pg_dir.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(work, "postgres", "postgres")
+        shutil.chown(pg_dir, "postgres", "postgres")
+    pg_port, redis_port = free_port(), free_port()
+    subprocess.run(
+        _as_pg(
+            [
+                str(pg_bin.parent / "initdb"),
+                "-D",
+                str(pg_dir / "data"),
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+    )
+    options = (
+        f"-p {pg_port} -k {pg_dir} -c listen_addresses=127.0.0.1 -c fsync=off "
+        "-c synchronous_commit=off -c max_connections=300"
+    )
+    subprocess.run(
+        _as_pg(
+            [
+                str(pg_bin),
+                "-D",
+                str(pg_dir / "data"),
+                "-l",
+                str(pg_dir / "log"),
+                "-w",
+                "-o",
+                options,
+                "start",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+    )
+    stack.callback(
+        subprocess.run,
+        _as_pg([str(pg_bin), "-D", str(pg_dir / "data"), "-m", "immediate", "-w", "stop"]),
+        capture_output=True,
+    )
+    redis = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(redis_port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(work),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    stack.callback(redis.wait, 10)
+    stack.callback(redis.terminate)
+    for _ in range(100):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", redis_port)) == 0:
+                break
+        time.sleep(0.05)
+    return (
+        f"postgres://postgres@127.0.0.1:{pg_port}/postgres",
+        f"redis://127.0.0.1:{redis_port}/0",
+    )
+
+
+def _request(method: str, path: str, headers: dict[str, str], body: bytes = b"") -> bytes:
+    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
+    lines += [f"{k}: {v}" for k, v in headers.items()]
+    lines.append(f"Content-Length: {len(body)}")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+async def _one(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, raw: bytes) -> int:
+    writer.write(raw)
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head[9:12])
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    if length:
+        await reader.readexactly(length)
+    return status
+
+
+async def load(
+    port: int, make_request: object, concurrency: int, duration_s: float
+) -> tuple[list[float], dict[int, int]]:
+    latencies: list[float] = []
+    statuses: dict[int, int] = {}
+    deadline = time.perf_counter() + duration_s
+
+    async def client() -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            while time.perf_counter() < deadline:
+                raw = make_request()  # type: ignore[operator]
+                started = time.perf_counter()
+                status = await _one(reader, writer, raw)
+                latencies.append(time.perf_counter() - started)
+                statuses[status] = statuses.get(status, 0) + 1
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(client() for _ in range(concurrency)))
+    return latencies, statuses
+
+
+def summarize(
+    name: str, latencies: list[float], statuses: dict[int, int], duration_s: float
+) -> dict[str, float]:
+    ordered = sorted(latencies)
+    rps = len(ordered) / duration_s
+    p50 = statistics.median(ordered) * 1000
+    p99 = ordered[int(len(ordered) * 0.99) - 1] * 1000
+    print(
+        f"{name:<34} {len(ordered):>8} req  {rps:>8.0f} req/s  p50 {p50:6.1f} ms  "
+        f"p99 {p99:6.1f} ms  statuses {dict(sorted(statuses.items()))}"
+    )
+    return {"rps": rps, "p50": p50, "p99": p99}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--duration", type=float, default=10.0)
+    parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--concurrency", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=2, help="hypercorn worker processes")
+    args = parser.parse_args()
+
+    with ExitStack() as stack:
+        db_url = os.environ.get("ASTRO_BENCH_DATABASE_URL")
+        redis_url = os.environ.get("ASTRO_BENCH_REDIS_URL")
+        if not (db_url and redis_url):
+            db_url, redis_url = start_services(stack)
+        data_dir = Path(tempfile.mkdtemp(prefix="astro-bench-var-"))
+        stack.callback(shutil.rmtree, data_dir, ignore_errors=True)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
+        env.update(
+            {
+                "ASTRO_DATABASE_URL": db_url,
+                "ASTRO_REDIS_URL": redis_url,
+                "ASTRO_DATA_DIR": str(data_dir),
+                "ASTRO_SECRET_KEY": "bench-" + uuid.uuid4().hex,
+                "ASTRO_RATE_LIMIT_ENTERPRISE": "100000000",
+            }
+        )
+        cli = [sys.executable, "-m", "astro_server.cli"]
+        subprocess.run([*cli, "migrate"], env=env, check=True, capture_output=True)
+        created = json.loads(
+            subprocess.run(
+                [
+                    *cli,
+                    "create-account",
+                    "--name",
+                    "bench",
+                    "--tier",
+                    "enterprise",
+                    "--credits",
+                    "100000000",
+                    "--json",
+                ],
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
+        port = free_port()
+        log = open(data_dir / "server.log", "wb")  # noqa: SIM115
+        stack.callback(log.close)
+        server = subprocess.Popen(
+            [
+                *cli,
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--workers",
+                str(args.workers),
+            ],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        stack.callback(server.wait, 15)
+        stack.callback(server.terminate)
+        for _ in range(300):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+
+        healthz = _request("GET", "/healthz", {})
+        key = created["api_key"]
+
+        def billable() -> bytes:
+            return _request(
+                "POST",
+                "/api/v3/numerology/profile",
+                {
+                    "X-API-Key": key,
+                    "Content-Type": "application/json",
+                    "Idempotency-Key": uuid.uuid4().hex,
+                },
+                BODY,
+            )
+
+        print(
+            f"{args.concurrency} concurrent keep-alive clients, {args.duration:.0f} s each, "
+            f"hypercorn --workers {args.workers}, PostgreSQL + Redis, {os.cpu_count()} CPUs"
+        )
+        results = {}
+        for name, make in (
+            ("GET /healthz", lambda: healthz),
+            ("POST numerology/profile (billable)", billable),
+        ):
+            asyncio.run(load(port, make, args.concurrency, args.warmup))
+            latencies, statuses = asyncio.run(load(port, make, args.concurrency, args.duration))
+            results[name] = summarize(name, latencies, statuses, args.duration)
+        base, paid = results["GET /healthz"], results["POST numerology/profile (billable)"]
+        ratio = paid["rps"] / base["rps"]
+        print(
+            f"billable / healthz throughput: {ratio:.0%} (target >= 60%); "
+            f"billable p99 {paid['p99']:.1f} ms (target < 50 ms)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
