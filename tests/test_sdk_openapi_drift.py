@@ -91,14 +91,14 @@ def test_a_new_server_operation_is_reported_with_where_to_add_it(
     openapi: dict[str, Any],
 ) -> None:
     doc = copy.deepcopy(openapi)
-    doc["paths"]["/api/v3/western/natal"] = {
-        "post": {"operationId": "westernNatal", "tags": ["Western"], "responses": {}}
+    doc["paths"]["/api/v3/western/harmonics"] = {
+        "post": {"operationId": "westernHarmonicsExample", "tags": ["Western"], "responses": {}}
     }
     problems = new_problems(openapi, doc)
     assert len(problems) == 1
-    assert (
-        "westernNatal (POST /api/v3/western/natal, tag Western) has no SDK operation"
-        in (problems[0])
+    assert problems[0].startswith(
+        "westernHarmonicsExample (POST /api/v3/western/harmonics, tag Western) has no SDK "
+        "operation: add Operation(operation_id='westernHarmonicsExample'"
     )
     assert "astro_sdk/resources/western.py" in problems[0]
 
