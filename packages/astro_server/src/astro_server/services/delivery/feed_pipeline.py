@@ -228,7 +228,8 @@ async def deliver(
             )
             return None
         delivery.body = event_body(delivery.message_id, delivery.created_at, data)
-        await held.update(body=delivery.body)
+        # Stored with the outcome: the body is a pure function of the row and the published
+        # content, so an attempt cut short rebuilds the same bytes.
     body = delivery.body.encode()
     headers = sign_headers(
         secrets_in_use(sub, now, settings), delivery.message_id, int(now.timestamp()), body
@@ -259,7 +260,8 @@ async def _record(
         succeeded=result.succeeded,
     )
     if result.succeeded:
-        await HoroscopeFeedSubscription.filter(id=sub.id).update(consecutive_failures=0)
+        if sub.consecutive_failures:
+            await HoroscopeFeedSubscription.filter(id=sub.id).update(consecutive_failures=0)
         health = SubscriptionHealth(sub.active, 0, sub.disabled_at)
     else:
         await HoroscopeFeedSubscription.filter(id=sub.id).update(
@@ -276,6 +278,7 @@ async def _record(
     )
     await FeedDelivery.filter(id=delivery.id, lease_token=claim).update(
         status=decision.message_status,
+        body=delivery.body,
         attempts=number,
         round_attempts=delivery.round_attempts + 1,
         next_attempt_at=decision.retry_at,
