@@ -55,6 +55,19 @@ class _OpenAPIProvider(OpenAPIProvider):
             return str(explicit)
         return super().operation_id(method, path, func)
 
+    def build_querystring_parameters(
+        self, model: type[Any]
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """quart-schema 0.25 looks for ``required`` on each property, but JSON Schema keeps it in
+        the model's ``required`` list, so a required query parameter came out optional."""
+        parameters, definitions = super().build_querystring_parameters(model)
+        fields = getattr(model, "model_fields", {})
+        for parameter in parameters:
+            field = fields.get(parameter["name"])
+            if field is not None and field.is_required():
+                parameter["required"] = True
+        return parameters, definitions
+
 
 def error_response(err: APIError) -> Response:
     return json_response(err.body(_request_id()), err.status, err.headers)

@@ -9,12 +9,15 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from quart import Blueprint, Response
-from quart_schema import operation_id, tag, validate_querystring
+from quart_schema import document_response, operation_id, tag, validate_querystring
 
+from astro_calc.horoscope import DailyHoroscope
+from astro_server.api._msgspec_docs import response_model
 from astro_server.errors import validation_error
 from astro_server.responses import json_response
+from astro_server.schemas import ErrorBody
 from astro_server.services import horoscopes
 from astro_server.services.auth import require_api_key
 from astro_server.services.billing import billable
@@ -42,10 +45,27 @@ class RangeQuery(BaseModel):
     language: Literal["en", "th"] = "en"
 
 
+class PublishedHoroscope(response_model(DailyHoroscope)):  # type: ignore[misc]
+    """A published daily horoscope: the same content for a (sign, date, language) forever."""
+
+    model_config = ConfigDict(title="PublishedHoroscope")
+
+    generator: str = Field(description="Version of the writer that published it")
+    published_at: dt.datetime = Field(description="When it was first published (UTC)")
+
+
+class HoroscopeRange(BaseModel):
+    sign: Sign
+    language: Literal["en", "th"]
+    horoscopes: list[PublishedHoroscope] = Field(description="One per date, start to end")
+
+
 @blueprint.get("/api/v3/horoscopes/daily")
 @require_api_key
 @billable("horoscopes.daily")
 @validate_querystring(DailyQuery)
+@document_response(PublishedHoroscope, 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("getDailyHoroscope")
 async def daily(query_args: DailyQuery) -> Response:
@@ -60,6 +80,8 @@ async def daily(query_args: DailyQuery) -> Response:
 @require_api_key
 @billable("horoscopes.range")
 @validate_querystring(RangeQuery)
+@document_response(HoroscopeRange, 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("getHoroscopeRange")
 async def date_range(query_args: RangeQuery) -> Response:

@@ -12,10 +12,17 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 from quart import Blueprint, Response
-from quart_schema import operation_id, tag, validate_request
+from quart_schema import document_response, operation_id, tag, validate_request
 
-from astro_calc.numerology import numerology_profile, phone_numerology
+from astro_calc.numerology import (
+    NumerologyProfile,
+    ThaiNumerology,
+    numerology_profile,
+    phone_numerology,
+)
+from astro_server.api._msgspec_docs import response_model
 from astro_server.responses import json_response
+from astro_server.schemas import ErrorBody
 from astro_server.services.auth import require_api_key
 from astro_server.services.billing import billable
 
@@ -36,10 +43,23 @@ class ProfileRequest(BaseModel):
     language: Literal["en", "th"] = "en"
 
 
+_ProfileDoc = response_model(NumerologyProfile)
+_ThaiNumerologyDoc = response_model(ThaiNumerology)
+
+
+class NumerologyResult(BaseModel):
+    profile: _ProfileDoc  # type: ignore[valid-type]
+    phone: _ThaiNumerologyDoc | None = Field(  # type: ignore[valid-type]
+        description="Thai phone-number reading; null when no phone was given"
+    )
+
+
 @blueprint.post("/api/v3/numerology/profile")
 @require_api_key
 @billable("numerology.profile")
 @validate_request(ProfileRequest)
+@document_response(NumerologyResult, 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("numerologyProfile")
 async def profile(data: ProfileRequest) -> Response:

@@ -19,7 +19,8 @@ from quart_schema import (
     validate_request,
 )
 
-from astro_calc.tarot import draw_tarot, tarot_card, tarot_deck
+from astro_calc.tarot import TarotCard, TarotReading, draw_tarot, tarot_card, tarot_deck
+from astro_server.api._msgspec_docs import response_model
 from astro_server.errors import APIError
 from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody
@@ -49,10 +50,21 @@ class CardsQuery(BaseModel):
     language: Literal["en", "th"] = "en"
 
 
+_TarotCardDoc = response_model(TarotCard)
+
+
+class TarotCardList(BaseModel):
+    """The 78-card deck in deck order (majors 0-21, then wands, cups, swords, pentacles)."""
+
+    cards: list[_TarotCardDoc]  # type: ignore[valid-type]
+
+
 @blueprint.post("/api/v3/tarot/draw")
 @require_api_key
 @billable("tarot.draw")
 @validate_request(DrawRequest)
+@document_response(response_model(TarotReading), 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("tarotDraw")
 async def draw(data: DrawRequest) -> Response:
@@ -65,6 +77,8 @@ async def draw(data: DrawRequest) -> Response:
 @blueprint.get("/api/v3/tarot/cards")
 @require_api_key
 @validate_querystring(CardsQuery)
+@document_response(TarotCardList, 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("listTarotCards")
 async def list_cards(query_args: CardsQuery) -> Response:
@@ -75,6 +89,8 @@ async def list_cards(query_args: CardsQuery) -> Response:
 @blueprint.get("/api/v3/tarot/cards/<card_id>")
 @require_api_key
 @validate_querystring(CardsQuery)
+@document_response(_TarotCardDoc, 200)
+@document_response(ErrorBody, 400)
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("getTarotCard")
