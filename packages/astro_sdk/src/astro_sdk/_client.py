@@ -31,8 +31,11 @@ from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.chinese import AsyncChinese, Chinese
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
 from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
+from astro_sdk.resources.horoscopes import AsyncHoroscopes, Horoscopes
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
 from astro_sdk.resources.korean import AsyncKorean, Korean
+from astro_sdk.resources.numerology import AsyncNumerology, Numerology
+from astro_sdk.resources.tarot import AsyncTarot, Tarot
 from astro_sdk.resources.thai import AsyncThai, Thai
 from astro_sdk.resources.uranian import AsyncUranian, Uranian
 from astro_sdk.resources.vedic import AsyncVedic, Vedic
@@ -72,6 +75,9 @@ class _ResourceGroups:
     horoscope_feeds = resource_group(HoroscopeFeeds, AsyncHoroscopeFeeds)
     chinese = resource_group(Chinese, AsyncChinese)
     korean = resource_group(Korean, AsyncKorean)
+    tarot = resource_group(Tarot, AsyncTarot)
+    numerology = resource_group(Numerology, AsyncNumerology)
+    horoscopes = resource_group(Horoscopes, AsyncHoroscopes)
 
 
 def registered_operations() -> dict[str, Operation[Any]]:
