@@ -62,10 +62,19 @@ def registered_periodic_tasks() -> dict[str, PeriodicTask]:
 class Scheduler:
     """Runs every registered periodic task at its interval until ``stop`` is set."""
 
-    def __init__(self, settings: Settings, redis_client: Any | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        redis_client: Any | None = None,
+        tasks: dict[str, PeriodicTask] | None = None,
+    ) -> None:
         self.settings = settings
         self.redis = redis_client
+        self.tasks = tasks  # None: every registered task
         self.runs: dict[str, int] = {}
+
+    def _tasks(self) -> dict[str, PeriodicTask]:
+        return dict(self.tasks) if self.tasks is not None else registered_periodic_tasks()
 
     async def _locked(self, task: PeriodicTask, interval_s: float) -> bool:
         if self.redis is None:
@@ -85,11 +94,11 @@ class Scheduler:
             log.exception("periodic task %s failed", task.name)
 
     async def run(self, stop: asyncio.Event) -> None:
-        next_run = {name: time.monotonic() for name in _PERIODIC}
+        next_run = {name: time.monotonic() for name in self._tasks()}
         log.info("scheduler started with %d periodic tasks", len(next_run))
         while not stop.is_set():
             now = time.monotonic()
-            for name, task in registered_periodic_tasks().items():
+            for name, task in self._tasks().items():
                 due = next_run.setdefault(name, now)
                 if due <= now:
                     await self.run_once(task)
