@@ -177,3 +177,21 @@ def test_a_response_enum_may_be_read_as_a_string_but_a_request_enum_must_match(
     assert any("listJobs" in p and "query status: the server allows" in p for p in problems)
     # Job.status is an enum on the server and a plain string in the SDK: not a problem.
     assert not any("Job.status" in p for p in drift(openapi, registered_operations()))
+
+
+def test_a_self_referencing_schema_is_compared_once_and_its_drift_reported(
+    openapi: dict[str, Any],
+) -> None:
+    # A dasha period holds its sub-periods: the comparison must end, and still see a new field.
+    doc = copy.deepcopy(openapi)
+    period = doc["components"]["schemas"]["VedicDashaPeriod"]
+    assert period["properties"]["sub_periods"]["items"] == {
+        "$ref": "#/components/schemas/VedicDashaPeriod"
+    }
+    period["properties"]["lord_th"] = {"type": "string"}
+    problems = new_problems(openapi, doc)
+    assert any(
+        "vedicDasha" in p
+        and p.endswith("mahadashas[].lord_th: on the server, missing from the SDK model")
+        for p in problems
+    ), problems

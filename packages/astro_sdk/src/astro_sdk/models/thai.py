@@ -1,9 +1,9 @@
 """Models of the Thai Astrology tag group (``/api/v3/thai/...``).
 
 The request bodies mirror the server's field by field (the drift test checks names, bounds and
-required flags). The responses are not yet documented in the server's OpenAPI, so their models
-declare no fields and every value is read from ``model_extra``
-(``festivals.model_extra["festivals"]``).
+required flags); the responses mirror the documented result shapes. Enumerations in responses
+are read as plain strings, their values listed on each field, so a value added later breaks
+nothing. Texts come in Thai (``_th``) and English (``_en``); instants are UTC.
 """
 
 from __future__ import annotations
@@ -16,19 +16,30 @@ from pydantic import Field
 from astro_sdk.models._base import RequestModel, ResponseModel
 
 __all__ = [
+    "AuspiciousDay",
+    "AuspiciousReason",
     "Ayanamsa",
+    "Festival",
     "Purpose",
+    "SuriyayatraYear",
+    "TaksaPosition",
+    "TaksaWheel",
     "ThaiAuspiciousRequest",
     "ThaiAuspiciousTimes",
     "ThaiBirthSubject",
     "ThaiCalendar",
     "ThaiCalendarRequest",
+    "ThaiCalendarYear",
     "ThaiFestivals",
     "ThaiFestivalsRequest",
     "ThaiLunar",
+    "ThaiLunarDate",
     "ThaiLunarRequest",
+    "ThaiMonth",
     "ThaiWheel",
     "ThaiWheelRequest",
+    "TimeWindow",
+    "YearlyTaksa",
 ]
 
 Ayanamsa = Literal["lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"]
@@ -86,25 +97,228 @@ class ThaiAuspiciousRequest(RequestModel):
     birth_time: str | None = Field(default=None, pattern=_TIME_PATTERN)
 
 
+# --- calendar ------------------------------------------------------------------------------------
+
+
+class ThaiLunarDate(ResponseModel):
+    """The Thai lunar date of a civil ``date``."""
+
+    date: dt.date
+    weekday: str
+    lunar_year: int
+    """The Gregorian year naming the lunar year (months 1 to 12)."""
+    lunar_month: int
+    """1 to 12."""
+    second_month_8: bool
+    """The repeated month 8 of an athikamat year ("8/8")."""
+    phase: str
+    """waxing or waning."""
+    kham: int
+    """Day of the waxing or waning half, 1 to 15."""
+    day_of_month: int
+    """1 to 30."""
+    month_days: int
+    """29 or 30."""
+    wan_phra: bool
+    """A Buddhist holy day."""
+    year_type: str
+    """pakatimat, athikawan (extra day) or athikamat (extra month)."""
+    buddhist_era: int
+    chulasakarat: int
+    animal_year: str
+
+
+class SuriyayatraYear(ResponseModel):
+    """The Suriyayatra elements of a Chulasakarat year."""
+
+    cs_year: int
+    horakhun: int
+    kammacapon: int
+    avoman: int
+    tithi: int
+    year_type: str
+    """pakatimat, athikawan or athikamat."""
+    thaloeng_sok_jdn: int
+    """Julian day number of the Thaloeng Sok day."""
+
+
+class ThaiMonth(ResponseModel):
+    month: int
+    second_month_8: bool
+    start: dt.date
+    days: int
+
+
+class ThaiCalendarYear(ResponseModel):
+    year: int
+    year_type: str
+    """pakatimat, athikawan or athikamat."""
+    suriyayatra: SuriyayatraYear
+    months: list[ThaiMonth]
+    wan_phra: list[dt.date]
+
+
 class ThaiCalendar(ResponseModel):
-    """``lunar_date`` for a date, or ``calendar_year`` (type, Suriyayatra elements, months,
-    wan phra) for a year (in ``model_extra`` until the server documents them)."""
+    """``POST /api/v3/thai/calendar``: ``lunar_date`` for a ``date`` request (``calendar_year``
+    null), or ``calendar_year`` for a ``year`` request (``lunar_date`` null)."""
+
+    lunar_date: ThaiLunarDate | None
+    calendar_year: ThaiCalendarYear | None
+
+
+# --- festivals -----------------------------------------------------------------------------------
+
+
+class Festival(ResponseModel):
+    key: str
+    """e.g. makha_bucha, visakha_bucha, loy_krathong, maha_songkran."""
+    name_th: str
+    name_en: str
+    date: dt.date
+    lunar_date: ThaiLunarDate | None = None
+    instant_utc: dt.datetime | None = None
+    """For an astronomical instant (Maha Songkran)."""
 
 
 class ThaiFestivals(ResponseModel):
-    """``year``, ``year_type``, ``ayanamsa`` and ``festivals`` (key, Thai and English name,
-    date, lunar date, instant) in ``model_extra``."""
+    """``POST /api/v3/thai/festivals``: the year's festivals in date order."""
+
+    year: int
+    year_type: str
+    ayanamsa: str
+    festivals: list[Festival]
+
+
+# --- the Moon ------------------------------------------------------------------------------------
 
 
 class ThaiLunar(ResponseModel):
-    """Phase, illumination, age, the Thai lunar date and the next new and full moons (in
-    ``model_extra``)."""
+    """``POST /api/v3/thai/lunar``: phase, illumination, age, the Thai lunar date of the place's
+    civil day, and the neighbouring new and full moons."""
+
+    moment_utc: dt.datetime
+    timezone: str
+    local_date: str
+    """The place's civil date, ``YYYY-MM-DD``."""
+    phase: str
+    """new_moon, waxing_crescent, first_quarter, waxing_gibbous, full_moon, waning_gibbous,
+    last_quarter or waning_crescent."""
+    phase_th: str
+    phase_en: str
+    phase_angle_deg: float
+    """Moon-Sun elongation: 0 new, 180 full."""
+    illumination: float
+    """0 to 1."""
+    age_days: float
+    previous_new_moon_utc: dt.datetime
+    next_new_moon_utc: dt.datetime
+    next_full_moon_utc: dt.datetime
+    thai_lunar_date: ThaiLunarDate
+
+
+# --- the Taksa wheel -----------------------------------------------------------------------------
+
+
+class TaksaPosition(ResponseModel):
+    """One of the eight positions of the wheel (``boriwan``, ``ayu``, ``det``, ``si``, ``mula``,
+    ``utsaha``, ``montri``, ``kalakini``) with its planet, colour and name letters."""
+
+    position: str
+    position_th: str
+    position_en: str
+    meaning_th: str
+    meaning_en: str
+    planet: str
+    planet_number: int
+    planet_th: str
+    planet_en: str
+    colour_th: str
+    colour_en: str
+    letters: list[str]
+
+
+class YearlyTaksa(ResponseModel):
+    """The moving (yearly) Taksa for the completed age."""
+
+    age_years: int
+    position: str
+    planet: str
+    outlook_th: str
+    outlook_en: str
+    period_ruler: str
+    period_start_age: int
+    period_end_age: int
+
+
+class TaksaWheel(ResponseModel):
+    birth_day: str
+    """sunday ... saturday, or wednesday_night (Rahu, from 18:00)."""
+    birth_day_th: str
+    birth_day_en: str
+    birth_planet: str
+    thai_day_date: dt.date
+    """The civil date whose Thai day (from 06:00) holds the birth."""
+    positions: list[TaksaPosition]
+    kalakini: TaksaPosition
+    auspicious_colours: list[TaksaPosition]
+    inauspicious_colour_th: str
+    inauspicious_colour_en: str
+    auspicious_letters: list[str]
+    inauspicious_letters: list[str]
+    yearly: YearlyTaksa | None = None
+    """With ``on_date`` in the request."""
 
 
 class ThaiWheel(ResponseModel):
-    """``utc``, ``offset_minutes``, ``timezone`` and the Taksa ``wheel`` (in ``model_extra``)."""
+    """``POST /api/v3/thai/wheel``: the resolved birth instant and the Taksa wheel."""
+
+    utc: dt.datetime
+    offset_minutes: int
+    timezone: str | None
+    wheel: TaksaWheel
+
+
+# --- auspicious times ----------------------------------------------------------------------------
+
+
+class AuspiciousReason(ResponseModel):
+    """A rule that decided a day or a window."""
+
+    key: str
+    effect: str
+    """favour or avoid."""
+    th: str
+    en: str
+
+
+class TimeWindow(ResponseModel):
+    """A daytime watch (local ``HH:MM`` to ``HH:MM``) ruled by a favoured planet."""
+
+    start: str
+    end: str
+    planet: str
+    position: str
+    reason: AuspiciousReason
+
+
+class AuspiciousDay(ResponseModel):
+    date: dt.date
+    weekday: str
+    auspicious: bool
+    lunar_date: ThaiLunarDate
+    reasons: list[AuspiciousReason]
+    windows: list[TimeWindow]
 
 
 class ThaiAuspiciousTimes(ResponseModel):
-    """``auspicious_days`` and ``avoided_days``, each with its reasons and time windows (in
-    ``model_extra``)."""
+    """``POST /api/v3/thai/auspicious-times``: the days examined, split into auspicious days
+    (with time windows) and avoided days, each with its reasons."""
+
+    purpose: str
+    purpose_th: str
+    purpose_en: str
+    start: dt.date
+    end: dt.date
+    days_examined: int
+    auspicious_days: list[AuspiciousDay]
+    avoided_days: list[AuspiciousDay]

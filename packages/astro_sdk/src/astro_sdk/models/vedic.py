@@ -1,9 +1,11 @@
 """Models of the Vedic tag group (``/api/v3/vedic/...``).
 
-The server documents the request bodies field by field; the synchronous responses are not yet
-documented in its OpenAPI, so their models carry no declared fields and every value is read from
-``model_extra`` (``chart.model_extra["grahas"]``). The drift test will ask for the fields the day
-the server documents them.
+Requests mirror the server's bodies field by field (names, required flags, bounds); responses
+mirror the documented result shapes (the drift test checks both). Enumerations in responses are
+read as plain strings, their values listed on each field, so a value added later breaks nothing.
+Longitudes are sidereal degrees in [0, 360) in the requested ayanamsa; times are UTC.
+The kundli matching batch answers with a job handle; its finished job's ``result`` can be read
+with :class:`KundliBatchResult` (``KundliBatchResult.model_validate(job.result)``).
 """
 
 from __future__ import annotations
@@ -18,10 +20,26 @@ from astro_sdk.models._base import RequestModel, ResponseModel
 __all__ = [
     "Ayanamsa",
     "BirthSubject",
+    "CurrentDasha",
+    "DashaPeriod",
+    "GrahaPosition",
+    "KundliBatchError",
+    "KundliBatchItem",
     "KundliBatchRecord",
+    "KundliBatchResult",
     "KundliMatchingBatchRequest",
     "KundliMatchingRequest",
+    "Lagna",
+    "MatchCancellation",
+    "MatchDosha",
+    "MatchKoota",
+    "MatchVerdict",
+    "MoonPlacement",
+    "PanchangaElement",
     "PanchangaRequest",
+    "Remedy",
+    "Tithi",
+    "Vara",
     "VedicChart",
     "VedicChartRequest",
     "VedicDasha",
@@ -108,22 +126,273 @@ class VedicRemediesRequest(RequestModel):
     node: Literal["mean", "true"] = "mean"
 
 
+# --- sidereal chart ------------------------------------------------------------------------------
+
+
+class Lagna(ResponseModel):
+    """The ascendant: sidereal longitude, sign (``sign_number`` 1 = Aries), nakshatra (1 to 27)
+    and pada (1 to 4)."""
+
+    longitude_deg: float
+    sign: str
+    sign_number: int
+    degree_in_sign: float
+    nakshatra: int
+    nakshatra_name: str
+    pada: int
+
+
+class GrahaPosition(ResponseModel):
+    """One graha (``sun`` ... ``saturn``, ``rahu``, ``ketu``) in the sidereal chart."""
+
+    name: str
+    longitude_deg: float
+    sign: str
+    sign_number: int
+    """1 = Aries ... 12 = Pisces."""
+    degree_in_sign: float
+    nakshatra: int
+    """1 (Ashwini) to 27 (Revati)."""
+    nakshatra_name: str
+    pada: int
+    """1 to 4."""
+    house: int
+    """1 to 12, counted from the lagna (whole-sign by default)."""
+    speed_deg_per_day: float
+    retrograde: bool
+    dignity: str
+    """exalted, moolatrikona, own, debilitated or none."""
+    combust: bool
+
+
 class VedicChart(ResponseModel):
-    """Sidereal chart (fields in ``model_extra`` until the server documents them)."""
+    """``POST /api/v3/vedic/chart``: grahas, lagna, house cusps and divisional charts."""
+
+    jd_ut: float
+    utc: dt.datetime
+    """The birth instant."""
+    ayanamsa: str
+    ayanamsa_deg: float
+    node: str
+    """mean or true (Rahu/Ketu)."""
+    house_system: str
+    lagna: Lagna
+    grahas: list[GrahaPosition]
+    house_cusps_deg: list[float]
+    divisional_charts: dict[str, dict[str, str]]
+    """Varga name (``D1`` ... ``D60``) -> graha or ``lagna`` -> sign name."""
+    ephemeris: str
+    """Which ephemeris computed the positions."""
+
+
+# --- kundli matching -----------------------------------------------------------------------------
+
+
+class MoonPlacement(ResponseModel):
+    """One person's sidereal Moon, on which the Ashtakoota is computed."""
+
+    moon_sign: str
+    moon_sign_number: int
+    nakshatra: int
+    nakshatra_name: str
+    pada: int
+    moon_longitude_deg: float
+
+
+class MatchKoota(ResponseModel):
+    """One of the eight kootas (varna, vashya, tara, yoni, graha_maitri, gana, bhakoot, nadi),
+    with each person's attribute."""
+
+    name: str
+    score: float
+    max: float
+    boy: str
+    girl: str
+
+
+class MatchDosha(ResponseModel):
+    name: str
+    """nadi, bhakoot, manglik, rajju or vedha."""
+    person: str
+    """both, boy or girl."""
+    present: bool
+    cancelled: bool
+
+
+class MatchCancellation(ResponseModel):
+    """A rule that cancelled a dosha."""
+
+    dosha: str
+    person: str
+    rule: str
+
+
+class MatchVerdict(ResponseModel):
+    band: str
+    """excellent, good, average or not_recommended."""
+    recommended: bool
+    reasons: list[str]
 
 
 class VedicKundliMatch(ResponseModel):
-    """Ashtakoota result: ``total``, ``max``, ``kootas``, ``doshas``, ``verdict``, ... (in
-    ``model_extra`` until the server documents them)."""
+    """``POST /api/v3/vedic/kundli-matching``: Ashtakoota points (``total`` of ``max`` 36),
+    the kootas, doshas with their cancellations, and the verdict."""
+
+    school: str
+    """north or south."""
+    total: float
+    max: float
+    kootas: list[MatchKoota]
+    boy: MoonPlacement
+    girl: MoonPlacement
+    doshas: list[MatchDosha]
+    cancellations: list[MatchCancellation]
+    verdict: MatchVerdict
+
+
+class KundliBatchError(ResponseModel):
+    """Why one batch record failed in the calculation, e.g. a local time skipped by a daylight
+    saving change; ``field`` names it as ``records[i].girl.time``."""
+
+    error: str
+    field: str
+    message: str
+
+
+class KundliBatchItem(ResponseModel):
+    """One record of a finished batch, in request order: ``result`` when ``status`` is
+    ``succeeded``, ``error`` when it is ``failed``."""
+
+    id: str
+    status: str
+    result: VedicKundliMatch | None = None
+    error: KundliBatchError | None = None
+
+
+class KundliBatchResult(ResponseModel):
+    """The ``result`` of a finished kundli matching batch job (one failed record never fails
+    the job)."""
+
+    school: str
+    succeeded: int
+    failed: int
+    results: list[KundliBatchItem]
+
+
+# --- dasha ---------------------------------------------------------------------------------------
+
+
+class DashaPeriod(ResponseModel):
+    """A Vimshottari period of ``lord``; ``level`` 1 mahadasha, 2 antardasha, 3 pratyantardasha,
+    with its sub-periods down to the requested depth."""
+
+    lord: str
+    start: dt.datetime
+    end: dt.datetime
+    level: int
+    sub_periods: list[DashaPeriod] = Field(default_factory=list)
+
+
+class CurrentDasha(ResponseModel):
+    """The periods running at ``at``."""
+
+    at: dt.datetime
+    mahadasha: str
+    antardasha: str
+    pratyantardasha: str
+    mahadasha_end: dt.datetime
+    antardasha_end: dt.datetime
+    pratyantardasha_end: dt.datetime
 
 
 class VedicDasha(ResponseModel):
-    """Vimshottari periods (in ``model_extra`` until the server documents them)."""
+    """``POST /api/v3/vedic/dasha``: the Vimshottari mahadashas from the Moon's nakshatra."""
+
+    moon_longitude_deg: float
+    nakshatra: int
+    nakshatra_name: str
+    year_days: float
+    balance_years: float
+    """Years of the first mahadasha remaining at birth."""
+    mahadashas: list[DashaPeriod]
+    current: CurrentDasha | None = None
+
+
+# --- panchanga -----------------------------------------------------------------------------------
+
+
+class PanchangaElement(ResponseModel):
+    """A nakshatra, yoga or karana, with the instants it starts and ends."""
+
+    number: int
+    name: str
+    start: dt.datetime
+    end: dt.datetime
+
+
+class Tithi(ResponseModel):
+    number: int
+    """1 to 30 (15 Purnima, 30 Amavasya)."""
+    name: str
+    paksha: str
+    """shukla or krishna."""
+    start: dt.datetime
+    end: dt.datetime
+
+
+class Vara(ResponseModel):
+    """The Vedic weekday, from sunrise to the next sunrise."""
+
+    number: int
+    """1 = Sunday."""
+    name: str
+    weekday: str
+    start: dt.datetime
+    end: dt.datetime
 
 
 class VedicPanchanga(ResponseModel):
-    """Tithi, vara, nakshatra, yoga, karana, sunrise, sunset (in ``model_extra``)."""
+    """``POST /api/v3/vedic/panchanga``: tithi, vara, nakshatra, yoga and karana at a moment,
+    with sunrise and sunset."""
+
+    moment: dt.datetime
+    latitude: float
+    longitude: float
+    ayanamsa: str
+    sunrise_convention: str
+    """upper_limb or disc_center."""
+    sunrise: dt.datetime
+    sunset: dt.datetime
+    next_sunrise: dt.datetime
+    vara: Vara
+    tithi: Tithi
+    nakshatra: PanchangaElement
+    yoga: PanchangaElement
+    karana: PanchangaElement
+
+
+# --- remedies ------------------------------------------------------------------------------------
+
+
+class Remedy(ResponseModel):
+    """One remedy for one graha, tied to the reason found in the chart."""
+
+    reason: str
+    """weak_planet, afflicted_planet, manglik, kaal_sarp, sade_sati or dasha_lord."""
+    planet: str
+    detail: str
+    explanation: str
+    gemstone: str
+    mantra: str
+    deity: str
+    charity: str
+    fasting_day: str
+    colour: str
 
 
 class VedicRemedies(ResponseModel):
-    """Remedies with their reasons (in ``model_extra``)."""
+    """``POST /api/v3/vedic/remedies``: the remedies, texts in ``language`` (en or th)."""
+
+    language: str
+    at: dt.datetime
+    remedies: list[Remedy]

@@ -12,6 +12,9 @@ formats; fields with a default are not required.
 Component names are the struct names, and quart-schema keeps one schema per name across the whole
 document, so a tag group whose structs reuse another group's names (``ElementBalance`` is both
 Western and Chinese) passes ``prefix="Chinese"``: every mirrored name in that tree gets it.
+
+A struct that contains itself (a dasha period's ``sub_periods``) is referred to by name while
+its mirror is being built, and the reference is resolved once the model exists.
 """
 
 from __future__ import annotations
@@ -25,10 +28,17 @@ from typing import Any
 import msgspec
 from pydantic import BaseModel, ConfigDict, create_model
 
+# Mirrors under construction, (struct, prefix) -> model name: a nested occurrence of the same
+# struct becomes a forward reference instead of an endless recursion.
+_BUILDING: dict[tuple[type[msgspec.Struct], str], str] = {}
+
 
 def _mirror_type(tp: Any, prefix: str) -> Any:
     origin = typing.get_origin(tp)
     if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+        building = _BUILDING.get((tp, prefix))
+        if building is not None:
+            return typing.ForwardRef(building)
         return response_model(tp, prefix=prefix)
     if origin is tuple:
         args = typing.get_args(tp)
@@ -53,17 +63,22 @@ def response_model(struct: type[msgspec.Struct], *, prefix: str = "") -> type[Ba
     """A pydantic model with the struct's name (``prefix`` added unless it already starts
     with it), fields, types and docstring."""
     hints = typing.get_type_hints(struct)
-    fields: dict[str, Any] = {}
-    for info in msgspec.structs.fields(struct):
-        default = ... if info.required else info.default
-        if default is msgspec.NODEFAULT:
-            default = None
-        fields[info.encode_name] = (_mirror_type(hints[info.name], prefix), default)
     name = struct.__name__ if struct.__name__.startswith(prefix) else prefix + struct.__name__
+    fields: dict[str, Any] = {}
+    _BUILDING[(struct, prefix)] = name
+    try:
+        for info in msgspec.structs.fields(struct):
+            default = ... if info.required else info.default
+            if default is msgspec.NODEFAULT:
+                default = None
+            fields[info.encode_name] = (_mirror_type(hints[info.name], prefix), default)
+    finally:
+        del _BUILDING[(struct, prefix)]
     model = create_model(
         name,
         __config__=ConfigDict(title=name),
         __doc__=struct.__doc__,
         **fields,
     )
+    model.model_rebuild(_types_namespace={name: model})
     return typing.cast(type[BaseModel], model)

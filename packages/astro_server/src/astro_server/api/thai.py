@@ -7,6 +7,10 @@ most 366 days counting both ends (``end_date`` 366 days after ``start_date`` is 
 ``end_date``). A birth subject is ``date``, ``time`` (HH:MM or HH:MM:SS), ``latitude``,
 ``longitude`` and an optional ``timezoneOffsetMinutes`` or IANA ``timezone``; with neither the zone
 is found from the coordinates.
+
+The OpenAPI document describes each success body from the struct the handler encodes (pydantic
+mirrors of the msgspec structs, names prefixed ``Thai``) and the error body of 400 (field-level
+``details``), 401, 402, 403, 409 and 429.
 """
 
 from __future__ import annotations
@@ -17,11 +21,14 @@ from typing import Literal
 import msgspec
 from pydantic import AwareDatetime, BaseModel, Field, ValidationInfo, field_validator
 from quart import Blueprint, Response
-from quart_schema import operation_id, tag, validate_request
+from quart_schema import document_response, operation_id, tag, validate_request
 
 from astro_calc.errors import CalcInputError
 from astro_calc.thai import (
     MAX_RANGE_DAYS,
+    AuspiciousSearch,
+    FestivalYear,
+    LunarInfo,
     SuriyayatraYear,
     TaksaWheel,
     ThaiLunarDate,
@@ -36,12 +43,16 @@ from astro_calc.thai import (
 from astro_calc.thai.calendar import MAX_YEAR, MIN_YEAR, month1_start, month_lengths
 from astro_calc.thai.suriyayatra import CS_TO_CE
 from astro_calc.time import parse_time_of_day, resolve, zone
+from astro_server.api._msgspec_docs import response_model
 from astro_server.responses import json_response
+from astro_server.schemas import ErrorBody
 from astro_server.services.auth import require_api_key
 from astro_server.services.billing import billable
 
 blueprint = Blueprint("thai", __name__)
 TAG = ["Thai Astrology"]
+# Struct names such as Festival or Reason are generic: prefix this group's OpenAPI schemas.
+DOCS_PREFIX = "Thai"
 
 _TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
 Purpose = Literal["wedding", "business_opening", "moving_house", "travel", "ordination"]
@@ -228,6 +239,8 @@ def _calendar_year(year: int) -> ThaiCalendarYear:
 @require_api_key
 @billable("thai.calendar")
 @validate_request(ThaiCalendarRequest)
+@document_response(response_model(ThaiCalendarResult, prefix=DOCS_PREFIX), 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("thaiCalendar")
 async def thai_calendar(data: ThaiCalendarRequest) -> Response:
@@ -244,6 +257,8 @@ async def thai_calendar(data: ThaiCalendarRequest) -> Response:
 @require_api_key
 @billable("thai.festivals")
 @validate_request(ThaiFestivalsRequest)
+@document_response(response_model(FestivalYear, prefix=DOCS_PREFIX), 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("thaiFestivals")
 async def thai_festivals_route(data: ThaiFestivalsRequest) -> Response:
@@ -256,6 +271,8 @@ async def thai_festivals_route(data: ThaiFestivalsRequest) -> Response:
 @require_api_key
 @billable("thai.lunar")
 @validate_request(ThaiLunarRequest)
+@document_response(response_model(LunarInfo, prefix=DOCS_PREFIX), 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("thaiLunar")
 async def thai_lunar(data: ThaiLunarRequest) -> Response:
@@ -270,6 +287,8 @@ async def thai_lunar(data: ThaiLunarRequest) -> Response:
 @require_api_key
 @billable("thai.wheel")
 @validate_request(ThaiWheelRequest)
+@document_response(response_model(ThaiWheelResult, prefix=DOCS_PREFIX), 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("thaiWheel")
 async def thai_wheel(data: ThaiWheelRequest) -> Response:
@@ -296,6 +315,8 @@ async def thai_wheel(data: ThaiWheelRequest) -> Response:
 @require_api_key
 @billable("thai.auspicious_times")
 @validate_request(ThaiAuspiciousRequest)
+@document_response(response_model(AuspiciousSearch, prefix=DOCS_PREFIX), 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("thaiAuspiciousTimes")
 async def thai_auspicious_times(data: ThaiAuspiciousRequest) -> Response:

@@ -7,6 +7,10 @@ A birth subject is the spec's object (``date``, ``time`` HH:MM or HH:MM:SS, ``la
 get wrong in its shape is checked here, before the billing wrapper charges anything; a record
 that still fails in the calculation (a local time skipped by a daylight-saving change) gets its
 own error in the job result while the other records succeed.
+
+The OpenAPI document describes each success body from the astro_calc struct the handler encodes
+(pydantic mirrors, names prefixed ``Vedic``), the batch's 202 job handle, and the error body of
+400 (field-level ``details``), 401, 402, 403, 409 and 429.
 """
 
 from __future__ import annotations
@@ -23,6 +27,11 @@ from astro_calc.errors import CalcInputError
 from astro_calc.time import zone
 from astro_calc.vedic import (
     BirthSubject,
+    KundliMatch,
+    Panchanga,
+    RemedyReport,
+    SiderealChart,
+    VimshottariDasha,
     kundli_match,
     panchanga_at,
     remedies,
@@ -31,7 +40,9 @@ from astro_calc.vedic import (
 )
 from astro_calc.vedic.subject import birth_moment
 from astro_calc.vedic.varga import VARGAS
+from astro_server.api._msgspec_docs import response_model
 from astro_server.responses import json_response
+from astro_server.schemas import ErrorBody, JobHandle
 from astro_server.services.auth import require_api_key
 from astro_server.services.billing import billable
 from astro_server.services.jobs import enqueue_job, job_accepted
@@ -39,6 +50,8 @@ from astro_server.tasks import vedic as vedic_tasks  # registers the batch job h
 
 blueprint = Blueprint("vedic", __name__)
 TAG = ["Vedic"]
+# Struct names such as Panchanga or Lagna are generic: prefix this group's OpenAPI schemas.
+DOCS_PREFIX = "Vedic"
 
 Ayanamsa = Literal["lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"]
 _TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
@@ -126,12 +139,6 @@ class BatchRequest(BaseModel):
         return self
 
 
-class JobHandle(BaseModel):
-    job_id: str
-    status: Literal["queued"]
-    poll: str
-
-
 class DashaRequest(BaseModel):
     subject: BirthSubjectIn
     year_days: float = Field(
@@ -179,6 +186,8 @@ def _aware(moment: dt.datetime | None) -> dt.datetime:
 @require_api_key
 @billable("vedic.chart")
 @validate_request(ChartRequest)
+@document_response(response_model(SiderealChart, prefix=DOCS_PREFIX), 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicChart")
 async def vedic_chart(data: ChartRequest) -> Response:
@@ -196,6 +205,8 @@ async def vedic_chart(data: ChartRequest) -> Response:
 @require_api_key
 @billable("vedic.kundli_matching")
 @validate_request(MatchRequest)
+@document_response(response_model(KundliMatch, prefix=DOCS_PREFIX), 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicKundliMatching")
 async def vedic_kundli_matching(data: MatchRequest) -> Response:
@@ -208,6 +219,7 @@ async def vedic_kundli_matching(data: MatchRequest) -> Response:
 @billable("vedic.kundli_matching_batch", quantity=lambda body: len(body.records))
 @validate_request(BatchRequest)
 @document_response(JobHandle, 202)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicKundliMatchingBatch")
 async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
@@ -221,6 +233,8 @@ async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
 @require_api_key
 @billable("vedic.dasha")
 @validate_request(DashaRequest)
+@document_response(response_model(VimshottariDasha, prefix=DOCS_PREFIX), 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicDasha")
 async def vedic_dasha(data: DashaRequest) -> Response:
@@ -241,6 +255,8 @@ async def vedic_dasha(data: DashaRequest) -> Response:
 @require_api_key
 @billable("vedic.panchanga")
 @validate_request(PanchangaRequest)
+@document_response(response_model(Panchanga, prefix=DOCS_PREFIX), 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicPanchanga")
 async def vedic_panchanga(data: PanchangaRequest) -> Response:
@@ -270,6 +286,8 @@ async def vedic_panchanga(data: PanchangaRequest) -> Response:
 @require_api_key
 @billable("vedic.remedies")
 @validate_request(RemediesRequest)
+@document_response(response_model(RemedyReport, prefix=DOCS_PREFIX), 200)
+@document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicRemedies")
 async def vedic_remedies(data: RemediesRequest) -> Response:
