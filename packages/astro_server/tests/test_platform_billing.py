@@ -77,9 +77,10 @@ async def pdf() -> Response:
 
 @pytest.fixture
 async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
+    global release, started
     executions.clear()
-    release.clear()
-    started.clear()
+    # Fresh events: an asyncio.Event belongs to the loop that first waited on it.
+    release, started = asyncio.Event(), asyncio.Event()
     settings = settings_for(
         database_url,
         tmp_path,

@@ -65,7 +65,8 @@ async def gated(params: dict[str, Any], progress: Progress) -> str:
 
 @pytest.fixture
 async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
-    gate.clear()
+    global gate
+    gate = asyncio.Event()  # an asyncio.Event belongs to the loop that first waited on it
     settings = settings_for(database_url, tmp_path, job_lease_s=0.6)
     async with running_app(settings, [routes]) as application:
         yield application

@@ -48,7 +48,17 @@ def tortoise_config(settings: Settings) -> dict[str, Any]:
     }
 
 
+def _forget_cached_statements() -> None:
+    # tortoise caches each model's INSERT/UPDATE/DELETE SQL per connection *name*, not per
+    # dialect: after SQLite, "default" on PostgreSQL would reuse "?" placeholders. A process
+    # that opens another database (the test suite, both parametrizations) must start afresh.
+    from tortoise.backends.base.executor import EXECUTOR_CACHE
+
+    EXECUTOR_CACHE.clear()
+
+
 async def init_db(settings: Settings) -> None:
+    _forget_cached_statements()
     # Quart serves requests in tasks other than the startup task: the global fallback context
     # makes the connections visible to all of them (tortoise >= 1.0 keeps state in contextvars).
     await Tortoise.init(config=tortoise_config(settings), _enable_global_fallback=True)
@@ -58,6 +68,7 @@ async def migrate_db(settings: Settings) -> None:
     """Apply tortoise's migrations: an empty database is brought to the current schema."""
     from tortoise.migrations.api import migrate
 
+    _forget_cached_statements()
     await migrate(config=tortoise_config(settings))
     await Tortoise.close_connections()
 
