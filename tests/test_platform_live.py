@@ -281,3 +281,35 @@ async def test_metrics_count_requests_and_jobs(
     assert "astro_http_request_duration_seconds_bucket" in text
     # Secrets never reach the log.
     assert key not in live_server.log()
+
+
+async def test_sigterm_during_a_busy_queue_loses_no_job(production_stack: Stack) -> None:
+    server = production_stack.server()
+    account_id, key = account(production_stack, "starter", 10_000)
+    worker = production_stack.worker({"ASTRO_WORKER_CONCURRENCY": "1"})
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=60) as client:
+        for _ in range(10):
+            r = await client.post(
+                "/api/v3/vedic/kundli-matching/batch", json=batch(50), headers={"X-API-Key": key}
+            )
+            assert r.status_code == 202, r.text
+    await _wait_for(
+        lambda: db_rows(production_stack, "SELECT id FROM jobs WHERE status = 'running'"),
+        30,
+        "a running job",
+    )
+    started = time.monotonic()
+    worker.proc.send_signal(signal.SIGTERM)
+    assert worker.proc.wait(10) == 0, worker.log()
+    assert time.monotonic() - started < 10
+    production_stack.worker()
+
+    async def all_succeeded() -> bool:
+        rows = await db_rows(
+            production_stack, "SELECT COUNT(*) AS n FROM jobs WHERE status = 'succeeded'"
+        )
+        return int(rows[0]["n"]) == 10
+
+    await _wait_for(all_succeeded, 120, "every job to succeed")
+    balance, ledger_total, debits = await balance_and_ledger(production_stack, account_id)
+    assert (debits, balance, ledger_total) == (10, 10_000 - 1000, 10_000 - 1000)

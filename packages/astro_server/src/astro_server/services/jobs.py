@@ -395,13 +395,20 @@ async def _fail_if_exhausted(job_id: str) -> None:
         )
 
 
-async def release_running_jobs() -> None:
-    """Give back the leases this process holds (worker shutdown): others may take them now."""
+async def release_running_jobs() -> list[str]:
+    """Give back the leases this process holds (worker shutdown); returns the re-queued ids.
+
+    The interrupted attempt still counts towards ``job_max_attempts``.
+    """
+    released = []
     for job_id, attempt in list(_running_here.items()):
-        await Job.filter(id=job_id, status="running", attempts=attempt).update(
+        changed = await Job.filter(id=job_id, status="running", attempts=attempt).update(
             status="queued", lease_expires_at=None, updated_at=_now()
         )
+        if changed:
+            released.append(job_id)
     _running_here.clear()
+    return released
 
 
 async def sweep_jobs(kick: Callable[[str], Awaitable[None]] | None = None) -> dict[str, int]:

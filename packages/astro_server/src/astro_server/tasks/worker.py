@@ -64,7 +64,14 @@ async def run_worker(settings: Settings, drain_s: float = 5.0) -> None:
         listener.cancel()
         await _bounded(listener, 1.0)
     stop_waiter.cancel()
-    await _bounded(jobs.release_running_jobs(), 1.0)
+
+    async def hand_back() -> None:
+        # Re-send the interrupted jobs now, so another worker starts them without waiting for
+        # the sweeper or the stream's redelivery.
+        for job_id in await jobs.release_running_jobs():
+            await broker_module.kick_job(job_id)
+
+    await _bounded(hand_back(), 1.5)
     await _bounded(broker.shutdown(), 1.0)
     await _bounded(close_db(), 1.0)
     log.info("worker stopped")
