@@ -110,8 +110,7 @@ def test_a_billable_call_carries_credit_headers(
     assert match.api_response.credits_charged == 1
     assert match.api_response.credits_remaining == 4
     assert again.api_response.credits_remaining == 3
-    assert match.model_extra is not None
-    assert match.model_extra["max"] == 36
+    assert match.max == 36
 
 
 def test_an_invalid_api_key_is_an_authentication_error(live_server: ServerProcess) -> None:
@@ -161,7 +160,7 @@ def test_an_idempotency_key_replays_and_a_different_body_conflicts(
         with pytest.raises(astro_sdk.IdempotencyConflictError) as caught:
             client.vedic.kundli_matching(boy=GIRL, girl=BOY, idempotency_key="order-1")
         balance = client.estimates.create(operation="western.natal").balance
-    assert replay.model_extra == first.model_extra
+    assert replay.model_dump() == first.model_dump()
     assert replay.api_response.credits_charged == 0
     assert caught.value.status_code == 409
     assert caught.value.error == "idempotency_conflict"
