@@ -16,7 +16,7 @@ from _platform_support import key_headers, new_account, running_app, settings_fo
 from pydantic import BaseModel, Field
 from quart import Blueprint, Quart, Response
 from quart.typing import TestClientProtocol as Client
-from quart_schema import validate_request
+from quart_schema import validate_querystring, validate_request
 from tortoise.functions import Sum
 
 from astro_server.errors import APIError
@@ -73,6 +73,20 @@ async def batch(data: Batch) -> Response:
 @billable("reports.natal_pdf")
 async def pdf() -> Response:
     return json_response({"pdf_url": "/files/x.pdf"})
+
+
+class DayQuery(BaseModel):
+    sign: str = Field(min_length=1, max_length=20)
+    date: str = Field(min_length=10, max_length=10)
+
+
+@routes.get("/test/daily")
+@require_api_key
+@billable("horoscopes.daily")
+@validate_querystring(DayQuery)
+async def daily(query_args: DayQuery) -> Response:
+    executions.append(len(executions))
+    return json_response({"sign": query_args.sign, "date": query_args.date})
 
 
 @pytest.fixture
@@ -198,6 +212,27 @@ async def test_same_key_other_body_is_409_idempotency_conflict(client: Client) -
     body = await response.get_json()
     assert response.status_code == 409
     assert body["error"] == "idempotency_conflict"
+
+
+async def test_same_key_on_a_get_with_another_query_is_409_idempotency_conflict(
+    client: Client,
+) -> None:
+    # The query string is part of the request: one key for two horoscope dates is a conflict,
+    # not a replay of the first date's answer.
+    account_id, key = await new_account("free", 5)
+    headers = key_headers(key, **{"Idempotency-Key": "daily-1"})
+    first = await client.get("/test/daily?sign=leo&date=2026-01-01", headers=headers)
+    assert first.status_code == 200
+    other = await client.get("/test/daily?sign=leo&date=2026-01-02", headers=headers)
+    assert other.status_code == 409
+    assert (await other.get_json())["error"] == "idempotency_conflict"
+    # The same parameters in another order (and encoding) are the same request: a replay.
+    again = await client.get("/test/daily?date=2026-01-01&sign=%6Ceo", headers=headers)
+    assert again.status_code == 200
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert await again.get_data() == await first.get_data()
+    assert len(executions) == 1
+    assert await balance(account_id) == 5 - 1
 
 
 async def test_same_key_while_the_first_runs_is_409_in_progress_with_retry_after(

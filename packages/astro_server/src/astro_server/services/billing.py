@@ -373,7 +373,10 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
                     g.credential_id, request.method, request.path, idempotency.validate_key(key)
                 )
             the_hash = idempotency.request_hash(
-                request.method, request.path, await request.get_data(as_text=False)
+                request.method,
+                request.path,
+                await request.get_data(as_text=False),
+                idempotency.canonical_query(request.args.items(multi=True)),
             )
             claimed = await _claim_and_debit(operation, cost, scope, the_hash)
             if isinstance(claimed, Response):

@@ -1,7 +1,8 @@
 """Idempotency records: the first request with an ``Idempotency-Key`` runs, later ones replay.
 
-Scope is (credential, method, path, key). The request hash covers method, path and the canonical
-JSON body, so the same key with another body is a 409 ``idempotency_conflict``; a key whose first
+Scope is (credential, method, path, key). The request hash covers method, path, the canonical
+query string and the canonical JSON body, so the same key with another query (another horoscope
+date) or another body is a 409 ``idempotency_conflict``; a key whose first
 request is still running is a 409 ``idempotency_in_progress`` with ``Retry-After``. A finished
 first response (2xx) is replayed byte for byte for :data:`REPLAY_WINDOW`. A first request that
 failed releases its key (its charge was refunded), so the client may retry with the same key.
@@ -13,12 +14,15 @@ requests cannot both claim a key, on SQLite or PostgreSQL.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import urlencode
 
 from quart import Response
 from tortoise.backends.base.client import BaseDBAsyncClient
@@ -53,17 +57,27 @@ def validate_key(key: str) -> str:
     return key
 
 
-def request_hash(method: str, path: str, body: str | bytes) -> str:
-    """Hash of the request; JSON is canonicalized: whitespace and key order don't count."""
+def canonical_query(pairs: Iterable[tuple[str, str]]) -> str:
+    """The query string with its parameters sorted (name, then value) and percent-encoded
+    uniformly, so ``?b=2&a=1`` and ``?a=1&b=%32`` are the same request."""
+    return urlencode(sorted(pairs))
+
+
+def request_hash(method: str, path: str, body: str | bytes, query: str = "") -> str:
+    """Hash of the request: method, path, canonical query string (:func:`canonical_query`) and
+    body; a JSON body is canonicalized (whitespace and key order don't count)."""
     if isinstance(body, str):
         body = body.encode()
-    try:
-        canonical = json.dumps(
-            json.loads(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-        ).encode()
-    except ValueError:
-        canonical = body
-    return hashlib.sha256(method.encode() + b" " + path.encode() + b"\n" + canonical).hexdigest()
+    canonical = body
+    if body:
+        with contextlib.suppress(ValueError):
+            canonical = json.dumps(
+                json.loads(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+            ).encode()
+    # Without a query string the head is what it was before queries counted, so keys claimed
+    # by an older release still replay.
+    head = (f"{method} {path}?{query}\n" if query else f"{method} {path}\n").encode()
+    return hashlib.sha256(head + canonical).hexdigest()
 
 
 async def find(scope: Scope) -> IdempotencyRecord | None:
