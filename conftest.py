@@ -220,6 +220,43 @@ def live_server(production_stack: Stack) -> ServerProcess:
     return server
 
 
+@pytest.fixture(scope="session")
+def shared_stack(
+    pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Stack]:
+    """One PostgreSQL + Redis stack (API, worker, scheduler) for the whole session.
+
+    For end-to-end tests that only need a running server: each test creates its own account,
+    and tenants are isolated, so tests cannot see each other's data. It uses its own database
+    and Redis database number (1), so tests that flush Redis database 0 or drop their own
+    databases leave it alone. Tests that change the server's environment, kill processes or
+    count processes use ``production_stack``/``live_server`` instead.
+    """
+    name = "astro_shared_" + secrets.token_hex(6)
+    _pg_admin(pg_url, f'CREATE DATABASE "{name}"')
+    database_url = f"{pg_url.rsplit('/', 1)[0]}/{name}"
+    shared_redis = redis_url.rsplit("/", 1)[0] + "/1"
+    import redis
+
+    client = redis.Redis.from_url(shared_redis)
+    client.flushdb()
+    client.close()
+    st = _stack(tmp_path_factory.mktemp("shared-stack"), database_url, shared_redis)
+    st.run_cli("migrate")
+    st.server()
+    st.worker()
+    st.scheduler()
+    yield st
+    st.close()
+    _pg_admin(pg_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def shared_server(shared_stack: Stack) -> ServerProcess:
+    """The API process of :func:`shared_stack`."""
+    return shared_stack.processes[0]
+
+
 @pytest.fixture
 async def async_http() -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(timeout=30) as client:

@@ -39,10 +39,10 @@ def _account(stack: Stack, credits: int) -> dict[str, Any]:
 
 
 def test_bazi_saju_qimen_and_calendar_through_the_sdk(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(production_stack, credits=6)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = _account(shared_stack, credits=6)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         bazi = client.chinese.bazi(
             subject=BRUCE_LEE,
             gender="male",
@@ -111,10 +111,10 @@ def test_bazi_saju_qimen_and_calendar_through_the_sdk(
 
 
 def test_every_call_reports_its_credits_until_the_balance_runs_out(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(production_stack, credits=2)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = _account(shared_stack, credits=2)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         first = client.chinese.calendar(year=2024)
         second = client.korean.saju(subject=SEOUL)
         with pytest.raises(astro_sdk.InsufficientCreditsError) as caught:
@@ -126,10 +126,10 @@ def test_every_call_reports_its_credits_until_the_balance_runs_out(
 
 
 async def test_async_client_and_a_field_level_400(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(production_stack, credits=5)
-    async with AsyncAstroClient(api_key=account["api_key"], base_url=live_server.base_url) as c:
+    account = _account(shared_stack, credits=5)
+    async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as c:
         result = await c.chinese.bazi(subject=BRUCE_LEE, day_boundary="midnight")
         # Korea began daylight saving at 02:00 on 1988-05-08: 02:30 never happened in Seoul.
         skipped = {**SEOUL, "date": "1988-05-08", "time": "02:30", "timezone": "Asia/Seoul"}

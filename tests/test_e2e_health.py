@@ -8,12 +8,12 @@ from astro_sdk import AstroClient
 from conftest import ServerProcess
 
 
-def test_sdk_reaches_live_server_healthz(live_server: ServerProcess) -> None:
-    with AstroClient(base_url=live_server.base_url) as client:
+def test_sdk_reaches_live_server_healthz(shared_server: ServerProcess) -> None:
+    with AstroClient(base_url=shared_server.base_url) as client:
         assert client.health()["status"] == "ok"
 
 
-def test_live_server_is_ready_on_postgres_and_redis(live_server: ServerProcess) -> None:
-    response = httpx.get(live_server.base_url + "/readyz")
+def test_live_server_is_ready_on_postgres_and_redis(shared_server: ServerProcess) -> None:
+    response = httpx.get(shared_server.base_url + "/readyz")
     assert response.status_code == 200
     assert response.json()["checks"] == {"database": "ok", "broker": "ok"}

@@ -47,10 +47,10 @@ def _moon_sign_at_noon(day: dt.date) -> str:
 
 
 def test_tarot_seeded_draw_is_stable_and_the_deck_is_complete(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(production_stack, credits=10)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = _account(shared_stack, credits=10)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         first = client.tarot.draw(spread="celtic_cross", seed="e2e-reading-42")
         second = client.tarot.draw(spread="celtic_cross", seed="e2e-reading-42", language="th")
         secure = client.tarot.draw(spread="three_card", reversals=False)
@@ -93,10 +93,10 @@ def test_tarot_seeded_draw_is_stable_and_the_deck_is_complete(
 
 
 def test_numerology_profile_matches_published_examples(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(production_stack, credits=5)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = _account(shared_stack, credits=5)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         result = client.numerology.profile(
             name="John Smith", birth_date="1992-11-22", on_date="2025-03-09", phone="081-234-5678"
         )
@@ -131,11 +131,11 @@ def test_numerology_profile_matches_published_examples(
 
 
 def test_daily_horoscope_is_published_once_and_written_from_the_real_sky(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(production_stack, credits=10)
+    account = _account(shared_stack, credits=10)
     day = dt.date(2024, 3, 25)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         first = client.horoscopes.daily(sign="leo", date=day)
         second = client.horoscopes.daily(sign="leo", date="2024-03-25")
         thai = client.horoscopes.daily(sign="leo", date=day, language="th")
@@ -163,12 +163,12 @@ def test_daily_horoscope_is_published_once_and_written_from_the_real_sky(
 
 
 async def test_horoscope_range_of_31_days_and_a_32_day_range_refused(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(production_stack, credits=10)
+    account = _account(shared_stack, credits=10)
     start = dt.date(2024, 3, 1)
     async with AsyncAstroClient(
-        api_key=account["api_key"], base_url=live_server.base_url
+        api_key=account["api_key"], base_url=shared_server.base_url
     ) as client:
         month = await client.horoscopes.range(sign="aries", start=start, end=dt.date(2024, 3, 31))
         single = await client.horoscopes.daily(sign="aries", date=dt.date(2024, 3, 17))

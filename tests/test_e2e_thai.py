@@ -45,10 +45,10 @@ def create_account(stack: Stack, credits: int) -> dict[str, Any]:
 
 
 def test_every_thai_route_through_the_sdk(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, credits=20)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = create_account(shared_stack, credits=20)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         day = client.thai.calendar(date="2024-02-24")
         assert day.calendar_year is None
         lunar_date = day.lunar_date
@@ -100,14 +100,14 @@ def test_every_thai_route_through_the_sdk(
 
 
 async def test_async_client_and_missing_key(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, credits=5)
-    async with AsyncAstroClient(api_key=account["api_key"], base_url=live_server.base_url) as aio:
+    account = create_account(shared_stack, credits=5)
+    async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as aio:
         result = await aio.thai.festivals(year=2025)
     assert any(f.key == "loy_krathong" for f in result.festivals)
     with (
-        AstroClient(api_key="ak_test_" + "0" * 32, base_url=live_server.base_url) as stranger,
+        AstroClient(api_key="ak_test_" + "0" * 32, base_url=shared_server.base_url) as stranger,
         pytest.raises(astro_sdk.AuthenticationError) as caught,
     ):
         stranger.thai.calendar(year=2024)

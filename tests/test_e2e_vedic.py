@@ -77,10 +77,10 @@ def assert_every_field_is_declared(model: ResponseModel) -> None:
 
 
 def test_sidereal_chart_at_the_2024_equinox(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, "free", 5)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = create_account(shared_stack, "free", 5)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         chart = client.vedic.chart(subject=EQUINOX_2024, divisional_charts=["D1", "D9"])
     assert chart.api_response.credits_charged == 1
     assert_every_field_is_declared(chart)
@@ -108,10 +108,10 @@ def test_sidereal_chart_at_the_2024_equinox(
 
 
 def test_a_single_kundli_match_has_typed_points(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, "free", 5)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = create_account(shared_stack, "free", 5)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         match = client.vedic.kundli_matching(boy=BOY, girl=GIRL)
         same = client.vedic.kundli_matching(boy=BOY, girl=BOY)
     assert isinstance(match, VedicKundliMatch)
@@ -132,10 +132,10 @@ def test_a_single_kundli_match_has_typed_points(
 
 
 def test_vimshottari_dasha_from_the_moons_nakshatra(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, "free", 5)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = create_account(shared_stack, "free", 5)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         dasha = client.vedic.dasha(subject=BOY, depth=2, at=dt.datetime(2024, 1, 1, tzinfo=UTC))
     assert_every_field_is_declared(dasha)
     lords = [lord for lord, _years in VIMSHOTTARI]
@@ -165,10 +165,10 @@ def test_vimshottari_dasha_from_the_moons_nakshatra(
 
 
 def test_panchanga_on_the_full_moon_of_april_2024(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, "free", 5)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = create_account(shared_stack, "free", 5)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         day = client.vedic.panchanga(
             date="2024-04-23",
             time="17:30",
@@ -192,10 +192,10 @@ def test_panchanga_on_the_full_moon_of_april_2024(
 
 
 def test_remedies_follow_saturns_transit_and_speak_thai(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, "free", 5)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = create_account(shared_stack, "free", 5)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         during = client.vedic.remedies(
             subject=MOON_IN_AQUARIUS, at=dt.datetime(2024, 6, 1, tzinfo=UTC)
         )
@@ -221,15 +221,15 @@ def test_remedies_follow_saturns_transit_and_speak_thai(
 
 
 def test_batch_job_gives_a_bad_record_its_own_error(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, "starter", 10)
+    account = create_account(shared_stack, "starter", 10)
     records = [
         {"id": "pair-a", "boy": BOY, "girl": GIRL},
         {"id": "gap", "boy": BOY, "girl": DST_GAP},
         {"id": "pair-b", "boy": GIRL, "girl": BOY, "school": "ignored"},
     ]
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         with pytest.raises(astro_sdk.RequestValidationError) as caught:
             client.vedic.kundli_matching_batch(records=records)
         assert [d["field"] for d in caught.value.details] == ["records[2].school"]
@@ -258,10 +258,10 @@ def test_batch_job_gives_a_bad_record_its_own_error(
 
 
 async def test_async_client_and_missing_credentials(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, "free", 1)
-    async with AsyncAstroClient(api_key=account["api_key"], base_url=live_server.base_url) as aio:
+    account = create_account(shared_stack, "free", 1)
+    async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as aio:
         match = await aio.vedic.kundli_matching(boy=BOY, girl=BOY, school="south")
         with pytest.raises(astro_sdk.InsufficientCreditsError) as poor:
             await aio.vedic.panchanga(
@@ -271,7 +271,7 @@ async def test_async_client_and_missing_credentials(
     assert match.max == 36.0
     assert poor.value.status_code == 402
     with (
-        AstroClient(api_key="ak_test_" + "0" * 32, base_url=live_server.base_url) as stranger,
+        AstroClient(api_key="ak_test_" + "0" * 32, base_url=shared_server.base_url) as stranger,
         pytest.raises(astro_sdk.AuthenticationError) as caught,
     ):
         stranger.vedic.chart(subject=BOY)

@@ -40,10 +40,10 @@ def _account(stack: Stack, credits: int) -> dict[str, Any]:
 
 
 def test_natal_and_relationship_through_the_sdk(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(production_stack, credits=20)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = _account(shared_stack, credits=20)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         chart = client.western.natal(subject=SUBJECT, house_system="K")
         synastry = client.western.synastry(subject_a=SUBJECT, subject_b=OTHER)
         composite = client.western.composite(subject_a=SUBJECT, subject_b=OTHER, method="davison")
@@ -63,10 +63,10 @@ def test_natal_and_relationship_through_the_sdk(
 
 
 def test_returns_progressions_transits_through_the_sdk(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(production_stack, credits=20)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = _account(shared_stack, credits=20)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         solar = client.western.returns(subject=SUBJECT, kind="solar", year=1905)
         progressed = client.western.progressions(
             subject=SUBJECT, target_date="1905-06-30T00:00:00Z"
@@ -84,11 +84,11 @@ def test_returns_progressions_transits_through_the_sdk(
 
 
 async def test_uranian_chart_through_the_async_sdk(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(production_stack, credits=20)
+    account = _account(shared_stack, credits=20)
     async with AsyncAstroClient(
-        api_key=account["api_key"], base_url=live_server.base_url
+        api_key=account["api_key"], base_url=shared_server.base_url
     ) as client:
         chart = await client.uranian.chart(
             birth_date="1962-09-24", birth_time="16:05", birth_lat=53.55, birth_lon=9.99,
@@ -115,11 +115,11 @@ async def test_uranian_chart_through_the_async_sdk(
 
 
 def test_server_refusal_reaches_the_sdk_as_a_field_error(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(production_stack, credits=5)
+    account = _account(shared_stack, credits=5)
     with (
-        AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client,
+        AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client,
         pytest.raises(astro_sdk.APIStatusError) as info,
     ):
         # 25:61 matches the spec's pattern but is not a time: the server's calculation says so.

@@ -4,6 +4,7 @@ headers, and each error status raised as its exception. Only the SDK talks to th
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 import pytest
@@ -43,23 +44,26 @@ def create_account(stack: Stack, tier: str = "free", credits: int = 10) -> dict[
     return account
 
 
-def create_customer(stack: Stack, account_id: str) -> None:
+def create_customer(stack: Stack, account_id: str) -> str:
+    """A customer with a fresh e-mail (tests share one server), returned for login."""
+    email = EMAIL.replace("@", f"+{secrets.token_hex(4)}@")
     stack.run_cli(
-        "create-customer", "--account", account_id, "--email", EMAIL, "--password", PASSWORD
+        "create-customer", "--account", account_id, "--email", email, "--password", PASSWORD
     )
+    return email
 
 
 def test_login_returns_a_client_whose_session_works_until_logout(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack)
-    create_customer(production_stack, account["account_id"])
-    with AstroClient(base_url=live_server.base_url) as client:
-        customer = client.auth.login(EMAIL, PASSWORD)
+    account = create_account(shared_stack)
+    email = create_customer(shared_stack, account["account_id"])
+    with AstroClient(base_url=shared_server.base_url) as client:
+        customer = client.auth.login(email, PASSWORD)
         session = customer.auth.session
         assert session is not None
         assert session.token.startswith("service_sess_")
-        assert session.customer.email == EMAIL
+        assert session.customer.email == email
         assert session.customer.account_id == account["account_id"]
         customer.auth.logout()
         with pytest.raises(astro_sdk.AuthenticationError) as caught:
@@ -69,22 +73,22 @@ def test_login_returns_a_client_whose_session_works_until_logout(
 
 
 def test_wrong_password_is_an_authentication_error(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack)
-    create_customer(production_stack, account["account_id"])
+    account = create_account(shared_stack)
+    email = create_customer(shared_stack, account["account_id"])
     with (
-        AstroClient(base_url=live_server.base_url) as client,
+        AstroClient(base_url=shared_server.base_url) as client,
         pytest.raises(astro_sdk.AuthenticationError, match="Invalid e-mail or password"),
     ):
-        client.auth.login(EMAIL, "wrong")
+        client.auth.login(email, "wrong")
 
 
 def test_an_api_key_call_reports_balance_and_rate_limit_headers(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, tier="free", credits=7)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = create_account(shared_stack, tier="free", credits=7)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         estimate = client.estimates.create(
             operation="vedic.kundli_matching_batch", params={"records": [{}, {}, {}]}
         )
@@ -101,10 +105,10 @@ def test_an_api_key_call_reports_balance_and_rate_limit_headers(
 
 
 def test_a_billable_call_carries_credit_headers(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, credits=5)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = create_account(shared_stack, credits=5)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         match = client.vedic.kundli_matching(boy=BOY, girl=GIRL)
         again = client.vedic.kundli_matching(boy=BOY, girl=GIRL)
     assert match.api_response.credits_charged == 1
@@ -113,9 +117,9 @@ def test_a_billable_call_carries_credit_headers(
     assert match.max == 36
 
 
-def test_an_invalid_api_key_is_an_authentication_error(live_server: ServerProcess) -> None:
+def test_an_invalid_api_key_is_an_authentication_error(shared_server: ServerProcess) -> None:
     with (
-        AstroClient(api_key="ak_test_" + "0" * 32, base_url=live_server.base_url) as client,
+        AstroClient(api_key="ak_test_" + "0" * 32, base_url=shared_server.base_url) as client,
         pytest.raises(astro_sdk.AuthenticationError) as caught,
     ):
         client.jobs.list()
@@ -125,10 +129,10 @@ def test_an_invalid_api_key_is_an_authentication_error(live_server: ServerProces
 
 
 def test_an_empty_balance_is_insufficient_credits_and_is_not_retried(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, credits=0)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = create_account(shared_stack, credits=0)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         with pytest.raises(astro_sdk.InsufficientCreditsError) as caught:
             client.vedic.kundli_matching(boy=BOY, girl=GIRL)
         # One attempt only: the rate limiter counted one request before this estimate.
@@ -139,11 +143,11 @@ def test_an_empty_balance_is_insufficient_credits_and_is_not_retried(
 
 
 def test_an_operation_above_the_tier_is_permission_denied(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, tier="free", credits=100)
+    account = create_account(shared_stack, tier="free", credits=100)
     with (
-        AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client,
+        AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client,
         pytest.raises(astro_sdk.PermissionDeniedError, match="starter") as caught,
     ):
         client.vedic.kundli_matching_batch(records=[{"id": "r1", "boy": BOY, "girl": GIRL}])
@@ -151,10 +155,10 @@ def test_an_operation_above_the_tier_is_permission_denied(
 
 
 def test_an_idempotency_key_replays_and_a_different_body_conflicts(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, credits=5)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = create_account(shared_stack, credits=5)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         first = client.vedic.kundli_matching(boy=BOY, girl=GIRL, idempotency_key="order-1")
         replay = client.vedic.kundli_matching(boy=BOY, girl=GIRL, idempotency_key="order-1")
         with pytest.raises(astro_sdk.IdempotencyConflictError) as caught:
@@ -185,12 +189,12 @@ def test_the_rate_limit_is_a_rate_limit_error_with_retry_after(
 
 
 async def test_async_client_logs_in_and_calls_an_api_key_route(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(production_stack, credits=3)
-    create_customer(production_stack, account["account_id"])
-    async with AsyncAstroClient(api_key=account["api_key"], base_url=live_server.base_url) as c:
-        customer = await c.auth.login(EMAIL, PASSWORD)
+    account = create_account(shared_stack, credits=3)
+    email = create_customer(shared_stack, account["account_id"])
+    async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as c:
+        customer = await c.auth.login(email, PASSWORD)
         assert customer.session_token is not None
         match = await customer.vedic.kundli_matching(boy=BOY, girl=GIRL)
         await customer.auth.logout()
