@@ -102,3 +102,21 @@ def test_unknown_card_and_language_are_input_errors() -> None:
     with pytest.raises(CalcInputError) as language_error:
         tarot_deck("fr")
     assert language_error.value.field == "language"
+
+
+def test_card_by_integer_index_matches_the_string_index() -> None:
+    from astro_calc.tarot.deck import tarot_card
+
+    assert tarot_card(0) == tarot_card("0")
+    assert tarot_card(77) == tarot_card("77")
+
+
+def test_integer_index_outside_the_deck_names_the_field() -> None:
+    import pytest
+
+    from astro_calc.errors import CalcInputError
+    from astro_calc.tarot.deck import tarot_card
+
+    with pytest.raises(CalcInputError) as info:
+        tarot_card(78)
+    assert info.value.field == "card_id"

@@ -101,10 +101,14 @@ def _by_id(language: str) -> dict[str, TarotCard]:
     return {card.id: card for card in tarot_deck(language)}
 
 
-def tarot_card(card_id: str, language: str = "en") -> TarotCard:
-    """One card by id (``the_fool``, ``ace_of_cups``, ``king_of_swords``) or by deck index as a
-    string ("0"-"77"). An unknown id is a :class:`CalcInputError` on ``card_id``."""
+def tarot_card(card_id: str | int, language: str = "en") -> TarotCard:
+    """One card by id (``the_fool``, ``ace_of_cups``, ``king_of_swords``) or by deck index
+    (0-77, as an int or a string). An unknown id is a :class:`CalcInputError` on ``card_id``."""
     cards = _by_id(language)
+    if isinstance(card_id, int):
+        if 0 <= card_id < 78:
+            return tarot_deck(language)[card_id]
+        raise CalcInputError("card_id", f"deck index {card_id} is outside 0-77")
     if card_id in cards:
         return cards[card_id]
     if card_id.isdigit() and int(card_id) < 78:
