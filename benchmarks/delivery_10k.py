@@ -3,11 +3,16 @@
 Starts a throwaway PostgreSQL and Redis (as scripts/test.sh does), migrates, inserts the
 subscriptions (all due at the first whole minute 40 s or more ahead), runs one scheduler and two
 ``astro-server worker`` processes, and a keep-alive asyncio HTTPS receiver in its own process.
-Prints: time from the due instant to the last delivery, deliveries per second, and the
-scheduler's due-query plans on PostgreSQL (EXPLAIN after ANALYZE).
+Prints: time from the due instant to the last delivery, deliveries per second, how many were
+delivered 30 s and 60 s after the due instant, the CPU seconds each part of the stack used (the
+machine is shared: CPU time says more than wall time when others' tests run), the load average,
+SQL statements per delivery (pg_stat_statements) and the scheduler's due-query plans on
+PostgreSQL (EXPLAIN after ANALYZE).
 
-    uv run python benchmarks/delivery_10k.py [--count 10000] [--concurrency 64]
+    uv run python benchmarks/delivery_10k.py [--count 10000] [--concurrency 4]
+    uv run python benchmarks/delivery_10k.py --receiver-only   # the receiver alone, under load
 
+Needs PostgreSQL 15 binaries and redis-server (scripts/test.sh installs both when missing).
 Target (issue 10): all delivered within 60 s on this machine with two worker processes.
 """
 
@@ -29,8 +34,11 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import trustme
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -52,20 +60,53 @@ def pg_bin(name: str) -> str:
     raise SystemExit(f"{name} not found (install PostgreSQL)")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process (0 when it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def postgres_pids(pg_data: Path) -> list[int]:
+    """The postmaster and every backend it forked."""
+    try:
+        postmaster = int((pg_data / "data" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return []
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == postmaster:
+                children.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return [postmaster, *children]
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 # --- the receiver (its own process) --------------------------------------------------------------
 
 
 def run_receiver(
     port: int,
     cert_dir: str,
-    counter: multiprocessing.Value,
+    counter: multiprocessing.Value,  # type: ignore[type-arg]
     last: multiprocessing.Value,  # type: ignore[type-arg]
-    first: multiprocessing.Value,
-) -> None:  # type: ignore[type-arg]
+    first: multiprocessing.Value,  # type: ignore[type-arg]
+    connections: multiprocessing.Value,  # type: ignore[type-arg]
+) -> None:
+    """A keep-alive HTTPS/1.1 server answering every POST with 200 (one event loop)."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(f"{cert_dir}/server.pem")
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with connections.get_lock():
+            connections.value += 1
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -148,7 +189,14 @@ async def insert_subscriptions(
 
 
 async def explain(dsn: str) -> None:
+    """EXPLAIN (not run) the scheduler's statements as the pipeline sends them."""
     import asyncpg
+
+    from astro_server.services.delivery import feed_pipeline
+
+    def numbered(sql: str) -> str:
+        parts = sql.split("?")
+        return "".join(f"{p}${i}" for i, p in enumerate(parts[:-1], start=1)) + parts[-1]
 
     conn = await asyncpg.connect(dsn)
     try:
@@ -156,19 +204,25 @@ async def explain(dsn: str) -> None:
             "ANALYZE horoscope_feed_subscriptions; ANALYZE horoscope_feed_deliveries"
         )
         now = datetime.now(UTC)
-        for title, sql in (
+        for title, sql, values in (
             (
                 "scheduler due query (subscriptions)",
                 "SELECT id, timezone, delivery_time, next_due_at FROM horoscope_feed_subscriptions"
-                " WHERE next_due_at <= $1 AND active ORDER BY next_due_at LIMIT 5000",
+                " WHERE next_due_at <= $1 AND active ORDER BY next_due_at LIMIT $2",
+                [now, feed_pipeline.SCHEDULE_BATCH],
             ),
             (
-                "dispatch query (deliveries)",
-                "SELECT id FROM horoscope_feed_deliveries WHERE next_attempt_at <= $1"
-                " ORDER BY next_attempt_at LIMIT 20000",
+                "dispatch statement (deliveries)",
+                numbered(feed_pipeline.dispatch_sql("postgres")),
+                [
+                    "0" * 16,
+                    now + feed_pipeline.DISPATCH_GRACE,
+                    now,
+                    feed_pipeline.DISPATCH_CHUNK,
+                ],
             ),
         ):
-            plan = await conn.fetch("EXPLAIN " + sql, now)
+            plan = await conn.fetch("EXPLAIN " + sql, *values)
             print(f"\n{title}:")
             for row in plan:
                 print("   ", row[0])
@@ -176,91 +230,228 @@ async def explain(dsn: str) -> None:
         await conn.close()
 
 
+async def statement_counts(dsn: str, delivered: int) -> None:
+    """SQL statements run by the stack since the reset, per delivery, the most frequent first."""
+    import asyncpg
+
+    conn = await asyncpg.connect(dsn)
+    try:
+        rows = await conn.fetch(
+            "SELECT calls, query FROM pg_stat_statements WHERE query NOT ILIKE '%pg_stat%'"
+            " ORDER BY calls DESC"
+        )
+    finally:
+        await conn.close()
+    total = sum(int(r["calls"]) for r in rows)
+    print(f"\nSQL statements: {total} ({total / max(delivered, 1):.2f} per delivery); most run:")
+    for row in rows[:10]:
+        query = " ".join(str(row["query"]).split())
+        print(f"  {int(row['calls']):>7}  {query[:110]}")
+
+
+def start_services(work: Path, pg_data: Path, pg_port: int, redis_port: int) -> None:
+    if os.geteuid() == 0:
+        subprocess.run(
+            ["install", "-d", "-o", "postgres", "-g", "postgres", str(pg_data)], check=True
+        )
+    else:
+        pg_data.mkdir()
+    subprocess.run(
+        as_postgres(
+            [
+                pg_bin("initdb"),
+                "-D",
+                f"{pg_data}/data",
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        as_postgres(
+            [
+                pg_bin("pg_ctl"),
+                "-D",
+                f"{pg_data}/data",
+                "-l",
+                f"{pg_data}/log",
+                "-w",
+                "-o",
+                f"-p {pg_port} -k {pg_data} -c listen_addresses=127.0.0.1 "
+                "-c fsync=off -c synchronous_commit=off -c max_connections=300 "
+                "-c shared_preload_libraries=pg_stat_statements",
+                "start",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            "redis-server",
+            "--port",
+            str(redis_port),
+            "--bind",
+            "127.0.0.1",
+            "--daemonize",
+            "yes",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(work),
+            "--pidfile",
+            str(work / "redis.pid"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    time.sleep(0.5)
+
+
+def stop_services(work: Path, pg_data: Path) -> None:
+    subprocess.run(
+        as_postgres([pg_bin("pg_ctl"), "-D", f"{pg_data}/data", "-m", "immediate", "-w", "stop"]),
+        capture_output=True,
+    )
+    pid_file = work / "redis.pid"
+    if pid_file.exists():
+        with contextlib.suppress(ProcessLookupError, ValueError):
+            os.kill(int(pid_file.read_text().strip()), 15)
+
+
+def write_certs(work: Path) -> None:
+    ca = trustme.CA()
+    ca.cert_pem.write_to_path(str(work / "ca.pem"))
+    ca.issue_cert("localhost").private_key_and_cert_chain_pem.write_to_path(
+        str(work / "server.pem")
+    )
+
+
+# --- the receiver alone ----------------------------------------------------------------------
+
+
+def run_load(port: int, ca_file: str, connections: int, duration_s: float, sent: Any) -> None:
+    """``connections`` keep-alive TLS connections posting a delivery-sized body back to back."""
+    body = b"x" * 1500
+    request = (
+        f"POST /hooks/0 HTTP/1.1\r\nHost: localhost:{port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+    context = ssl.create_default_context(cafile=ca_file)
+
+    async def one_connection(stop_at: float) -> int:
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", port, ssl=context, server_hostname="localhost"
+        )
+        done = 0
+        while time.monotonic() < stop_at:
+            writer.write(request)
+            await writer.drain()
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = int(head.lower().split(b"content-length:", 1)[1].split(b"\r\n", 1)[0])
+            await reader.readexactly(length)
+            done += 1
+        writer.close()
+        return done
+
+    async def main() -> int:
+        stop_at = time.monotonic() + duration_s
+        return sum(await asyncio.gather(*(one_connection(stop_at) for _ in range(connections))))
+
+    count = asyncio.run(main())
+    with sent.get_lock():
+        sent.value += count
+
+
+def receiver_alone(work: Path, duration_s: float = 10.0) -> int:
+    """The benchmark's receiver under a load of 2 processes x 32 connections, nothing else."""
+    write_certs(work)
+    port = free_port()
+    counter = multiprocessing.Value("i", 0)
+    first = multiprocessing.Value("d", 0.0)
+    last = multiprocessing.Value("d", 0.0)
+    connections = multiprocessing.Value("i", 0)
+    receiver = multiprocessing.Process(
+        target=run_receiver,
+        args=(port, str(work), counter, last, first, connections),
+        daemon=True,
+    )
+    receiver.start()
+    time.sleep(1.0)
+    assert receiver.pid is not None
+    cpu_before = cpu_seconds(receiver.pid)
+    sent = multiprocessing.Value("i", 0)
+    loads = [
+        multiprocessing.Process(
+            target=run_load, args=(port, str(work / "ca.pem"), 32, duration_s, sent)
+        )
+        for _ in range(2)
+    ]
+    started = time.perf_counter()
+    for load in loads:
+        load.start()
+    for load in loads:
+        load.join()
+    elapsed = time.perf_counter() - started
+    cpu = cpu_seconds(receiver.pid) - cpu_before
+    receiver.kill()
+    print(f"load average {load_average()}")
+    print(
+        f"receiver alone: {counter.value} requests in {elapsed:.1f} s on {connections.value} "
+        f"connections = {counter.value / elapsed:.0f} requests/s (load generator on the same "
+        f"2 cores); receiver CPU {cpu:.2f} s = {cpu / max(counter.value, 1) * 1e6:.0f} us/request"
+    )
+    return 0
+
+
+# --- the run ---------------------------------------------------------------------------------
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=10_000)
-    parser.add_argument("--concurrency", type=int, default=64, help="per worker process")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        help="taskiq messages per worker process at once (ASTRO_WORKER_CONCURRENCY)",
+    )
     parser.add_argument("--wait-s", type=float, default=300.0, help="give up after")
     parser.add_argument("--lead-s", type=float, default=40.0, help="min. lead of the due minute")
+    parser.add_argument("--receiver-only", action="store_true", help="measure the receiver alone")
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="record one worker and the scheduler with py-spy for 60 s from the due instant",
+    )
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="astro-bench-"))
     os.chmod(work, 0o755)  # noqa: S103 - the postgres user must reach its data directory
+    if args.receiver_only:
+        try:
+            return receiver_alone(work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
     procs: list[subprocess.Popen[bytes]] = []
+    profilers: list[subprocess.Popen[bytes]] = []
     pg_data = work / "pg"
     pg_port, redis_port, recv_port = free_port(), free_port(), free_port()
     try:
-        if os.geteuid() == 0:
-            subprocess.run(
-                ["install", "-d", "-o", "postgres", "-g", "postgres", str(pg_data)], check=True
-            )
-        else:
-            pg_data.mkdir()
-        subprocess.run(
-            as_postgres(
-                [
-                    pg_bin("initdb"),
-                    "-D",
-                    f"{pg_data}/data",
-                    "-U",
-                    "postgres",
-                    "-A",
-                    "trust",
-                    "-E",
-                    "UTF8",
-                    "--locale=C.UTF-8",
-                    "--no-sync",
-                ]
-            ),
-            check=True,
-            capture_output=True,
-        )
-        subprocess.run(
-            as_postgres(
-                [
-                    pg_bin("pg_ctl"),
-                    "-D",
-                    f"{pg_data}/data",
-                    "-l",
-                    f"{pg_data}/log",
-                    "-w",
-                    "-o",
-                    f"-p {pg_port} -k {pg_data} -c listen_addresses=127.0.0.1 "
-                    "-c fsync=off -c synchronous_commit=off -c max_connections=300",
-                    "start",
-                ]
-            ),
-            check=True,
-            capture_output=True,
-        )
-        subprocess.run(
-            [
-                "redis-server",
-                "--port",
-                str(redis_port),
-                "--bind",
-                "127.0.0.1",
-                "--daemonize",
-                "yes",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(work),
-                "--pidfile",
-                str(work / "redis.pid"),
-            ],
-            check=True,
-            capture_output=True,
-        )
-        time.sleep(0.5)
+        start_services(work, pg_data, pg_port, redis_port)
         db_url = f"postgres://postgres@127.0.0.1:{pg_port}/postgres"
-        ca = trustme.CA()
-        ca.cert_pem.write_to_path(str(work / "ca.pem"))
-        ca.issue_cert("localhost").private_key_and_cert_chain_pem.write_to_path(
-            str(work / "server.pem")
-        )
+        dsn = db_url.replace("postgres://", "postgresql://", 1)
+        write_certs(work)
         secret_key = secrets.token_urlsafe(32)
         env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
         env.update(
@@ -270,11 +461,12 @@ def main() -> int:
                 "ASTRO_REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
                 "ASTRO_SECRET_KEY": secret_key,
                 "ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1",
-                "ASTRO_WORKER_CONCURRENCY": str(args.concurrency),
                 "ASTRO_LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
                 "SSL_CERT_FILE": str(work / "ca.pem"),
             }
         )
+        if args.concurrency is not None:
+            env["ASTRO_WORKER_CONCURRENCY"] = str(args.concurrency)
         cli = [sys.executable, "-m", "astro_server.cli"]
         subprocess.run([*cli, "migrate"], env=env, check=True, capture_output=True)
 
@@ -288,11 +480,23 @@ def main() -> int:
             f"all due at {due_at:%H:%M:%S} UTC"
         )
 
+        async def reset_statements() -> None:
+            import asyncpg
+
+            conn = await asyncpg.connect(dsn)
+            await conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+            await conn.execute("SELECT pg_stat_statements_reset()")
+            await conn.close()
+
+        asyncio.run(reset_statements())
         counter = multiprocessing.Value("i", 0)
         first = multiprocessing.Value("d", 0.0)
         last = multiprocessing.Value("d", 0.0)
+        connections = multiprocessing.Value("i", 0)
         receiver = multiprocessing.Process(
-            target=run_receiver, args=(recv_port, str(work), counter, last, first), daemon=True
+            target=run_receiver,
+            args=(recv_port, str(work), counter, last, first, connections),
+            daemon=True,
         )
         receiver.start()
         logs = []
@@ -303,25 +507,69 @@ def main() -> int:
                 subprocess.Popen([*cli, name], env=env, stdout=log, stderr=subprocess.STDOUT)
             )
 
+        # CPU time from the due instant on (start-up and horoscope publishing are before it).
+        while time.time() < due_at.timestamp():
+            time.sleep(0.05)
+        load_at_due = load_average()
+        parts: dict[str, list[int]] = {
+            "scheduler": [procs[0].pid],
+            "workers": [procs[1].pid, procs[2].pid],
+            "receiver": [receiver.pid or 0],
+            "postgres": postgres_pids(pg_data),
+            "redis": [int((work / "redis.pid").read_text().strip())],
+        }
+        cpu_at_due = {name: sum(map(cpu_seconds, pids)) for name, pids in parts.items()}
+        if args.profile:
+            py_spy = shutil.which("py-spy") or str(Path.home() / ".local/bin/py-spy")
+            for name, pid in (("worker", procs[1].pid), ("scheduler", procs[0].pid)):
+                out = Path(args.profile) / f"{name}.txt"
+                record = ["record", "-p", str(pid), "-d", "60", "-r", "50", "-f", "raw"]
+                profilers.append(
+                    subprocess.Popen(
+                        [py_spy, *record, "--nonblocking", "-o", str(out)],
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                )
+        checkpoints: dict[int, int] = {}
         deadline = due_at.timestamp() + args.wait_s
         while time.time() < deadline and counter.value < args.count:
-            time.sleep(0.25)
+            for mark in (30, 60):
+                if mark not in checkpoints and time.time() >= due_at.timestamp() + mark:
+                    checkpoints[mark] = counter.value
+            time.sleep(0.1)
         delivered = counter.value
+        parts["postgres"] = postgres_pids(pg_data)  # backends opened after the due instant
+        cpu_used = {
+            name: sum(map(cpu_seconds, pids)) - cpu_at_due.get(name, 0.0)
+            for name, pids in parts.items()
+        }
         to_last = last.value - due_at.timestamp()
         span = max(last.value - first.value, 1e-9)
-        print(f"\ndelivered {delivered} of {args.count}")
+        print(f"\nload average at the due instant {load_at_due}, at the end {load_average()}")
+        print(f"delivered {delivered} of {args.count}")
         if delivered:
             print(f"first delivery {first.value - due_at.timestamp():.2f} s after the due instant")
             print(f"last delivery  {to_last:.2f} s after the due instant")
+            for mark in (30, 60):
+                print(f"delivered {checkpoints.get(mark, delivered)} within {mark} s")
             print(
                 f"throughput     {delivered / span:.0f} deliveries/s (first to last), "
                 f"{delivered / max(to_last, 1e-9):.0f}/s from the due instant"
             )
+            print(f"receiver       {connections.value} TLS connections accepted")
             print(
                 "target: all within 60 s ->",
                 "met" if delivered == args.count and to_last <= 60 else "NOT met",
             )
-        asyncio.run(explain(db_url.replace("postgres://", "postgresql://", 1)))
+        print("CPU seconds from the due instant (2 cores shared with the rest of the machine):")
+        for name, seconds in cpu_used.items():
+            print(
+                f"  {name:<10} {seconds:6.1f} s  "
+                f"({seconds / max(delivered, 1) * 1e3:.2f} ms per delivery)"
+            )
+        asyncio.run(statement_counts(dsn, delivered))
+        asyncio.run(explain(dsn))
         receiver.kill()
         if delivered < args.count:
             for log in logs:
@@ -329,20 +577,13 @@ def main() -> int:
                 print(f"--- {log.name}:\n" + Path(log.name).read_text(errors="replace")[-3000:])
         return 0 if delivered == args.count else 1
     finally:
+        for profiler in profilers:
+            profiler.wait(90)
         for proc in procs:
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
             proc.wait(10)
-        subprocess.run(
-            as_postgres(
-                [pg_bin("pg_ctl"), "-D", f"{pg_data}/data", "-m", "immediate", "-w", "stop"]
-            ),
-            capture_output=True,
-        )
-        pid_file = work / "redis.pid"
-        if pid_file.exists():
-            with contextlib.suppress(ProcessLookupError, ValueError):
-                os.kill(int(pid_file.read_text().strip()), 15)
+        stop_services(work, pg_data)
         shutil.rmtree(work, ignore_errors=True)
 
 

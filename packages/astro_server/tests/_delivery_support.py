@@ -20,6 +20,7 @@ from astro_server.services.delivery.http import DeliveryClient
 class Received:
     body: bytes
     headers: dict[str, str]
+    target: str = ""  # path and query string
 
     def json(self) -> Any:
         return json.loads(self.body)
@@ -39,7 +40,9 @@ class Receiver:
         return f"https://localhost:{self.server.port}{path}"
 
     def handle(self, request: Request) -> Response:
-        self.received.append(Received(request.get_data(), dict(request.headers)))
+        query = request.query_string.decode()
+        target = f"{request.path}?{query}" if query else request.path
+        self.received.append(Received(request.get_data(), dict(request.headers), target))
         if self.answer is not None:
             return self.answer(request)
         return Response("ok" if self.status < 300 else "no", status=self.status)

@@ -7,6 +7,7 @@ connected to the checked address instead of asking DNS again (the names below do
 
 from __future__ import annotations
 
+import asyncio
 import ssl
 import time
 from collections.abc import Iterator, Sequence
@@ -289,3 +290,136 @@ def test_timestamp_header_is_seconds() -> None:
     headers = sign_headers([new_signing_secret()], "msg_1", 1_700_000_000, b"{}")
     assert headers["webhook-timestamp"] == "1700000000"
     assert datetime.fromtimestamp(int(headers["webhook-timestamp"]), UTC).year == 2023
+
+
+async def test_concurrent_attempts_to_one_host_share_one_lookup(
+    receiver: HTTPServer, ca: trustme.CA
+) -> None:
+    """Attempts starting while a lookup is in flight use its answer; a later attempt asks again."""
+    calls: list[str] = []
+
+    async def slow_dns(host: str, port: int) -> Sequence[str]:
+        calls.append(host)
+        await asyncio.sleep(0.2)
+        return ["127.0.0.1"]
+
+    receiver.expect_request("/hook").respond_with_data("ok")
+    shared = DeliveryClient(allow_loopback=True, ssl_context=client_context(ca), resolver=slow_dns)
+    try:
+        burst = await asyncio.gather(
+            *(shared.post(hook_url(receiver, "/hook"), b"{}", {}) for _ in range(5))
+        )
+        later = await shared.post(hook_url(receiver, "/hook"), b"{}", {})
+    finally:
+        await shared.aclose()
+    assert [r.status for r in [*burst, later]] == [200] * 6
+    assert calls == [HOOK_HOST, HOOK_HOST]
+
+
+async def test_a_pool_in_use_is_not_closed_to_make_room(ca: trustme.CA) -> None:
+    """With room for one idle pool, a second destination must not close the first under a
+    request still running on it."""
+    server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ca.issue_cert(HOOK_HOST, "localhost").configure_cert(server_context)
+    server = HTTPServer(host="127.0.0.1", port=0, ssl_context=server_context, threaded=True)
+
+    def slow(request: Request) -> Response:
+        time.sleep(0.6)
+        return Response("slow")
+
+    server.expect_request("/slow").respond_with_handler(slow)
+    server.expect_request("/fast").respond_with_data("fast")
+    server.start()
+
+    async def loopback(host: str, port: int) -> Sequence[str]:
+        return ["127.0.0.1"]
+
+    tight = DeliveryClient(
+        allow_loopback=True, ssl_context=client_context(ca), resolver=loopback, max_pools=1
+    )
+    try:
+        running = asyncio.create_task(
+            tight.post(f"https://{HOOK_HOST}:{server.port}/slow", b"{}", {})
+        )
+        await asyncio.sleep(0.3)
+        fast = await tight.post(f"https://localhost:{server.port}/fast", b"{}", {})
+        slow_result = await running
+    finally:
+        await tight.aclose()
+        server.clear()
+        server.stop()
+    assert (fast.status, fast.response_body) == (200, "fast")
+    assert (slow_result.status, slow_result.response_body) == (200, "slow")
+
+
+class KeepAliveReceiver:
+    """An asyncio HTTPS/1.1 server; ``drop_second`` closes a connection on its second request
+    without answering (as a server whose keep-alive timeout struck just then)."""
+
+    def __init__(self, ca: trustme.CA, *, drop_second: bool = False) -> None:
+        self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ca.issue_cert(HOOK_HOST).configure_cert(self.context)
+        self.drop_second = drop_second
+        self.connections = 0
+        self.requests = 0
+        self.server: asyncio.Server | None = None
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        served = 0
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+                await reader.readexactly(length)
+                self.requests += 1
+                served += 1
+                if self.drop_second and served == 2:
+                    break
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    async def __aenter__(self) -> int:
+        self.server = await asyncio.start_server(self.handle, "127.0.0.1", 0, ssl=self.context)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.server is not None
+        self.server.close()
+
+
+async def test_a_warm_connection_carries_the_next_attempts(ca: trustme.CA) -> None:
+    receiver = KeepAliveReceiver(ca)
+    async with receiver as port:
+        client = DeliveryClient(
+            allow_loopback=True, ssl_context=client_context(ca), resolver=resolver_to("127.0.0.1")
+        )
+        try:
+            results = [
+                await client.post(f"https://{HOOK_HOST}:{port}/hook", b"{}", {}) for _ in range(5)
+            ]
+        finally:
+            await client.aclose()
+    assert [(r.status, r.response_body) for r in results] == [(200, "ok")] * 5
+    assert (receiver.connections, receiver.requests) == (1, 5)
+
+
+async def test_a_reused_connection_closed_before_answering_is_retried_on_a_new_one(
+    ca: trustme.CA,
+) -> None:
+    receiver = KeepAliveReceiver(ca, drop_second=True)
+    async with receiver as port:
+        client = DeliveryClient(
+            allow_loopback=True, ssl_context=client_context(ca), resolver=resolver_to("127.0.0.1")
+        )
+        try:
+            first = await client.post(f"https://{HOOK_HOST}:{port}/hook", b"{}", {})
+            second = await client.post(f"https://{HOOK_HOST}:{port}/hook", b"{}", {})
+        finally:
+            await client.aclose()
+    assert (first.status, second.status, second.error) == (200, 200, None)
+    assert (receiver.connections, receiver.requests) == (2, 3)

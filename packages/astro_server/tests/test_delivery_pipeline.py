@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -61,16 +61,19 @@ async def client(receiver: Receiver) -> AsyncIterator[DeliveryClient]:
     await delivery_client.aclose()
 
 
+Message = tuple[list[str], str]
+
+
 class Kicks:
-    """Stands in for the broker: records (delivery id, token) messages."""
+    """Stands in for the broker: records (delivery ids, token) messages."""
 
     def __init__(self) -> None:
-        self.sent: list[tuple[str, str]] = []
+        self.sent: list[Message] = []
 
-    async def __call__(self, delivery_id: str, token: str) -> None:
-        self.sent.append((delivery_id, token))
+    async def __call__(self, delivery_ids: list[str], token: str) -> None:
+        self.sent.append((list(delivery_ids), token))
 
-    def take(self) -> list[tuple[str, str]]:
+    def take(self) -> list[Message]:
         sent, self.sent = self.sent, []
         return sent
 
@@ -100,20 +103,25 @@ async def subscribe(
     )
 
 
-async def run_tick(clock: Clock, kicks: Kicks) -> list[tuple[str, str]]:
+async def run_tick(clock: Clock, kicks: Kicks) -> list[Message]:
     await feed_pipeline.tick(clock(), kick=kicks)
     return kicks.take()
 
 
 async def deliver_all(
-    messages: list[tuple[str, str]], clock: Clock, settings: Settings, client: DeliveryClient
+    messages: list[Message],
+    clock: Callable[[], datetime],
+    settings: Settings,
+    client: DeliveryClient,
 ) -> list[str | None]:
-    return [
-        await feed_pipeline.deliver(
-            delivery_id, token, clock=clock, settings=settings, delivery_client=client
+    """Run every message; the statuses of the rows they claimed, in message order."""
+    statuses: list[str | None] = []
+    for delivery_ids, token in messages:
+        claimed = await feed_pipeline.deliver_batch(
+            delivery_ids, token, clock=clock, settings=settings, delivery_client=client
         )
-        for delivery_id, token in messages
-    ]
+        statuses.extend(claimed[i] for i in delivery_ids if i in claimed)
+    return statuses
 
 
 async def test_scheduled_delivery_arrives_once_signed_at_its_local_time(
@@ -165,12 +173,13 @@ async def test_two_schedulers_and_duplicate_messages_deliver_once(
     # Every message twice (a redelivered stream entry, a retried task): one attempt in total.
     outcomes = await asyncio.gather(
         *[
-            feed_pipeline.deliver(d, t, clock=clock, settings=settings, delivery_client=client)
-            for d, t in messages + messages
+            feed_pipeline.deliver_batch(
+                ids, token, clock=clock, settings=settings, delivery_client=client
+            )
+            for ids, token in messages + messages
         ]
     )
-    assert sorted(o or "" for o in outcomes)[-1] == "succeeded"
-    assert [o for o in outcomes if o is not None] == ["succeeded"]
+    assert [status for claimed in outcomes for status in claimed.values()] == ["succeeded"]
     assert len(receiver.received) == 1
     assert await FeedDeliveryAttempt.all().count() == 1
 
@@ -442,3 +451,141 @@ async def test_rotation_signs_with_both_secrets_for_24_hours(
     (got,) = receiver.received
     Webhook(old).verify(got.body, got.headers)
     Webhook(new).verify(got.body, got.headers)
+
+
+async def subscribe_many(
+    settings: Settings, receiver: Receiver, now: datetime, count: int
+) -> list[tuple[HoroscopeFeedSubscription, str]]:
+    """``count`` subscriptions of one customer (leo, en, 08:00 UTC), one destination each."""
+    account, _ = await accounts.create_account("t", "free", 0)
+    customer = await accounts.create_customer(
+        account.id, f"{secrets.token_hex(6)}@example.com", "long enough password"
+    )
+    return [
+        await feeds.create_subscription(
+            account_id=account.id,
+            customer_id=customer.id,
+            destination_url=receiver.url(f"/hooks/astro?n={n}"),
+            sign="leo",
+            language="en",
+            timezone="UTC",
+            delivery_time="08:00",
+            now=now,
+            settings=settings,
+        )
+        for n in range(count)
+    ]
+
+
+async def test_many_due_at_once_go_out_in_batches_and_arrive_once_each(
+    settings: Settings,
+    receiver: Receiver,
+    client: DeliveryClient,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    start = datetime(2030, 9, 1, 7, 0, tzinfo=UTC)
+    clock = Clock(start)
+    subs = await subscribe_many(settings, receiver, start, 120)
+    loads: list[tuple[str, date, str]] = []
+
+    async def published(sign: str, local_date: date, language: str) -> dict[str, Any]:
+        loads.append((sign, local_date, language))
+        return fake_horoscope(sign, local_date, language)
+
+    monkeypatch.setattr(feed_pipeline, "published_horoscope", published)
+    kicks = Kicks()
+    clock.set(datetime(2030, 9, 1, 8, 0, tzinfo=UTC))
+    messages = await run_tick(clock, kicks)
+    # One message per 50 deliveries, not one per delivery.
+    assert sorted(len(ids) for ids, _ in messages) == [20, 50, 50]
+    assert await deliver_all(messages, clock, settings, client) == ["succeeded"] * 120
+    # The content is loaded once per (sign, date, language) in the process.
+    assert loads == [("leo", date(2030, 9, 1), "en")]
+    assert len(receiver.received) == 120
+    assert len({got.headers["Webhook-Id"] for got in receiver.received}) == 120
+    secret_of = {f"/hooks/astro?n={n}": secret for n, (_, secret) in enumerate(subs)}
+    assert len(secret_of) == 120
+    rows = await FeedDelivery.all()
+    assert {(r.status, r.attempts, r.next_attempt_at) for r in rows} == {("succeeded", 1, None)}
+    assert await FeedDeliveryAttempt.filter(succeeded=True).count() == 120
+    # Each destination got its own subscription's signature.
+    for got in receiver.received:
+        verify(got.body, got.headers, secret_of[got.target], now=clock())
+
+
+async def test_handing_a_row_out_again_keeps_its_queued_message_valid(
+    settings: Settings, receiver: Receiver, client: DeliveryClient
+) -> None:
+    """A long queue must not be invalidated by the dispatcher's safety net (issue 10)."""
+    start = datetime(2030, 9, 2, 7, 0, tzinfo=UTC)
+    clock = Clock(start)
+    await subscribe(settings, receiver, start)
+    kicks = Kicks()
+    clock.set(datetime(2030, 9, 2, 8, 0, tzinfo=UTC))
+    (queued,) = await run_tick(clock, kicks)
+    # Not picked up within the grace: handed out again, with the same token.
+    clock.advance(seconds=feed_pipeline.DISPATCH_GRACE.total_seconds() - 1)
+    assert await run_tick(clock, kicks) == []
+    clock.advance(seconds=1)
+    (again,) = await run_tick(clock, kicks)
+    assert again == queued
+    # The message queued first delivers; the duplicate is a no-op.
+    assert await deliver_all([queued, again], clock, settings, client) == ["succeeded"]
+    assert len(receiver.received) == 1
+
+
+async def test_a_row_whose_holder_died_is_handed_out_with_a_new_token(
+    settings: Settings, receiver: Receiver, client: DeliveryClient
+) -> None:
+    start = datetime(2030, 9, 3, 7, 0, tzinfo=UTC)
+    clock = Clock(start)
+    sub, _ = await subscribe(settings, receiver, start)
+    kicks = Kicks()
+    clock.set(datetime(2030, 9, 3, 8, 0, tzinfo=UTC))
+    (first,) = await run_tick(clock, kicks)
+
+    class Crashing(DeliveryClient):
+        async def post(self, *args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("the worker died mid-attempt")
+
+    crashing = Crashing(allow_loopback=True)
+    assert await deliver_all([first], clock, settings, crashing) == []
+    row = await FeedDelivery.get(subscription_id=sub.id)
+    assert row.status == "delivering"
+    # The claim lease runs out: the row goes out again, under a token the old message lacks.
+    clock.advance(seconds=feed_pipeline.LEASE.total_seconds() - 1)
+    assert await run_tick(clock, kicks) == []
+    clock.advance(seconds=1)
+    (second,) = await run_tick(clock, kicks)
+    assert second[0] == first[0]
+    assert second[1] != first[1]
+    assert await deliver_all([first, second], clock, settings, client) == ["succeeded"]
+    assert len(receiver.received) == 1
+    assert await FeedDeliveryAttempt.all().count() == 1
+
+
+async def test_attempts_not_started_within_the_lease_are_handed_back(
+    settings: Settings, receiver: Receiver, client: DeliveryClient
+) -> None:
+    start = datetime(2030, 9, 4, 7, 0, tzinfo=UTC)
+    clock = Clock(start)
+    sub, _ = await subscribe(settings, receiver, start)
+    kicks = Kicks()
+    due = datetime(2030, 9, 4, 8, 0, tzinfo=UTC)
+    clock.set(due)
+    messages = await run_tick(clock, kicks)
+    # Claimed at 08:00, but the attempt could only start two minutes later (a stalled worker):
+    # starting then could overlap a second holder after the lease, so it is given back.
+    late = due + feed_pipeline.LEASE
+    readings = iter([due])
+
+    def stalled() -> datetime:
+        return next(readings, late)
+
+    assert await deliver_all(messages, stalled, settings, client) == [None]
+    row = await FeedDelivery.get(subscription_id=sub.id)
+    assert (row.status, row.lease_token, row.next_attempt_at) == ("pending", None, late)
+    assert receiver.received == []
+    clock.set(late)
+    assert await deliver_all(await run_tick(clock, kicks), clock, settings, client) == ["succeeded"]
+    assert len(receiver.received) == 1

@@ -118,3 +118,21 @@ def test_secret_box_round_trip_and_binding() -> None:
 def test_secret_box_refuses_an_empty_server_key() -> None:
     with pytest.raises(ValueError, match="empty"):
         SecretBox("")
+
+
+def test_a_caching_box_keys_plaintexts_by_row_and_ciphertext() -> None:
+    box = SecretBox("server-key-for-tests", cache_size=2)
+    first, rotated = new_signing_secret(), new_signing_secret()
+    stored = box.encrypt(first, bound_to="hfs_1")
+    assert box.decrypt(stored, bound_to="hfs_1") == first
+    assert box.decrypt(stored, bound_to="hfs_1") == first  # from the cache
+    # The binding still holds for a cached ciphertext copied onto another row.
+    with pytest.raises(SecretDecryptionError):
+        box.decrypt(stored, bound_to="hfs_2")
+    # A rotation stores a new ciphertext: its own entry, never the old plaintext.
+    assert box.decrypt(box.encrypt(rotated, bound_to="hfs_1"), bound_to="hfs_1") == rotated
+    assert box.decrypt(stored, bound_to="hfs_1") == first
+    # Bounded: the least recently used entry goes first.
+    for n in range(3):
+        box.decrypt(box.encrypt(first, bound_to=f"hfs_x{n}"), bound_to=f"hfs_x{n}")
+    assert len(box._decrypted) == 2

@@ -100,3 +100,13 @@ async def fetch(
     """
     client = conn or connections.get("default")
     return await client.execute_query_dict(_placeholders(client, query), values)
+
+
+async def execute_many(
+    query: str, rows: list[list[Any]], conn: BaseDBAsyncClient | None = None
+) -> None:
+    """Run one statement (``?`` placeholders) once per row of values, pipelined, in one
+    transaction (or in ``conn``'s), on SQLite or PostgreSQL."""
+    if rows:
+        client = conn or connections.get("default")
+        await client.execute_many(_placeholders(client, query), rows)

@@ -50,6 +50,9 @@ def make_broker(settings: Settings) -> AsyncBroker:
             consumer_id="0",
             idle_timeout=int(max(settings.job_lease_s * 4, 60) * 1000),
             xread_block=1000,
+            # Fetch only what this worker can start: a message read but waiting here is held
+            # from idle workers (and is claimed away from us after idle_timeout).
+            xread_count=max(1, settings.worker_concurrency),
             maxlen=100_000,
         )
     else:

@@ -1,5 +1,7 @@
 """Delivery tasks: the scheduler's periodic tick and the workers' ``astro.deliver`` task.
 
+One ``astro.deliver`` message carries a batch of delivery ids and the token they were dispatched
+with (a message from before batching carries one id as a string; it is still understood).
 Imported by the horoscope feeds blueprint, so every process that builds the app (API, worker,
 scheduler) registers both before its broker is made.
 """
@@ -18,15 +20,16 @@ log = logging.getLogger("astro_server.delivery")
 TICK_INTERVAL_S = 2.0
 
 
-async def kick_delivery(delivery_id: str, token: str) -> None:
-    await broker_module.kick(feed_pipeline.DELIVER_TASK, delivery_id, token)
+async def kick_delivery(delivery_ids: list[str], token: str) -> None:
+    await broker_module.kick(feed_pipeline.DELIVER_TASK, delivery_ids, token)
 
 
-async def deliver_task(delivery_id: str, token: str) -> None:
-    """One attempt of one delivery (a no-op when the token no longer holds the row)."""
-    status = await feed_pipeline.deliver(delivery_id, token, clock=utc_now)
-    if status is not None:
-        log.info("delivery %s: %s", delivery_id, status)
+async def deliver_task(delivery_ids: list[str] | str, token: str) -> None:
+    """One attempt of each delivery the token still holds (the others are no-ops)."""
+    ids = [delivery_ids] if isinstance(delivery_ids, str) else list(delivery_ids)
+    statuses = await feed_pipeline.deliver_batch(ids, token, clock=utc_now)
+    if statuses:
+        log.info("deliveries: %s", feed_pipeline.batch_summary(statuses))
 
 
 broker_module.register_task(feed_pipeline.DELIVER_TASK, deliver_task)

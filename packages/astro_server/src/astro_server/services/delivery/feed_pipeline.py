@@ -1,4 +1,4 @@
-"""Horoscope feed subscriptions: create, pause/resume, rotate, and the delivery pipeline.
+"""Horoscope feed subscriptions: the delivery pipeline (schedule, dispatch, attempt, record).
 
 Pipeline (times come in as ``now``, so tests drive it with a controllable clock):
 
@@ -6,13 +6,21 @@ Pipeline (times come in as ``now``, so tests drive it with a controllable clock)
    ``next_due_at`` has passed get one ``FeedDelivery`` row per due local date, inserted with
    ON CONFLICT DO NOTHING on the unique (subscription, local_date); then ``next_due_at`` moves to
    the next due instant. Dates more than six hours late are skipped (``schedule.CATCH_UP``).
-2. :func:`dispatch_due` (same tick): rows whose indexed ``next_attempt_at`` has passed get a fresh
-   ``lease_token`` and are handed to the workers (``astro.deliver`` task with that token); their
-   ``next_attempt_at`` moves :data:`DISPATCH_GRACE` ahead, so a lost message is handed out again.
-3. :func:`deliver` (a worker): claims the row with a conditional UPDATE that needs the token, so
-   of any duplicate messages exactly one attempts; builds the body once (the published horoscope
-   for the sign, local date and language) and keeps it for retries; signs it with every secret in
-   use; sends it through :class:`DeliveryClient`; logs the attempt; applies the retry policy.
+2. :func:`dispatch_due` (same tick, after every batch of 1,000 scheduled subscriptions): rows
+   whose indexed ``next_attempt_at`` has passed are taken by one ``UPDATE ... WHERE id IN (SELECT
+   ... FOR UPDATE SKIP LOCKED) RETURNING`` (two schedulers never take the same row), get a
+   ``lease_token`` and go to the workers as one ``astro.deliver`` message per
+   :data:`MESSAGE_BATCH` rows. ``next_attempt_at`` moves :data:`DISPATCH_GRACE` ahead, so rows
+   whose message was lost are handed out again. A row handed out again KEEPS its token: a
+   message still queued for it stays valid (the duplicate becomes a no-op), so a long queue is
+   never invalidated wholesale. Only a row whose claim lease expired gets a new token.
+3. :func:`deliver_batch` (a worker): claims the message's rows with one conditional UPDATE that
+   needs the token, so of any duplicate messages exactly one attempts each row; builds each body
+   once (the published horoscope for the sign, local date and language, cached per process since
+   published content never changes) and keeps it for retries; signs it with every secret in use;
+   sends it through :class:`DeliveryClient` (at most :data:`ATTEMPT_CONCURRENCY` attempts at
+   once per process); then writes the batch's outcomes in one transaction: the attempt log rows
+   and each delivery's new state, only for rows the claim still holds (locked while written).
 
 Failure counting is done in SQL (``consecutive_failures = consecutive_failures + 1``) and the
 disable is a conditional UPDATE, so concurrent deliveries of one subscription cannot lose counts.
@@ -20,17 +28,22 @@ disable is a conditional UPDATE, so concurrent deliveries of one subscription ca
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
-from collections import defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
 import msgspec
+from tortoise import connections
 from tortoise.expressions import F, Q
+from tortoise.transactions import in_transaction
 
+from astro_server import db
 from astro_server.errors import APIError
 from astro_server.models.delivery import (
     FeedDelivery,
@@ -46,8 +59,18 @@ from astro_server.services.delivery.feeds import (
     secrets_in_use,
 )
 from astro_server.services.delivery.http import AttemptResult, DeliveryClient
-from astro_server.services.delivery.retry import DEFAULT_POLICY, RetryPolicy, SubscriptionHealth
-from astro_server.services.delivery.schedule import delivery_zone, due_deliveries, next_due
+from astro_server.services.delivery.retry import (
+    DEFAULT_POLICY,
+    AttemptDecision,
+    RetryPolicy,
+    SubscriptionHealth,
+)
+from astro_server.services.delivery.schedule import (
+    DueDelivery,
+    delivery_zone,
+    due_deliveries,
+    next_due,
+)
 from astro_server.services.delivery.signing import new_message_id, sign_headers
 from astro_server.settings import Settings
 
@@ -55,11 +78,24 @@ log = logging.getLogger("astro_server.delivery")
 
 EVENT_TYPE = "horoscope.daily"
 DELIVER_TASK = "astro.deliver"
-DISPATCH_GRACE = timedelta(seconds=60)
-LEASE = timedelta(seconds=60)
+# Deliveries per message: one claim, one read and one outcome write per batch, not per delivery.
+MESSAGE_BATCH = 50
+SCHEDULE_BATCH = 1000
+DISPATCH_CHUNK = 1000
+DISPATCH_LIMIT = 20_000
+# Lost messages come back from the Redis stream (unacknowledged entries are claimed by another
+# worker); this is the last net, for a stream that lost them. Handing a row out again keeps its
+# token, so even a queue longer than this is not invalidated.
+DISPATCH_GRACE = timedelta(minutes=5)
+# A claimed batch must be attempted within this: attempts not started by LEASE - timeout -
+# START_MARGIN after the claim are handed back instead of racing a second holder.
+LEASE = timedelta(minutes=2)
+START_MARGIN = timedelta(seconds=30)
+ATTEMPT_CONCURRENCY = 64
 CONTENT_RETRY = timedelta(minutes=5)
+CONTENT_CACHE_SIZE = 1024
 
-Kick = Callable[[str, str], Awaitable[None]]
+Kick = Callable[[list[str], str], Awaitable[None]]
 
 
 # --- content ---------------------------------------------------------------------------------
@@ -73,6 +109,39 @@ async def published_horoscope(sign: str, local_date: date, language: str) -> Any
     if hasattr(published, "model_dump"):
         return published.model_dump(mode="json")
     return msgspec.to_builtins(published)
+
+
+_ContentKey = tuple[Callable[..., Awaitable[Any]], str, date, str]
+_content: OrderedDict[_ContentKey, Any] = OrderedDict()
+_content_loading: dict[_ContentKey, asyncio.Task[Any]] = {}
+
+
+async def cached_horoscope(sign: str, local_date: date, language: str) -> Any:
+    """:func:`published_horoscope`, kept per process: published content never changes.
+
+    Concurrent first requests for one key share one load; a failed load is not kept.
+    """
+    loader = published_horoscope  # looked up at call time (tests replace it)
+    key: _ContentKey = (loader, sign, local_date, language)
+    if key in _content:
+        _content.move_to_end(key)
+        return _content[key]
+    loading = _content_loading.get(key)
+    if loading is None or loading.get_loop() is not asyncio.get_running_loop():
+        loading = asyncio.ensure_future(loader(sign, local_date, language))
+        _content_loading[key] = loading
+        loading.add_done_callback(lambda done: _content_loaded(key, done))
+    return await asyncio.shield(loading)
+
+
+def _content_loaded(key: _ContentKey, loading: asyncio.Task[Any]) -> None:
+    if _content_loading.get(key) is loading:
+        del _content_loading[key]
+    if loading.cancelled() or loading.exception() is not None:
+        return
+    _content[key] = loading.result()
+    while len(_content) > CONTENT_CACHE_SIZE:
+        _content.popitem(last=False)
 
 
 def event_body(message_id: str, created_at: datetime, data: Any, *, test: bool = False) -> str:
@@ -90,99 +159,174 @@ def event_body(message_id: str, created_at: datetime, data: Any, *, test: bool =
 # --- scheduling and dispatch -----------------------------------------------------------------
 
 
-async def schedule_due(now: datetime, *, batch: int = 5000) -> int:
+async def _schedule_batch(now: datetime, batch: int) -> int:
+    """Materialise the due deliveries of up to ``batch`` subscriptions; returns how many."""
+    subs = (
+        await HoroscopeFeedSubscription.filter(next_due_at__lte=now, active=True)
+        .order_by("next_due_at")
+        .limit(batch)
+        .only("id", "timezone", "delivery_time", "next_due_at")
+    )
+    rows: list[FeedDelivery] = []
+    moves: dict[tuple[datetime, datetime], list[str]] = defaultdict(list)
+    # Subscriptions sharing zone, time and due instant share the answer (a popular 08:00).
+    plans: dict[tuple[str, str, datetime], tuple[list[DueDelivery], datetime]] = {}
+    for sub in subs:
+        assert sub.next_due_at is not None
+        plan_key = (sub.timezone, sub.delivery_time, sub.next_due_at)
+        plan = plans.get(plan_key)
+        if plan is None:
+            plan = plans[plan_key] = (
+                due_deliveries(sub.timezone, sub.delivery_time, now, not_before=sub.next_due_at),
+                next_due(sub.timezone, sub.delivery_time, now).due_at,
+            )
+        dues, following = plan
+        for due in dues:
+            rows.append(
+                FeedDelivery(
+                    id="dlv_" + secrets.token_hex(12),
+                    subscription_id=sub.id,
+                    kind="scheduled",
+                    local_date=due.local_date,
+                    message_id=new_message_id(),
+                    status="pending",
+                    due_at=due.due_at,
+                    next_attempt_at=due.due_at,
+                )
+            )
+        moves[(sub.next_due_at, following)].append(sub.id)
+    if rows:
+        # The unique (subscription, local_date) makes a second scheduler's insert a no-op.
+        await FeedDelivery.bulk_create(rows, batch_size=1000, ignore_conflicts=True)
+    for (previous, following), ids in moves.items():
+        for start in range(0, len(ids), 1000):
+            await HoroscopeFeedSubscription.filter(
+                id__in=ids[start : start + 1000], next_due_at=previous
+            ).update(next_due_at=following)
+    return len(subs)
+
+
+async def schedule_due(now: datetime, *, batch: int = SCHEDULE_BATCH) -> int:
     """Materialise due deliveries (step 1). Returns the number of subscriptions handled."""
     handled = 0
     while True:
-        subs = (
-            await HoroscopeFeedSubscription.filter(next_due_at__lte=now, active=True)
-            .order_by("next_due_at")
-            .limit(batch)
-            .only("id", "timezone", "delivery_time", "next_due_at")
-        )
-        if not subs:
+        count = await _schedule_batch(now, batch)
+        handled += count
+        if count < batch:
             return handled
-        rows: list[FeedDelivery] = []
-        moves: dict[tuple[datetime, datetime], list[str]] = defaultdict(list)
-        for sub in subs:
-            assert sub.next_due_at is not None
-            for due in due_deliveries(
-                sub.timezone, sub.delivery_time, now, not_before=sub.next_due_at
-            ):
-                rows.append(
-                    FeedDelivery(
-                        id="dlv_" + secrets.token_hex(12),
-                        subscription_id=sub.id,
-                        kind="scheduled",
-                        local_date=due.local_date,
-                        message_id=new_message_id(),
-                        status="pending",
-                        due_at=due.due_at,
-                        next_attempt_at=due.due_at,
-                    )
-                )
-            following = next_due(sub.timezone, sub.delivery_time, now).due_at
-            moves[(sub.next_due_at, following)].append(sub.id)
-        if rows:
-            # The unique (subscription, local_date) makes a second scheduler's insert a no-op.
-            await FeedDelivery.bulk_create(rows, batch_size=1000, ignore_conflicts=True)
-        for (previous, following), ids in moves.items():
-            for start in range(0, len(ids), 1000):
-                await HoroscopeFeedSubscription.filter(
-                    id__in=ids[start : start + 1000], next_due_at=previous
-                ).update(next_due_at=following)
-        handled += len(subs)
-        if len(subs) < batch:
-            return handled
+
+
+def dispatch_sql(dialect: str) -> str:
+    """Step 2 as one statement: take due rows, give them a token, return (id, lease_token).
+
+    A row keeps the token it has unless it has none or its claim lease expired (``delivering``).
+    On PostgreSQL the inner SELECT locks with SKIP LOCKED: concurrent dispatchers split the rows.
+    """
+    return _DISPATCH_SQL_PG if dialect == "postgres" else _DISPATCH_SQL
+
+
+_DISPATCH_SQL = (
+    "UPDATE horoscope_feed_deliveries SET lease_token = CASE WHEN lease_token IS NULL"
+    " OR status = 'delivering' THEN ? ELSE lease_token END, next_attempt_at = ?"
+    " WHERE id IN (SELECT id FROM horoscope_feed_deliveries WHERE next_attempt_at <= ?"
+    " ORDER BY next_attempt_at LIMIT ?) RETURNING id, lease_token"
+)
+_DISPATCH_SQL_PG = _DISPATCH_SQL.replace("LIMIT ?)", "LIMIT ? FOR UPDATE SKIP LOCKED)")
+
+
+async def _kick_rows(rows: Sequence[dict[str, Any]], kick: Kick) -> None:
+    by_token: dict[str, list[str]] = defaultdict(list)
+    for row in rows:
+        by_token[str(row["lease_token"])].append(str(row["id"]))
+    for token, ids in by_token.items():
+        for start in range(0, len(ids), MESSAGE_BATCH):
+            await kick(ids[start : start + MESSAGE_BATCH], token)
+
+
+async def dispatch_due(now: datetime, *, kick: Kick, limit: int = DISPATCH_LIMIT) -> int:
+    """Hand every delivery whose ``next_attempt_at`` has passed to the workers (step 2)."""
+    conn = connections.get("default")
+    sql = dispatch_sql(conn.capabilities.dialect)
+    dispatched = 0
+    while dispatched < limit:
+        chunk = min(DISPATCH_CHUNK, limit - dispatched)
+        rows = await db.fetch(sql, [secrets.token_hex(8), now + DISPATCH_GRACE, now, chunk], conn)
+        await _kick_rows(rows, kick)
+        dispatched += len(rows)
+        if len(rows) < chunk:
+            break
+    return dispatched
 
 
 async def dispatch_ids(ids: Sequence[str], *, now: datetime, kick: Kick) -> int:
-    """Give ``ids`` a fresh token and hand them to the workers."""
+    """Hand ``ids`` (rows with no token, e.g. a manual retry) to the workers now."""
     if not ids:
         return 0
     token = secrets.token_hex(8)
-    for start in range(0, len(ids), 1000):
-        await FeedDelivery.filter(id__in=list(ids[start : start + 1000])).update(
-            lease_token=token, next_attempt_at=now + DISPATCH_GRACE
-        )
-    for delivery_id in ids:
-        await kick(delivery_id, token)
-    return len(ids)
-
-
-async def dispatch_due(now: datetime, *, kick: Kick, limit: int = 20000) -> int:
-    """Hand every delivery whose ``next_attempt_at`` has passed to the workers (step 2)."""
-    ids = await (
-        FeedDelivery.filter(next_attempt_at__lte=now)
-        .order_by("next_attempt_at")
-        .limit(limit)
-        .values_list("id", flat=True)
+    await FeedDelivery.filter(id__in=list(ids), lease_token__isnull=True).update(
+        lease_token=token, next_attempt_at=now + DISPATCH_GRACE
     )
-    return await dispatch_ids([str(i) for i in ids], now=now, kick=kick)
+    # Rows the periodic dispatch took first already went out with its token.
+    mine = await FeedDelivery.filter(id__in=list(ids), lease_token=token).values_list(
+        "id", flat=True
+    )
+    await _kick_rows([{"id": i, "lease_token": token} for i in mine], kick)
+    return len(mine)
 
 
 async def tick(now: datetime, *, kick: Kick) -> tuple[int, int]:
-    """One scheduler tick: schedule what fell due, dispatch what is due to be attempted."""
-    scheduled = await schedule_due(now)
-    dispatched = await dispatch_due(now, kick=kick)
-    return scheduled, dispatched
+    """One scheduler tick: schedule what fell due, dispatch what is due to be attempted.
+
+    Dispatch runs after every scheduled batch, so workers start on the first thousand while
+    the rest are being scheduled.
+    """
+    scheduled = dispatched = 0
+    while True:
+        count = await _schedule_batch(now, SCHEDULE_BATCH)
+        scheduled += count
+        dispatched += await dispatch_due(now, kick=kick)
+        if count < SCHEDULE_BATCH:
+            return scheduled, dispatched
 
 
 # --- the attempt -----------------------------------------------------------------------------
 
 
-async def _claim(delivery_id: str, token: str, now: datetime) -> str | None:
+@dataclass(slots=True)
+class _Attempted:
+    delivery: FeedDelivery
+    sub: HoroscopeFeedSubscription
+    result: AttemptResult
+    started: datetime
+    finished: datetime
+
+
+_slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+
+
+def _attempt_slots() -> asyncio.Semaphore:
+    """The process's bound on attempts in flight (one semaphore per event loop)."""
+    global _slots
+    loop = asyncio.get_running_loop()
+    if _slots is None or _slots[0] is not loop:
+        _slots = (loop, asyncio.Semaphore(ATTEMPT_CONCURRENCY))
+    return _slots[1]
+
+
+async def _claim(ids: Sequence[str], token: str, now: datetime) -> tuple[str, list[FeedDelivery]]:
     claim = secrets.token_hex(8)
     claimable = Q(status__in=("pending", "retrying")) | Q(
         status="delivering", lease_expires_at__lte=now
     )
-    updated = await FeedDelivery.filter(claimable, id=delivery_id, lease_token=token).update(
+    updated = await FeedDelivery.filter(claimable, id__in=list(ids), lease_token=token).update(
         status="delivering",
         lease_token=claim,
         lease_expires_at=now + LEASE,
         next_attempt_at=now + LEASE,
     )
-    return claim if updated else None
+    if not updated:
+        return claim, []
+    return claim, await FeedDelivery.filter(id__in=list(ids), lease_token=claim)
 
 
 async def deliver(
@@ -194,114 +338,226 @@ async def deliver(
     delivery_client: DeliveryClient | None = None,
     policy: RetryPolicy = DEFAULT_POLICY,
 ) -> str | None:
-    """Make one attempt of ``delivery_id`` if ``token`` still holds it. Returns the new status."""
+    """One delivery: :func:`deliver_batch` of one. Returns its new status, or None."""
+    statuses = await deliver_batch(
+        [delivery_id],
+        token,
+        clock=clock,
+        settings=settings,
+        delivery_client=delivery_client,
+        policy=policy,
+    )
+    return statuses.get(delivery_id)
+
+
+async def deliver_batch(
+    delivery_ids: Sequence[str],
+    token: str,
+    *,
+    clock: Callable[[], datetime],
+    settings: Settings | None = None,
+    delivery_client: DeliveryClient | None = None,
+    policy: RetryPolicy = DEFAULT_POLICY,
+) -> dict[str, str | None]:
+    """Attempt the rows of ``delivery_ids`` that ``token`` still holds (step 3).
+
+    Returns the new status of each row this call claimed (None when it was handed back: content
+    not published yet, or not started in time); rows it did not claim are absent.
+    """
     settings = settings or current_settings()
+    sender = delivery_client or client()
     now = clock()
-    claim = await _claim(delivery_id, token, now)
-    if claim is None:
-        return None  # a duplicate message, or already handled
-    delivery = await FeedDelivery.get(id=delivery_id)
+    claim, claimed = await _claim(list(dict.fromkeys(delivery_ids)), token, now)
+    if not claimed:
+        return {}  # duplicate messages, or already handled
     # A separate query: select_related left fields of the subscription unset on PostgreSQL.
-    sub = await HoroscopeFeedSubscription.get(id=delivery.subscription_id)  # type: ignore[attr-defined]
-    held = FeedDelivery.filter(id=delivery_id, lease_token=claim)
-    if not sub.active and delivery.kind == "scheduled":
-        await held.update(
-            status="abandoned",
-            next_attempt_at=None,
-            lease_token=None,
-            last_error="subscription paused"
-            if sub.disabled_at is None
-            else "subscription disabled",
+    subs = {
+        sub.id: sub
+        for sub in await HoroscopeFeedSubscription.filter(
+            id__in=list({d.subscription_id for d in claimed})  # type: ignore[attr-defined]
         )
-        return "abandoned"
-    if delivery.body is None:
-        try:
-            assert delivery.local_date is not None
-            data = await published_horoscope(sub.sign, delivery.local_date, sub.language)
-        except Exception:
-            log.exception("horoscope content unavailable for delivery %s", delivery_id)
+    }
+    start_by = now + LEASE - timedelta(seconds=sender.timeout_s) - START_MARGIN
+    statuses: dict[str, str | None] = {}
+
+    async def attempt(delivery: FeedDelivery) -> _Attempted | None:
+        sub = subs[delivery.subscription_id]  # type: ignore[attr-defined]
+        held = FeedDelivery.filter(id=delivery.id, lease_token=claim)
+        if not sub.active and delivery.kind == "scheduled":
             await held.update(
-                status="retrying" if delivery.attempts else "pending",
-                next_attempt_at=now + CONTENT_RETRY,
+                status="abandoned",
+                next_attempt_at=None,
                 lease_token=None,
-                last_error="content not available yet",
+                last_error="subscription paused"
+                if sub.disabled_at is None
+                else "subscription disabled",
             )
+            statuses[delivery.id] = "abandoned"
             return None
-        delivery.body = event_body(delivery.message_id, delivery.created_at, data)
-        # Stored with the outcome: the body is a pure function of the row and the published
-        # content, so an attempt cut short rebuilds the same bytes.
-    body = delivery.body.encode()
-    headers = sign_headers(
-        secrets_in_use(sub, now, settings), delivery.message_id, int(now.timestamp()), body
-    )
-    result = await (delivery_client or client()).post(sub.destination_url, body, headers)
-    finished = clock()
-    return await _record(delivery, sub, claim, result, now, finished, policy)
-
-
-async def _record(
-    delivery: FeedDelivery,
-    sub: HoroscopeFeedSubscription,
-    claim: str,
-    result: AttemptResult,
-    started: datetime,
-    finished: datetime,
-    policy: RetryPolicy,
-) -> str:
-    number = delivery.attempts + 1
-    await FeedDeliveryAttempt.create(
-        delivery_id=delivery.id,
-        number=number,
-        started_at=started,
-        status_code=result.status,
-        duration_ms=result.duration_ms,
-        response_body=result.response_body,
-        error=(result.error or None) and result.error[:500],
-        succeeded=result.succeeded,
-    )
-    if result.succeeded:
-        if sub.consecutive_failures:
-            await HoroscopeFeedSubscription.filter(id=sub.id).update(consecutive_failures=0)
-        health = SubscriptionHealth(sub.active, 0, sub.disabled_at)
-    else:
-        await HoroscopeFeedSubscription.filter(id=sub.id).update(
-            consecutive_failures=F("consecutive_failures") + 1
-        )
-        await sub.refresh_from_db(fields=["active", "consecutive_failures", "disabled_at"])
-        health = SubscriptionHealth(sub.active, sub.consecutive_failures - 1, sub.disabled_at)
-    decision = policy.after_attempt(
-        health,
-        attempt_number=delivery.round_attempts + 1,
-        succeeded=result.succeeded,
-        http_status=result.status,
-        now=finished,
-    )
-    await FeedDelivery.filter(id=delivery.id, lease_token=claim).update(
-        status=decision.message_status,
-        body=delivery.body,
-        attempts=number,
-        round_attempts=delivery.round_attempts + 1,
-        next_attempt_at=decision.retry_at,
-        lease_token=None,
-        lease_expires_at=None,
-        last_status_code=result.status,
-        last_error=(result.error or None) and result.error[:500],
-        delivered_at=finished if result.succeeded else None,
-    )
-    if decision.disabled_now:
-        disabled = await HoroscopeFeedSubscription.filter(id=sub.id, active=True).update(
-            active=False, disabled_at=finished, next_due_at=None, updated_at=finished
-        )
-        if disabled:
-            log.warning(
-                "subscription %s disabled after %s",
-                sub.id,
-                "HTTP 410" if result.gone else f"{decision.health.consecutive_failures} failures",
+        if delivery.body is None:
+            try:
+                assert delivery.local_date is not None
+                data = await cached_horoscope(sub.sign, delivery.local_date, sub.language)
+            except Exception:
+                log.exception("horoscope content unavailable for delivery %s", delivery.id)
+                await held.update(
+                    status="retrying" if delivery.attempts else "pending",
+                    next_attempt_at=now + CONTENT_RETRY,
+                    lease_token=None,
+                    last_error="content not available yet",
+                )
+                statuses[delivery.id] = None
+                return None
+            # Stored with the outcome: the body is a pure function of the row and the published
+            # content, so an attempt cut short rebuilds the same bytes.
+            delivery.body = event_body(delivery.message_id, delivery.created_at, data)
+        body = delivery.body.encode()
+        async with _attempt_slots():
+            started = clock()
+            if started > start_by:
+                # Too late to finish inside the lease: give the row back for a prompt dispatch.
+                await held.update(
+                    status="retrying" if delivery.attempts else "pending",
+                    next_attempt_at=started,
+                    lease_token=None,
+                    lease_expires_at=None,
+                )
+                statuses[delivery.id] = None
+                return None
+            headers = sign_headers(
+                secrets_in_use(sub, started, settings),
+                delivery.message_id,
+                int(started.timestamp()),
+                body,
             )
-            await FeedDelivery.filter(
-                subscription_id=sub.id, status__in=("pending", "retrying")
-            ).update(status="abandoned", next_attempt_at=None, last_error="subscription disabled")
-    return decision.message_status
+            result = await sender.post(sub.destination_url, body, headers)
+        return _Attempted(delivery, sub, result, started, clock())
+
+    outcomes: list[_Attempted] = []
+    for delivery, outcome in zip(
+        claimed,
+        await asyncio.gather(*(attempt(d) for d in claimed), return_exceptions=True),
+        strict=True,
+    ):
+        if isinstance(outcome, BaseException):
+            # The row stays claimed; it is handed out again when the lease expires.
+            log.error("delivery %s failed", delivery.id, exc_info=outcome)
+        elif outcome is not None:
+            outcomes.append(outcome)
+    statuses.update(await _record(outcomes, claim, policy))
+    return statuses
+
+
+_RECORD_SQL = (
+    "UPDATE horoscope_feed_deliveries SET status = ?, body = ?, attempts = ?,"
+    " round_attempts = ?, next_attempt_at = ?, lease_token = NULL, lease_expires_at = NULL,"
+    " last_status_code = ?, last_error = ?, delivered_at = ?, updated_at = ?"
+    " WHERE id = ? AND lease_token = ?"
+)
+
+
+async def _record(outcomes: list[_Attempted], claim: str, policy: RetryPolicy) -> dict[str, str]:
+    """Count failures, decide each message's fate, and write the batch's outcomes."""
+    if not outcomes:
+        return {}
+    recovered = {o.sub.id for o in outcomes if o.result.succeeded and o.sub.consecutive_failures}
+    if recovered:
+        await HoroscopeFeedSubscription.filter(id__in=list(recovered)).update(
+            consecutive_failures=0
+        )
+    decisions: list[AttemptDecision] = []
+    for outcome in outcomes:
+        sub, result = outcome.sub, outcome.result
+        if result.succeeded:
+            health = SubscriptionHealth(sub.active, 0, sub.disabled_at)
+        else:
+            await HoroscopeFeedSubscription.filter(id=sub.id).update(
+                consecutive_failures=F("consecutive_failures") + 1
+            )
+            await sub.refresh_from_db(fields=["active", "consecutive_failures", "disabled_at"])
+            health = SubscriptionHealth(sub.active, sub.consecutive_failures - 1, sub.disabled_at)
+        decisions.append(
+            policy.after_attempt(
+                health,
+                attempt_number=outcome.delivery.round_attempts + 1,
+                succeeded=result.succeeded,
+                http_status=result.status,
+                now=outcome.finished,
+            )
+        )
+    async with in_transaction() as conn:
+        # Only rows the claim still holds, locked until written: a row whose lease ran out and
+        # was claimed again belongs to its new holder.
+        held = {
+            d.id
+            for d in await FeedDelivery.filter(
+                id__in=[o.delivery.id for o in outcomes], lease_token=claim
+            )
+            .select_for_update()
+            .only("id")
+            .using_db(conn)
+        }
+        pairs = zip(outcomes, decisions, strict=True)
+        written = [(o, d) for o, d in pairs if o.delivery.id in held]
+        await FeedDeliveryAttempt.bulk_create(
+            [
+                FeedDeliveryAttempt(
+                    delivery_id=o.delivery.id,
+                    number=o.delivery.attempts + 1,
+                    started_at=o.started,
+                    status_code=o.result.status,
+                    duration_ms=o.result.duration_ms,
+                    response_body=o.result.response_body,
+                    error=(o.result.error or None) and o.result.error[:500],
+                    succeeded=o.result.succeeded,
+                )
+                for o, _ in written
+            ],
+            using_db=conn,
+        )
+        await db.execute_many(
+            _RECORD_SQL,
+            [
+                [
+                    d.message_status,
+                    o.delivery.body,
+                    o.delivery.attempts + 1,
+                    o.delivery.round_attempts + 1,
+                    d.retry_at,
+                    o.result.status,
+                    (o.result.error or None) and o.result.error[:500],
+                    o.finished if o.result.succeeded else None,
+                    o.finished,
+                    o.delivery.id,
+                    claim,
+                ]
+                for o, d in written
+            ],
+            conn,
+        )
+    for outcome, decision in zip(outcomes, decisions, strict=True):
+        if decision.disabled_now:
+            await _disable(outcome, decision)
+    return {o.delivery.id: d.message_status for o, d in zip(outcomes, decisions, strict=True)}
+
+
+async def _disable(outcome: _Attempted, decision: AttemptDecision) -> None:
+    sub, finished = outcome.sub, outcome.finished
+    disabled = await HoroscopeFeedSubscription.filter(id=sub.id, active=True).update(
+        active=False, disabled_at=finished, next_due_at=None, updated_at=finished
+    )
+    if disabled:
+        failures = decision.health.consecutive_failures
+        reason = "HTTP 410" if outcome.result.gone else f"{failures} failures"
+        log.warning("subscription %s disabled after %s", sub.id, reason)
+        await FeedDelivery.filter(
+            subscription_id=sub.id, status__in=("pending", "retrying")
+        ).update(status="abandoned", next_attempt_at=None, last_error="subscription disabled")
+
+
+def batch_summary(statuses: dict[str, str | None]) -> str:
+    counts = Counter(status or "handed back" for status in statuses.values())
+    return ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
 
 
 async def send_test_delivery(

@@ -51,6 +51,9 @@ FINISHED = ("succeeded", "failed", "abandoned")
 
 _settings: Settings | None = None
 _client: DeliveryClient | None = None
+# One box per server key (the HKDF derivation runs once), each keeping decrypted secrets.
+_boxes: dict[str, SecretBox] = {}
+DECRYPTED_SECRETS_CACHED = 50_000
 
 
 # --- process configuration -------------------------------------------------------------------
@@ -83,7 +86,14 @@ def client() -> DeliveryClient:
 
 
 def _box(settings: Settings) -> SecretBox:
-    return SecretBox(settings.secret_key)
+    box = _boxes.get(settings.secret_key)
+    if box is None:
+        if len(_boxes) >= 8:  # tests make a key per app; a server has one
+            _boxes.clear()
+        box = _boxes[settings.secret_key] = SecretBox(
+            settings.secret_key, cache_size=DECRYPTED_SECRETS_CACHED
+        )
+    return box
 
 
 def iso(value: datetime | None) -> str | None:
