@@ -40,7 +40,7 @@ from typing import Any
 
 import msgspec
 from tortoise import connections
-from tortoise.expressions import F, Q
+from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
 from astro_server import db
@@ -448,6 +448,10 @@ async def deliver_batch(
     return statuses
 
 
+_COUNT_FAILURE_SQL = (
+    "UPDATE horoscope_feed_subscriptions SET consecutive_failures = consecutive_failures + 1"
+    " WHERE id = ? RETURNING active, consecutive_failures"
+)
 _RECORD_SQL = (
     "UPDATE horoscope_feed_deliveries SET status = ?, body = ?, attempts = ?,"
     " round_attempts = ?, next_attempt_at = ?, lease_token = NULL, lease_expires_at = NULL,"
@@ -471,10 +475,11 @@ async def _record(outcomes: list[_Attempted], claim: str, policy: RetryPolicy) -
         if result.succeeded:
             health = SubscriptionHealth(sub.active, 0, sub.disabled_at)
         else:
-            await HoroscopeFeedSubscription.filter(id=sub.id).update(
-                consecutive_failures=F("consecutive_failures") + 1
-            )
-            await sub.refresh_from_db(fields=["active", "consecutive_failures", "disabled_at"])
+            # Counted in SQL and read back in the same statement: concurrent failures of one
+            # subscription (other batches, other workers) each see their own count.
+            (counted,) = await db.fetch(_COUNT_FAILURE_SQL, [sub.id])
+            sub.active = bool(counted["active"])
+            sub.consecutive_failures = int(counted["consecutive_failures"])
             health = SubscriptionHealth(sub.active, sub.consecutive_failures - 1, sub.disabled_at)
         decisions.append(
             policy.after_attempt(
