@@ -6,11 +6,13 @@ subscriptions (all due at the first whole minute 40 s or more ahead), runs one s
 Prints: time from the due instant to the last delivery, deliveries per second, how many were
 delivered 30 s and 60 s after the due instant, the CPU seconds each part of the stack used (the
 machine is shared: CPU time says more than wall time when others' tests run), the load average,
-SQL statements per delivery (pg_stat_statements) and the scheduler's due-query plans on
-PostgreSQL (EXPLAIN after ANALYZE).
+SQL statements per delivery (pg_stat_statements; a pipelined executemany counts once per row)
+and the plans of the scheduler's due query and dispatch statement on PostgreSQL (EXPLAIN after
+ANALYZE).
 
     uv run python benchmarks/delivery_10k.py [--count 10000] [--concurrency 4]
     uv run python benchmarks/delivery_10k.py --receiver-only   # the receiver alone, under load
+    uv run python benchmarks/delivery_10k.py --profile DIR     # py-spy of a worker and scheduler
 
 Needs PostgreSQL 15 binaries and redis-server (scripts/test.sh installs both when missing).
 Target (issue 10): all delivered within 60 s on this machine with two worker processes.
