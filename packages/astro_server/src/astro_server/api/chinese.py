@@ -29,10 +29,7 @@ that refuses a subject field names it as ``subject.<field>``.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Literal
 
 import msgspec
@@ -57,10 +54,9 @@ from astro_calc.chinese import (
 )
 from astro_calc.chinese.bazi import BirthMoment
 from astro_calc.chinese.calendar import LunarMonth
-from astro_calc.errors import CalcInputError
-from astro_calc.time import parse_time_of_day, resolve, zone
+from astro_server.api._common import date_or_today, respond_off_loop
 from astro_server.api._msgspec_docs import response_model
-from astro_server.responses import json_response
+from astro_server.api._subject import BirthSubject, subject_errors, timezone_field
 from astro_server.services.auth import require_api_key
 from astro_server.services.billing import billable
 
@@ -69,35 +65,17 @@ TAG = ["Chinese & Korean"]
 # Struct names such as ElementBalance are also Western's: prefix this group's OpenAPI schemas.
 DOCS_PREFIX = "Chinese"
 
-_TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
 MIN_BIRTH_YEAR = 1801
 MAX_BIRTH_YEAR = 2199
 MAX_ANNUAL_YEARS = 120
-_SUBJECT_FIELDS = frozenset(
-    {"date", "time", "latitude", "longitude", "timezone", "timezoneOffsetMinutes"}
-)
 
 Gender = Literal["male", "female"]
 DayBoundary = Literal["zi", "midnight"]
 
 
-class ChineseBirthSubject(BaseModel):
+class ChineseBirthSubject(BirthSubject):
     date: dt.date = Field(description="Local calendar date of birth (YYYY-MM-DD), 1801-2199")
-    time: str = Field(pattern=_TIME_PATTERN, description="Local time, 24-hour HH:MM or HH:MM:SS")
-    latitude: float = Field(ge=-90, le=90, description="Degrees, north positive")
-    longitude: float = Field(ge=-180, le=180, description="Degrees, east positive")
-    timezoneOffsetMinutes: int | None = Field(  # the spec's field name
-        default=None,
-        ge=-1080,
-        le=1080,
-        description="Offset from UTC in minutes; wins over timezone when both are given",
-    )
-    timezone: str | None = Field(
-        default=None,
-        max_length=64,
-        description="IANA zone (e.g. Asia/Shanghai); with neither offset nor zone the zone is "
-        "found from the coordinates",
-    )
+    timezone: str | None = timezone_field("Asia/Shanghai")
 
     @field_validator("date")
     @classmethod
@@ -105,19 +83,6 @@ class ChineseBirthSubject(BaseModel):
         if not MIN_BIRTH_YEAR <= value.year <= MAX_BIRTH_YEAR:
             raise ValueError(f"year must be between {MIN_BIRTH_YEAR} and {MAX_BIRTH_YEAR}")
         return value
-
-    @field_validator("timezone")
-    @classmethod
-    def _known_zone(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                zone(value)
-            except CalcInputError as exc:
-                raise ValueError(exc.message) from None
-        return value
-
-    def local_time(self) -> dt.time:
-        return parse_time_of_day(self.time)
 
 
 class LuckOptions(BaseModel):
@@ -169,7 +134,7 @@ class LuckOptions(BaseModel):
         return self.annual_from_year, self.annual_to_year
 
     def reference(self) -> dt.date:
-        return self.reference_date or dt.datetime.now(dt.UTC).date()
+        return date_or_today(self.reference_date)
 
 
 class BaziRequest(LuckOptions):
@@ -260,27 +225,13 @@ class CalendarResult(msgspec.Struct, frozen=True):
     lunar_months: tuple[LunarMonth, ...]
 
 
-@contextmanager
-def _subject_fields() -> Iterator[None]:
-    """Name a refused subject field by its place in the body (``subject.time``)."""
-    try:
-        yield
-    except CalcInputError as exc:
-        if exc.field in _SUBJECT_FIELDS:
-            raise CalcInputError(f"subject.{exc.field}", exc.message) from None
-        raise
-
-
 def _bazi(data: BaziRequest) -> BaziResult:
     subject = data.subject
-    with _subject_fields():
+    with subject_errors():
         chart = bazi_chart(
             subject.date,
             subject.local_time(),
-            latitude=subject.latitude,
-            longitude=subject.longitude,
-            offset_minutes=subject.timezoneOffsetMinutes,
-            timezone_name=subject.timezone,
+            **subject.zone_inputs(),
             gender=data.gender,
             day_boundary=data.day_boundary,
             solar_time=data.solar_time,
@@ -293,14 +244,11 @@ def _bazi(data: BaziRequest) -> BaziResult:
 
 def _saju(data: SajuRequest) -> SajuResult:
     subject = data.subject
-    with _subject_fields():
+    with subject_errors():
         chart = korean_saju(
             subject.date,
             subject.local_time(),
-            latitude=subject.latitude,
-            longitude=subject.longitude,
-            offset_minutes=subject.timezoneOffsetMinutes,
-            timezone_name=subject.timezone,
+            **subject.zone_inputs(),
             gender=data.gender,
             hour_basis=data.hour_basis,
             day_boundary=data.day_boundary,
@@ -313,15 +261,8 @@ def _saju(data: SajuRequest) -> SajuResult:
 
 def _qimen(data: QimenRequest) -> QimenResult:
     subject = data.subject
-    with _subject_fields():
-        resolved = resolve(
-            subject.date,
-            subject.local_time(),
-            latitude=subject.latitude,
-            longitude=subject.longitude,
-            offset_minutes=subject.timezoneOffsetMinutes,
-            timezone_name=subject.timezone,
-        )
+    with subject_errors():
+        resolved = subject.resolve()
         # The offset just resolved, so the chart and the echoed moment are the same instant.
         chart = qimen_chart(
             subject.date,
@@ -362,7 +303,7 @@ def _calendar(data: ChineseCalendarRequest) -> CalendarResult:
 async def chinese_bazi(data: BaziRequest) -> Response:
     """BaZi: four pillars with hidden stems, ten gods, na yin, life stages; element balance,
     day-master strength, favourable elements; luck and annual pillars; en/th readings."""
-    return json_response(await asyncio.to_thread(_bazi, data))
+    return await respond_off_loop(_bazi, data)
 
 
 @blueprint.post("/api/v3/chinese/qimen")
@@ -375,7 +316,7 @@ async def chinese_bazi(data: BaziRequest) -> Response:
 async def chinese_qimen(data: QimenRequest) -> Response:
     """Qi Men Dun Jia hourly chart (rotating plate): term, yuan, dun and ju; nine palaces with
     heaven and earth stems, star, door and deity; chief star and door; void and horse."""
-    return json_response(await asyncio.to_thread(_qimen, data))
+    return await respond_off_loop(_qimen, data)
 
 
 @blueprint.post("/api/v3/chinese/calendar")
@@ -387,7 +328,7 @@ async def chinese_qimen(data: QimenRequest) -> Response:
 @operation_id("chineseCalendar")
 async def chinese_calendar(data: ChineseCalendarRequest) -> Response:
     """A Gregorian date's Chinese date, or a year's 24 solar terms and lunar months."""
-    return json_response(await asyncio.to_thread(_calendar, data))
+    return await respond_off_loop(_calendar, data)
 
 
 @blueprint.post("/api/v3/korean/saju")
@@ -400,4 +341,4 @@ async def chinese_calendar(data: ChineseCalendarRequest) -> Response:
 async def korean_saju_chart(data: SajuRequest) -> Response:
     """Korean Saju: the BaZi chart with hangul and hanja, Korea's historical meridians and
     daylight saving, the almanac's hours; en/th readings."""
-    return json_response(await asyncio.to_thread(_saju, data))
+    return await respond_off_loop(_saju, data)

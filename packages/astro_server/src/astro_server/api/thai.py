@@ -42,8 +42,9 @@ from astro_calc.thai import (
 )
 from astro_calc.thai.calendar import MAX_YEAR, MIN_YEAR, month1_start, month_lengths
 from astro_calc.thai.suriyayatra import CS_TO_CE
-from astro_calc.time import parse_time_of_day, resolve, zone
+from astro_calc.time import parse_time_of_day
 from astro_server.api._msgspec_docs import response_model
+from astro_server.api._subject import TIME_PATTERN, BirthSubject, check_zone, timezone_field
 from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody
 from astro_server.services.auth import require_api_key
@@ -54,7 +55,6 @@ TAG = ["Thai Astrology"]
 # Struct names such as Festival or Reason are generic: prefix this group's OpenAPI schemas.
 DOCS_PREFIX = "Thai"
 
-_TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
 Purpose = Literal["wedding", "business_opening", "moving_house", "travel", "ordination"]
 Ayanamsa = Literal["lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"]
 
@@ -62,15 +62,6 @@ Ayanamsa = Literal["lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chi
 def _in_calendar_span(value: dt.date) -> dt.date:
     if not MIN_YEAR <= value.year <= MAX_YEAR:
         raise ValueError(f"must be in the years {MIN_YEAR}-{MAX_YEAR}")
-    return value
-
-
-def _known_zone(value: str | None) -> str | None:
-    if value is not None:
-        try:
-            zone(value)
-        except CalcInputError as exc:
-            raise ValueError(exc.message) from None
     return value
 
 
@@ -129,28 +120,11 @@ class ThaiLunarRequest(BaseModel):
             raise ValueError(f"must be between {MIN_YEAR}-01-02 and {MAX_YEAR}-12-30")
         return value
 
-    _zone = field_validator("timezone")(_known_zone)
+    _zone = field_validator("timezone")(check_zone)
 
 
-class ThaiBirthSubject(BaseModel):
-    date: dt.date = Field(description="Local calendar date of birth (YYYY-MM-DD)")
-    time: str = Field(pattern=_TIME_PATTERN, description="Local time, 24-hour HH:MM or HH:MM:SS")
-    latitude: float = Field(ge=-90, le=90, description="Degrees, north positive")
-    longitude: float = Field(ge=-180, le=180, description="Degrees, east positive")
-    timezoneOffsetMinutes: int | None = Field(
-        default=None,
-        ge=-1080,
-        le=1080,
-        description="Offset from UTC in minutes; wins over timezone when both are given",
-    )
-    timezone: str | None = Field(
-        default=None,
-        max_length=64,
-        description="IANA zone (e.g. Asia/Bangkok); with neither offset nor zone the zone is "
-        "found from the coordinates",
-    )
-
-    _zone = field_validator("timezone")(_known_zone)
+class ThaiBirthSubject(BirthSubject):
+    timezone: str | None = timezone_field("Asia/Bangkok")
 
 
 class ThaiWheelRequest(BaseModel):
@@ -170,7 +144,7 @@ class ThaiAuspiciousRequest(BaseModel):
         default=None, description="The person's birth date: adds their kalakini and good days"
     )
     birth_time: str | None = Field(
-        default=None, pattern=_TIME_PATTERN, description="Local birth time (default 12:00)"
+        default=None, pattern=TIME_PATTERN, description="Local birth time (default 12:00)"
     )
 
     @field_validator("start_date")
@@ -296,16 +270,8 @@ async def thai_wheel(data: ThaiWheelRequest) -> Response:
     positions with planets, kalakini, colours and name letters; with ``on_date`` the moving
     Taksa for that age."""
     subject = data.subject
-    local_time = parse_time_of_day(subject.time, "subject.time")
-    resolved = resolve(
-        subject.date,
-        local_time,
-        latitude=subject.latitude,
-        longitude=subject.longitude,
-        offset_minutes=subject.timezoneOffsetMinutes,
-        timezone_name=subject.timezone,
-    )
-    wheel = taksa_wheel(subject.date, local_time, on_date=data.on_date)
+    resolved = subject.resolve(time_field="subject.time")
+    wheel = taksa_wheel(subject.date, subject.local_time(), on_date=data.on_date)
     return json_response(
         ThaiWheelResult(resolved.utc, resolved.offset_minutes, resolved.timezone, wheel)
     )

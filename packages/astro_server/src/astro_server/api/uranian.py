@@ -17,8 +17,6 @@ from pydantic import BaseModel, Field, field_validator
 from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag, validate_request
 
-from astro_calc.errors import CalcInputError
-from astro_calc.time import zone
 from astro_calc.uranian import (
     UranianChart,
     UranianMidpoints,
@@ -28,6 +26,7 @@ from astro_calc.uranian import (
     uranian_planetary_pictures,
 )
 from astro_server.api._msgspec_docs import response_model
+from astro_server.api._subject import check_zone, offset_minutes_field, timezone_field
 from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody
 from astro_server.services.auth import require_api_key
@@ -49,25 +48,12 @@ class UranianChartRequest(BaseModel):
         default=90, description="Dial: 90, 45 or 22.5"
     )
     orb_max: float = Field(default=1.0, ge=0.25, le=3, description="Largest orb on the dial")
-    timezoneOffsetMinutes: int | None = Field(  # the spec's field name
-        default=None, ge=-1080, le=1080, description="Offset from UTC in minutes"
+    timezoneOffsetMinutes: int | None = offset_minutes_field(  # the spec's field name
+        "Offset from UTC in minutes"
     )
-    timezone: str | None = Field(
-        default=None,
-        max_length=64,
-        description="IANA zone; with neither offset nor zone the zone is found from the "
-        "coordinates",
-    )
+    timezone: str | None = timezone_field()
 
-    @field_validator("timezone")
-    @classmethod
-    def _known_zone(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                zone(value)
-            except CalcInputError as exc:
-                raise ValueError(exc.message) from None
-        return value
+    _known_zone = field_validator("timezone")(check_zone)
 
     def calc_kwargs(self) -> dict[str, object]:
         return {

@@ -22,11 +22,8 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 from quart import Blueprint, Response, g
 from quart_schema import document_response, operation_id, tag, validate_request
 
-from astro_calc import ephemeris
-from astro_calc.errors import CalcInputError
-from astro_calc.time import zone
+from astro_calc import ephemeris, vedic
 from astro_calc.vedic import (
-    BirthSubject,
     KundliMatch,
     Panchanga,
     RemedyReport,
@@ -40,7 +37,9 @@ from astro_calc.vedic import (
 )
 from astro_calc.vedic.subject import birth_moment
 from astro_calc.vedic.varga import VARGAS
+from astro_server.api._common import utc_or_now
 from astro_server.api._msgspec_docs import response_model
+from astro_server.api._subject import TIME_PATTERN, BirthSubject, timezone_field
 from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody, JobHandle
 from astro_server.services.auth import require_api_key
@@ -54,40 +53,14 @@ TAG = ["Vedic"]
 DOCS_PREFIX = "Vedic"
 
 Ayanamsa = Literal["lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"]
-_TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
 
 
-class BirthSubjectIn(BaseModel):
-    date: dt.date = Field(description="Local calendar date of birth (YYYY-MM-DD)")
-    time: str = Field(pattern=_TIME_PATTERN, description="Local time, 24-hour HH:MM or HH:MM:SS")
-    latitude: float = Field(ge=-90, le=90, description="Degrees, north positive")
-    longitude: float = Field(ge=-180, le=180, description="Degrees, east positive")
-    timezoneOffsetMinutes: int | None = Field(
-        default=None,
-        ge=-1080,
-        le=1080,
-        description="Offset from UTC in minutes; wins over timezone when both are given",
-    )
+class BirthSubjectIn(BirthSubject):
     ayanamsa: Ayanamsa = Field(default="lahiri", description="Sidereal zodiac (default lahiri)")
-    timezone: str | None = Field(
-        default=None,
-        max_length=64,
-        description="IANA zone (e.g. Asia/Kolkata); with neither offset nor zone the zone is "
-        "found from the coordinates",
-    )
+    timezone: str | None = timezone_field("Asia/Kolkata")
 
-    @field_validator("timezone")
-    @classmethod
-    def _known_zone(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                zone(value)
-            except CalcInputError as exc:
-                raise ValueError(exc.message) from None
-        return value
-
-    def to_calc(self) -> BirthSubject:
-        return BirthSubject(
+    def to_calc(self) -> vedic.BirthSubject:
+        return vedic.BirthSubject(
             self.date,
             self.time,
             self.latitude,
@@ -158,7 +131,7 @@ class DashaRequest(BaseModel):
 
 class PanchangaRequest(BaseModel):
     date: dt.date
-    time: str = Field(pattern=_TIME_PATTERN)
+    time: str = Field(pattern=TIME_PATTERN)
     latitude: float = Field(ge=-90, le=90)
     longitude: float = Field(ge=-180, le=180)
     timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)
@@ -174,12 +147,6 @@ class RemediesRequest(BaseModel):
     at: dt.datetime | None = Field(default=None, description="Date for Sade Sati and dasha lords")
     language: Literal["en", "th"] = "en"
     node: Literal["mean", "true"] = "mean"
-
-
-def _aware(moment: dt.datetime | None) -> dt.datetime:
-    if moment is None:
-        return dt.datetime.now(dt.UTC)
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
 
 @blueprint.post("/api/v3/vedic/chart")
@@ -246,7 +213,7 @@ async def vedic_dasha(data: DashaRequest) -> Response:
         ayanamsa=subject.ayanamsa,
         year_days=float(data.year_days),
         depth=data.depth,
-        at_jd_ut=ephemeris.julian_day(_aware(data.at)),
+        at_jd_ut=ephemeris.julian_day(utc_or_now(data.at)),
     )
     return json_response(result)
 
@@ -261,7 +228,7 @@ async def vedic_dasha(data: DashaRequest) -> Response:
 @operation_id("vedicPanchanga")
 async def vedic_panchanga(data: PanchangaRequest) -> Response:
     """Tithi, vara, nakshatra, yoga, karana, sunrise and sunset with start and end times."""
-    subject = BirthSubject(
+    subject = vedic.BirthSubject(
         data.date,
         data.time,
         data.latitude,
@@ -293,6 +260,6 @@ async def vedic_panchanga(data: PanchangaRequest) -> Response:
 async def vedic_remedies(data: RemediesRequest) -> Response:
     """Rule-based remedies, each tied to the reason found (en or th)."""
     report = remedies(
-        data.subject.to_calc(), _aware(data.at), language=data.language, node=data.node
+        data.subject.to_calc(), utc_or_now(data.at), language=data.language, node=data.node
     )
     return json_response(report)

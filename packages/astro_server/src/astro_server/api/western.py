@@ -12,22 +12,19 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import functools
-from collections.abc import Awaitable, Callable
-from typing import Any, Literal, TypeVar
+from typing import Literal
 
 import msgspec
 from pydantic import BaseModel, Field, field_validator
 from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag, validate_request
 
+from astro_calc import western
 from astro_calc.errors import CalcInputError
-from astro_calc.time import zone
 from astro_calc.western import (
     ALL_ASPECTS,
     DEFAULT_BODIES,
     MAJOR_ASPECTS,
-    BirthSubject,
     CompositeChart,
     NatalChart,
     ReturnChart,
@@ -45,7 +42,9 @@ from astro_calc.western import (
     transits,
 )
 from astro_calc.western.transits import DEFAULT_TRANSITING
+from astro_server.api._common import as_utc
 from astro_server.api._msgspec_docs import response_model
+from astro_server.api._subject import BirthSubject, check_zone, names_subject_fields, timezone_field
 from astro_server.responses import json_response
 from astro_server.services.auth import require_api_key
 from astro_server.services.billing import billable
@@ -53,7 +52,6 @@ from astro_server.services.billing import billable
 blueprint = Blueprint("western", __name__)
 TAG = ["Western"]
 
-_TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
 HouseSystem = Literal["P", "K", "W", "E", "O", "R", "C", "B", "A", "M", "T", "X"]
 Body = Literal[
     "sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto",
@@ -67,43 +65,17 @@ assert set(DEFAULT_BODIES) == set(Body.__args__)  # type: ignore[attr-defined]
 assert set(ALL_ASPECTS) == set(AspectName.__args__)  # type: ignore[attr-defined]
 
 
-def _check_zone(value: str | None) -> str | None:
-    if value is not None:
-        try:
-            zone(value)
-        except CalcInputError as exc:
-            raise ValueError(exc.message) from None
-    return value
-
-
-class WesternSubject(BaseModel):
-    date: dt.date = Field(description="Local calendar date of birth (YYYY-MM-DD)")
-    time: str = Field(pattern=_TIME_PATTERN, description="Local time, 24-hour HH:MM or HH:MM:SS")
-    latitude: float = Field(ge=-90, le=90, description="Degrees, north positive")
-    longitude: float = Field(ge=-180, le=180, description="Degrees, east positive")
-    timezoneOffsetMinutes: int | None = Field(  # the spec's field name
-        default=None,
-        ge=-1080,
-        le=1080,
-        description="Offset from UTC in minutes; wins over timezone when both are given",
-    )
-    timezone: str | None = Field(
-        default=None,
-        max_length=64,
-        description="IANA zone (e.g. Europe/London); with neither offset nor zone the zone is "
-        "found from the coordinates",
-    )
+class WesternSubject(BirthSubject):
+    timezone: str | None = timezone_field("Europe/London")
     fold: Literal[0, 1] = Field(
         default=0, description="For a local time repeated at the end of DST: 0 earlier, 1 later"
     )
 
-    @field_validator("timezone")
-    @classmethod
-    def _known_zone(cls, value: str | None) -> str | None:
-        return _check_zone(value)
+    def repeated_time_fold(self) -> int:
+        return self.fold
 
-    def to_calc(self) -> BirthSubject:
-        return BirthSubject(
+    def to_calc(self) -> western.BirthSubject:
+        return western.BirthSubject(
             date=self.date,
             time=self.time,
             latitude=self.latitude,
@@ -168,10 +140,7 @@ class ReturnsRequest(BaseModel):
     timezone: str | None = Field(default=None, max_length=64, description="Local clock echoed")
     house_system: HouseSystem = "P"
 
-    @field_validator("timezone")
-    @classmethod
-    def _known_zone(cls, value: str | None) -> str | None:
-        return _check_zone(value)
+    _known_zone = field_validator("timezone")(check_zone)
 
 
 class ProgressionsRequest(BaseModel):
@@ -207,32 +176,6 @@ class ProgressionsResult(msgspec.Struct, frozen=True):
     solar_arc: SolarArcDirections | None
 
 
-Handler = TypeVar("Handler", bound=Callable[[Any], Awaitable[Response]])
-_SUBJECT_FIELDS = frozenset(
-    {"date", "time", "latitude", "longitude", "timezone", "timezoneOffsetMinutes", "fold"}
-)
-
-
-def _subject_fields(handler: Handler) -> Handler:
-    """Name a birth-subject field the calculation refuses as ``subject.<field>``, like request
-    validation does (a local time skipped by daylight saving is only found there)."""
-
-    @functools.wraps(handler)
-    async def wrapper(data: Any) -> Response:
-        try:
-            return await handler(data)
-        except CalcInputError as exc:
-            if exc.field in _SUBJECT_FIELDS:
-                raise type(exc)(f"subject.{exc.field}", exc.message) from None
-            raise
-
-    return wrapper  # type: ignore[return-value]
-
-
-def _utc(moment: dt.datetime) -> dt.datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
-
-
 @blueprint.post("/api/v3/western/natal")
 @require_api_key
 @billable("western.natal")
@@ -240,7 +183,7 @@ def _utc(moment: dt.datetime) -> dt.datetime:
 @document_response(response_model(NatalChart), 200)
 @tag(TAG)
 @operation_id("westernNatal")
-@_subject_fields
+@names_subject_fields
 async def western_natal(data: NatalRequest) -> Response:
     """Natal chart: bodies with sign, house, dignity; houses; angles; aspects; balance."""
     chart = natal_chart(
@@ -297,7 +240,7 @@ async def western_composite(data: CompositeRequest) -> Response:
 @document_response(response_model(ReturnChart), 200)
 @tag(TAG)
 @operation_id("westernReturns")
-@_subject_fields
+@names_subject_fields
 async def western_returns(data: ReturnsRequest) -> Response:
     """Solar return for a year, or the first lunar return after a date, at a chosen place."""
     subject = data.subject.to_calc()
@@ -317,7 +260,7 @@ async def western_returns(data: ReturnsRequest) -> Response:
             raise CalcInputError("after", "required for a lunar return")
         result = lunar_return(
             subject,
-            _utc(data.after),
+            as_utc(data.after),
             latitude=data.latitude,
             longitude=data.longitude,
             timezone=data.timezone,
@@ -333,12 +276,12 @@ async def western_returns(data: ReturnsRequest) -> Response:
 @document_response(response_model(ProgressionsResult), 200)
 @tag(TAG)
 @operation_id("westernProgressions")
-@_subject_fields
+@names_subject_fields
 async def western_progressions(data: ProgressionsRequest) -> Response:
     """Secondary progressions (progressed angles by Naibod or solar-arc MC) or solar-arc
     directions for a target date; the one asked for by ``method`` is filled, the other null."""
     subject = data.subject.to_calc()
-    target = _utc(data.target_date)
+    target = as_utc(data.target_date)
     if data.method == "secondary":
         secondary = secondary_progressions(
             subject,
@@ -359,14 +302,14 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
 @document_response(response_model(TransitReport), 200)
 @tag(TAG)
 @operation_id("westernTransits")
-@_subject_fields
+@names_subject_fields
 async def western_transits(data: TransitsRequest) -> Response:
     """Every exact transit-to-natal aspect, ingress and station in a range of up to a year."""
     report = await asyncio.to_thread(
         transits,
         data.subject.to_calc(),
-        _utc(data.start),
-        _utc(data.end),
+        as_utc(data.start),
+        as_utc(data.end),
         transiting_bodies=data.transiting_bodies or DEFAULT_TRANSITING,
         aspects=data.aspects or MAJOR_ASPECTS,
         include_ingresses=data.include_ingresses,
