@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -108,6 +109,48 @@ async def test_revoked_api_key_is_401(client: Client) -> None:
     response = await client.get("/test/key-route", headers=key_headers(key))
     assert response.status_code == 401
     assert "revoked" in (await response.get_json())["message"]
+
+
+async def test_a_key_revoked_in_this_process_is_refused_at_once_though_cached(
+    client: Client,
+) -> None:
+    _, key = await new_account()
+    assert (await client.get("/test/key-route", headers=key_headers(key))).status_code == 200
+    assert await accounts.revoke_api_key(key[:12]) == 1
+    response = await client.get("/test/key-route", headers=key_headers(key))
+    assert response.status_code == 401
+    assert "revoked" in (await response.get_json())["message"]
+
+
+async def test_a_key_revoked_elsewhere_is_refused_once_the_cached_lookup_expires(
+    database_url: str, tmp_path: Path
+) -> None:
+    # Another process (the CLI) revokes with a plain UPDATE: this process trusts its cached
+    # lookup for at most api_key_cache_s seconds, then asks the database again.
+    settings = settings_for(database_url, tmp_path, api_key_cache_s=0.5)
+    async with running_app(settings, [routes]) as application:
+        client = application.test_client()
+        _, key = await new_account()
+        assert (await client.get("/test/key-route", headers=key_headers(key))).status_code == 200
+        await ApiKey.filter(prefix=key[:12]).update(revoked_at=datetime.now(UTC))
+        cached = await client.get("/test/key-route", headers=key_headers(key))
+        assert cached.status_code == 200
+        await asyncio.sleep(0.6)
+        response = await client.get("/test/key-route", headers=key_headers(key))
+        assert response.status_code == 401
+        assert "revoked" in (await response.get_json())["message"]
+
+
+async def test_without_a_cache_a_revocation_elsewhere_is_refused_on_the_next_request(
+    database_url: str, tmp_path: Path
+) -> None:
+    settings = settings_for(database_url, tmp_path, api_key_cache_s=0)
+    async with running_app(settings, [routes]) as application:
+        client = application.test_client()
+        _, key = await new_account()
+        assert (await client.get("/test/key-route", headers=key_headers(key))).status_code == 200
+        await ApiKey.filter(prefix=key[:12]).update(revoked_at=datetime.now(UTC))
+        assert (await client.get("/test/key-route", headers=key_headers(key))).status_code == 401
 
 
 async def test_session_token_on_api_key_route_is_401_naming_the_api_key(

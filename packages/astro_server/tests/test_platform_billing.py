@@ -200,6 +200,7 @@ async def test_same_key_same_body_replays_the_first_response_without_a_second_de
     assert await first.get_data() == await second.get_data()
     assert second.headers["Idempotent-Replayed"] == "true"
     assert second.headers["X-Credits-Charged"] == "0"
+    assert second.headers["X-Credits-Remaining"] == "4"  # the balance now, not a cached one
     assert executions == [7]
     assert await balance(account_id) == 4
 

@@ -42,6 +42,7 @@ class Settings:
     sweep_interval_s: float = 10.0
     worker_concurrency: int = 4
     db_pool_size: int = 20
+    api_key_cache_s: float = 5.0
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -85,6 +86,7 @@ class Settings:
             sweep_interval_s=float(env.get("ASTRO_SWEEP_INTERVAL_S", "10")),
             worker_concurrency=int(env.get("ASTRO_WORKER_CONCURRENCY", "4")),
             db_pool_size=int(env.get("ASTRO_DB_POOL_SIZE", "20")),
+            api_key_cache_s=float(env.get("ASTRO_API_KEY_CACHE_S", "5")),
         )
 
 

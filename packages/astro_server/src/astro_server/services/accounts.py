@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from astro_server.models import Account, ApiKey, Customer
-from astro_server.services import billing, credentials
+from astro_server.services import auth, billing, credentials
 from astro_server.services.pricing import TIERS
 
 
@@ -42,7 +42,11 @@ async def revoke_api_key(prefix: str) -> int:
     if len(prefix) < credentials.KEY_DISPLAY_CHARS:
         raise ValueError(f"give the first {credentials.KEY_DISPLAY_CHARS} characters of the key")
     prefix = prefix[: credentials.KEY_DISPLAY_CHARS]
-    return await ApiKey.filter(prefix=prefix, revoked_at=None).update(revoked_at=datetime.now(UTC))
+    count = await ApiKey.filter(prefix=prefix, revoked_at=None).update(revoked_at=datetime.now(UTC))
+    # This process stops accepting the key at once; other API processes within
+    # Settings.api_key_cache_s seconds (their cached lookups expire).
+    auth.forget_api_keys()
+    return count
 
 
 async def create_customer(account_id: str, email: str, password: str) -> Customer:

@@ -27,7 +27,9 @@ Both set ``g.account`` (the paying :class:`Account`), ``g.credential_id`` and
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import wraps
 from typing import Any, TypeVar, cast
@@ -82,23 +84,82 @@ _KEY_LOOKUP = (
 )
 
 
-async def authenticate_api_key(secret: str) -> tuple[str, Account]:
-    """The key's id and its account; one indexed query on every API-key request."""
-    key_hash = credentials.digest(secret)
+@dataclass(frozen=True)
+class _KnownKey:
+    """One API-key lookup as read from the database, kept for a few seconds."""
+
+    fresh_until: float  # time.monotonic()
+    key_id: str
+    revoked: bool
+    account_id: str
+    name: str
+    tier: str
+    credits: int
+    created_at: datetime
+
+
+# Key digest -> lookup. Per process, at most _KEY_CACHE_MAX entries, each trusted for
+# Settings.api_key_cache_s seconds: a key revoked by another process (the CLI, another API
+# process) stops working within that time; a revocation made in this process (or a call to
+# forget_api_keys) takes effect at once. Unknown keys are never cached.
+_known_keys: dict[str, _KnownKey] = {}
+_KEY_CACHE_MAX = 10_000
+
+
+def forget_api_keys() -> None:
+    """Drop this process's cached API-key lookups (after a revocation)."""
+    _known_keys.clear()
+
+
+async def _look_up_key(key_hash: str, ttl_s: float) -> _KnownKey | None:
+    now = time.monotonic()
+    known = _known_keys.get(key_hash)
+    if known is not None and known.fresh_until > now:
+        return known
     rows = await db.fetch(_KEY_LOOKUP, [key_hash])
     if not rows or not credentials.digests_equal(str(rows[0]["key_hash"]), key_hash):
-        raise unauthorized("Invalid API key.")
+        return None
     row = rows[0]
-    if row["revoked_at"] is not None:
-        raise unauthorized("This API key has been revoked.")
-    account = Account._init_from_db(
-        id=row["id"],
-        name=row["name"],
-        tier=row["tier"],
-        credits=row["credits"],
+    known = _KnownKey(
+        fresh_until=now + ttl_s,
+        key_id=str(row["key_id"]),
+        revoked=row["revoked_at"] is not None,
+        account_id=str(row["id"]),
+        name=str(row["name"]),
+        tier=str(row["tier"]),
+        credits=int(row["credits"]),
         created_at=row["created_at"],
     )
-    return str(row["key_id"]), account
+    if ttl_s > 0:
+        if len(_known_keys) >= _KEY_CACHE_MAX:
+            for stale in [k for k, v in _known_keys.items() if v.fresh_until <= now]:
+                del _known_keys[stale]
+            if len(_known_keys) >= _KEY_CACHE_MAX:
+                _known_keys.clear()
+        _known_keys[key_hash] = known
+    return known
+
+
+async def authenticate_api_key(secret: str, cache_s: float = 0.0) -> tuple[str, Account]:
+    """The key's id and its account: one indexed query, or none while a lookup of the same key
+    made less than ``cache_s`` seconds ago is cached in this process.
+
+    The account's ``tier`` and ``credits`` are as of that lookup: the debit statement checks
+    tier and balance itself, and a route that shows the balance reads it afresh.
+    """
+    known = await _look_up_key(credentials.digest(secret), cache_s)
+    if known is None:
+        raise unauthorized("Invalid API key.")
+    if known.revoked:
+        raise unauthorized("This API key has been revoked.")
+    account = Account._init_from_db(
+        id=known.account_id,
+        name=known.name,
+        tier=known.tier,
+        credits=known.credits,
+        created_at=known.created_at,
+    )
+    return known.key_id, account
 
 
 async def authenticate_session(token: str) -> tuple[CustomerSession, Customer, Account]:
@@ -144,7 +205,7 @@ def require_api_key(func: F) -> F:
             )
         if credentials.looks_like_session_token(secret):
             raise unauthorized(_API_KEY_ROUTE)
-        key_id, account = await authenticate_api_key(secret)
+        key_id, account = await authenticate_api_key(secret, platform().settings.api_key_cache_s)
         g.account = account
         g.credential_id = key_id
         g.credential_kind = "api_key"

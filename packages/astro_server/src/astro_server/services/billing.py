@@ -381,7 +381,9 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
             claimed = await _claim_and_debit(operation, cost, scope, the_hash)
             if isinstance(claimed, Response):
                 claimed.headers["X-Credits-Charged"] = "0"
-                claimed.headers["X-Credits-Remaining"] = str(account.credits)
+                # g.account may come from a cached key lookup: read the balance (replays are rare).
+                rows = await db.fetch("SELECT credits FROM accounts WHERE id = ?", [account.id])
+                claimed.headers["X-Credits-Remaining"] = str(rows[0]["credits"] if rows else 0)
                 return claimed
             charge, record_id = claimed
             g.charge = charge
