@@ -8,7 +8,7 @@ and ``reports.natal_pdf`` (pro, 10).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 
 import pytest
@@ -203,6 +203,29 @@ async def test_same_key_same_body_replays_the_first_response_without_a_second_de
     assert second.headers["X-Credits-Remaining"] == "4"  # the balance now, not a cached one
     assert executions == [7]
     assert await balance(account_id) == 4
+
+
+async def test_concurrent_keyed_calls_each_store_and_replay_their_own_response(
+    app: Quart,
+) -> None:
+    # On PostgreSQL the stored responses of concurrent requests are written together: each
+    # key must still replay exactly its own first response.
+    account_id, key = await new_account("free", 30)
+
+    def call(i: int) -> Awaitable[Response]:
+        headers = key_headers(key, **{"Idempotency-Key": f"bulk-{i}"})
+        return app.test_client().post("/test/echo", json={"n": i}, headers=headers)
+
+    firsts = await asyncio.gather(*(call(i) for i in range(20)))
+    replays = await asyncio.gather(*(call(i) for i in range(20)))
+    for i, (first, replay) in enumerate(zip(firsts, replays, strict=True)):
+        assert first.status_code == replay.status_code == 200
+        assert (await first.get_json())["n"] == i
+        assert await replay.get_data() == await first.get_data()
+        assert replay.headers["Idempotent-Replayed"] == "true"
+    assert sorted(executions) == list(range(20))
+    assert await balance(account_id) == 10
+    assert await IdempotencyRecord.filter(status="completed").count() == 20
 
 
 async def test_same_key_other_body_is_409_idempotency_conflict(client: Client) -> None:

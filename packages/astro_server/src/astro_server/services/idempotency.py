@@ -13,11 +13,13 @@ requests cannot both claim a key, on SQLite or PostgreSQL.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import hashlib
 import hmac
 import json
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -25,6 +27,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from quart import Response
+from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from astro_server import db
@@ -130,15 +133,86 @@ async def claim(scope: Scope, the_request_hash: str, conn: BaseDBAsyncClient) ->
     )
 
 
+_COMPLETE_ONE = (
+    "UPDATE idempotency_records SET status = 'completed', response_status = ?, "
+    "response_body = ?, response_headers = ? WHERE id = ? RETURNING id"
+)
+# PostgreSQL: the completions that queued up while the previous statement ran, in one
+# statement (one round trip, one commit). Records are distinct (one per request).
+_PG_COMPLETE_MANY = """
+UPDATE idempotency_records AS r
+SET status = 'completed', response_status = v.status, response_body = v.body,
+    response_headers = v.headers::jsonb
+FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[]) AS v(id, status, body, headers)
+WHERE r.id = v.id
+"""
+
+
+class _GroupCommit:
+    """Completions written together: a request waits until the statement that carries its row
+    has committed (nothing is acknowledged before it is stored); requests that arrive while a
+    statement runs go together in the next one. One writer task per event loop."""
+
+    def __init__(self) -> None:
+        self._queue: list[tuple[list[Any], asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def write(self, row: list[Any]) -> None:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._queue.append((row, done))
+        if self._writer is None:
+            self._writer = loop.create_task(self._drain())
+        # A waiter that goes away (client disconnect) only cancels its future: its row is
+        # still written with the others.
+        await done
+
+    async def _drain(self) -> None:
+        try:
+            while self._queue:
+                batch, self._queue = self._queue, []
+                columns = [list(c) for c in zip(*(row for row, _ in batch), strict=True)]
+                try:
+                    await connections.get("default").execute_query(_PG_COMPLETE_MANY, columns)
+                except Exception as exc:
+                    for _, done in batch:
+                        if not done.done():
+                            done.set_exception(exc)
+                except BaseException:
+                    self._queue[:0] = batch  # failed below, in finally
+                    raise
+                else:
+                    for _, done in batch:
+                        if not done.done():
+                            done.set_result(None)
+        finally:
+            self._writer = None
+            for _, done in self._queue:  # only when the loop itself is going away
+                if not done.done():
+                    done.set_exception(RuntimeError("idempotency writer stopped"))
+            self._queue = []
+
+
+_group_commits: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _GroupCommit] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 async def complete(record_id: int, response: Response) -> None:
-    body = await response.get_data(as_text=False)
-    headers = {h: response.headers[h] for h in _REPLAYED_HEADERS if h in response.headers}
-    # One plain UPDATE on the hot path of every keyed billable call (no ORM query building).
-    await db.fetch(
-        "UPDATE idempotency_records SET status = 'completed', response_status = ?, "
-        "response_body = ?, response_headers = ? WHERE id = ? RETURNING id",
-        [response.status_code, base64.b64encode(body).decode(), json.dumps(headers), record_id],
+    """Store the response for replay; returns once it is committed."""
+    body = base64.b64encode(await response.get_data(as_text=False)).decode()
+    headers = json.dumps(
+        {h: response.headers[h] for h in _REPLAYED_HEADERS if h in response.headers}
     )
+    conn = connections.get("default")
+    if conn.capabilities.dialect != "postgres":
+        await db.fetch(_COMPLETE_ONE, [response.status_code, body, headers, record_id], conn)
+        return
+    loop = asyncio.get_running_loop()
+    group = _group_commits.get(loop)
+    if group is None:
+        group = _group_commits[loop] = _GroupCommit()
+    await group.write([record_id, response.status_code, body, headers])
 
 
 async def release(record_id: int, conn: BaseDBAsyncClient | None = None) -> None:
