@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from _platform_support import key_headers, new_account, running_app, settings_for
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from quart import Blueprint, Quart, Response
 from quart.typing import TestClientProtocol as Client
 from quart_schema import validate_querystring, validate_request
@@ -73,6 +73,27 @@ async def batch(data: Batch) -> Response:
 @billable("reports.natal_pdf")
 async def pdf() -> Response:
     return json_response({"pdf_url": "/files/x.pdf"})
+
+
+validations: list[int] = []
+
+
+class Counted(BaseModel):
+    n: int = Field(ge=0, le=1000)
+
+    @field_validator("n")
+    @classmethod
+    def _count(cls, value: int) -> int:
+        validations.append(value)
+        return value
+
+
+@routes.post("/test/counted")
+@require_api_key
+@billable("western.natal")
+@validate_request(Counted)
+async def counted(data: Counted) -> Response:
+    return json_response({"n": data.n, "type": type(data).__name__})
 
 
 class DayQuery(BaseModel):
@@ -226,6 +247,21 @@ async def test_concurrent_keyed_calls_each_store_and_replay_their_own_response(
     assert sorted(executions) == list(range(20))
     assert await balance(account_id) == 10
     assert await IdempotencyRecord.filter(status="completed").count() == 20
+
+
+async def test_a_json_body_is_validated_once_and_reaches_the_handler_as_the_model(
+    client: Client,
+) -> None:
+    validations.clear()
+    account_id, key = await new_account("free", 5)
+    response = await client.post("/test/counted", json={"n": 3}, headers=key_headers(key))
+    assert response.status_code == 200
+    assert await response.get_json() == {"n": 3, "type": "Counted"}
+    assert validations == [3]
+    refused = await client.post("/test/counted", json={"n": -1}, headers=key_headers(key))
+    assert refused.status_code == 400
+    assert (await refused.get_json())["details"][0]["field"] == "n"
+    assert await balance(account_id) == 4  # the 400 cost nothing
 
 
 async def test_same_key_other_body_is_409_idempotency_conflict(client: Client) -> None:

@@ -29,8 +29,14 @@ from datetime import UTC, datetime, timedelta
 from functools import wraps
 from typing import Any, TypeVar, cast
 
+from pydantic import BaseModel
 from quart import Response, current_app, g, request
-from quart_schema import DataSource, RequestSchemaValidationError, document_response
+from quart_schema import (
+    DataSource,
+    RequestSchemaValidationError,
+    document_response,
+    validate_request,
+)
 from quart_schema.conversion import model_load
 from quart_schema.validation import QUART_SCHEMA_REQUEST_ATTRIBUTE
 from tortoise import connections
@@ -338,6 +344,12 @@ async def _load_body_model(schema: tuple[Any, DataSource] | None) -> Any:
     if not request.is_json:
         raise APIError(415, "Send the body as JSON with Content-Type: application/json.")
     data = await request.get_json()
+    if _is_pydantic_model(model_class) and not current_app.config["QUART_SCHEMA_CONVERT_CASING"]:
+        # What model_load does for a pydantic model, without building a TypeAdapter per call.
+        try:
+            return model_class.model_validate(data)
+        except (TypeError, ValueError) as error:  # pydantic's ValidationError is a ValueError
+            raise RequestSchemaValidationError(error) from None
     return model_load(
         data,
         model_class,
@@ -345,6 +357,31 @@ async def _load_body_model(schema: tuple[Any, DataSource] | None) -> Any:
         decamelize=current_app.config["QUART_SCHEMA_CONVERT_CASING"],
         preference=current_app.config["QUART_SCHEMA_CONVERSION_PREFERENCE"],
     )
+
+
+def _is_pydantic_model(model_class: Any) -> bool:
+    return isinstance(model_class, type) and issubclass(model_class, BaseModel)
+
+
+class _Probe(BaseModel):
+    pass
+
+
+async def _probe(data: _Probe) -> None:
+    return None
+
+
+# Every wrapper made by quart-schema's validate_request shares this code object.
+_VALIDATE_REQUEST_CODE = validate_request(_Probe)(_probe).__code__
+
+
+def _unvalidated(func: Callable[..., Any]) -> Callable[..., Any] | None:
+    """The handler under ``validate_request`` when ``func`` is exactly that wrapper: billable has
+    validated the body already and passes it on as ``data`` (as the wrapper would)."""
+    inner = getattr(func, "__wrapped__", None)
+    if getattr(func, "__code__", None) is _VALIDATE_REQUEST_CODE and callable(inner):
+        return cast(Callable[..., Any], inner)
+    return None
 
 
 def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Callable[[F], F]:
@@ -357,6 +394,8 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
 
     def decorator(func: F) -> F:
         schema = getattr(func, QUART_SCHEMA_REQUEST_ATTRIBUTE, None)
+        json_schema = schema is not None and schema[1] == DataSource.JSON
+        handler = _unvalidated(func) if json_schema else None
 
         @wraps(func)
         async def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -388,7 +427,10 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
             charge, record_id = claimed
             g.charge = charge
             try:
-                result = await current_app.ensure_async(func)(*args, **kwargs)
+                if handler is not None and model is not None:
+                    result = await current_app.ensure_async(handler)(*args, data=model, **kwargs)
+                else:
+                    result = await current_app.ensure_async(func)(*args, **kwargs)
                 response = cast(Response, await current_app.make_response(result))
             except BaseException:
                 await _refund_request(charge, record_id)
