@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from astro_server.services.ratelimit import MemoryRateLimiter, RedisRateLimiter
@@ -38,3 +40,18 @@ async def test_two_redis_limiters_share_one_count(redis_namespace: str) -> None:
     finally:
         await a.close()
         await b.close()
+
+
+@pytest.mark.redis
+async def test_concurrent_redis_hits_each_get_their_own_count(redis_namespace: str) -> None:
+    # Hits made together share one pipeline; each is still one atomic increment with its own
+    # answer, also when Redis has to be taught the script first (after SCRIPT FLUSH).
+    limiter = RedisRateLimiter.from_url(redis_namespace)
+    try:
+        await limiter._client.script_flush()
+        decisions = await asyncio.gather(*(limiter.hit("cred:burst", 25) for _ in range(40)))
+        assert sorted(d.remaining for d in decisions) == [0] * 16 + list(range(1, 25))
+        assert sum(d.allowed for d in decisions) == 25
+        assert len({d.reset_s for d in decisions}) <= 2  # one window (a second may tick)
+    finally:
+        await limiter.close()

@@ -33,6 +33,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from astro_server import db
 from astro_server.errors import APIError
 from astro_server.models import IdempotencyRecord
+from astro_server.services.batching import Coalescer
 
 REPLAY_WINDOW = timedelta(hours=24)
 MAX_KEY_LENGTH = 255
@@ -148,52 +149,14 @@ WHERE r.id = v.id
 """
 
 
-class _GroupCommit:
-    """Completions written together: a request waits until the statement that carries its row
-    has committed (nothing is acknowledged before it is stored); requests that arrive while a
-    statement runs go together in the next one. One writer task per event loop."""
-
-    def __init__(self) -> None:
-        self._queue: list[tuple[list[Any], asyncio.Future[None]]] = []
-        self._writer: asyncio.Task[None] | None = None
-
-    async def write(self, row: list[Any]) -> None:
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        self._queue.append((row, done))
-        if self._writer is None:
-            self._writer = loop.create_task(self._drain())
-        # A waiter that goes away (client disconnect) only cancels its future: its row is
-        # still written with the others.
-        await done
-
-    async def _drain(self) -> None:
-        try:
-            while self._queue:
-                batch, self._queue = self._queue, []
-                columns = [list(c) for c in zip(*(row for row, _ in batch), strict=True)]
-                try:
-                    await connections.get("default").execute_query(_PG_COMPLETE_MANY, columns)
-                except Exception as exc:
-                    for _, done in batch:
-                        if not done.done():
-                            done.set_exception(exc)
-                except BaseException:
-                    self._queue[:0] = batch  # failed below, in finally
-                    raise
-                else:
-                    for _, done in batch:
-                        if not done.done():
-                            done.set_result(None)
-        finally:
-            self._writer = None
-            for _, done in self._queue:  # only when the loop itself is going away
-                if not done.done():
-                    done.set_exception(RuntimeError("idempotency writer stopped"))
-            self._queue = []
+async def _write_completions(rows: list[list[Any]]) -> list[None]:
+    columns = [list(column) for column in zip(*rows, strict=True)]
+    await connections.get("default").execute_query(_PG_COMPLETE_MANY, columns)
+    return [None] * len(rows)
 
 
-_group_commits: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _GroupCommit] = (
+# One per event loop (a coalescer's futures belong to the loop that made them).
+_completions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Coalescer[list[Any], None]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -208,11 +171,13 @@ async def complete(record_id: int, response: Response) -> None:
     if conn.capabilities.dialect != "postgres":
         await db.fetch(_COMPLETE_ONE, [response.status_code, body, headers, record_id], conn)
         return
+    # Group commit: the completions of concurrent requests share one statement and commit;
+    # this request returns once the statement carrying its row has committed.
     loop = asyncio.get_running_loop()
-    group = _group_commits.get(loop)
-    if group is None:
-        group = _group_commits[loop] = _GroupCommit()
-    await group.write([record_id, response.status_code, body, headers])
+    coalescer = _completions.get(loop)
+    if coalescer is None:
+        coalescer = _completions[loop] = Coalescer(_write_completions)
+    await coalescer.submit([record_id, response.status_code, body, headers])
 
 
 async def release(record_id: int, conn: BaseDBAsyncClient | None = None) -> None:

@@ -11,12 +11,16 @@ the number of seconds until the current window ends.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from redis.exceptions import NoScriptError
+
 from astro_server.errors import APIError
+from astro_server.services.batching import Coalescer
 
 
 @dataclass(frozen=True)
@@ -93,12 +97,37 @@ return {count, (index + 1) * window_ms - now_ms}
 
 
 class RedisRateLimiter:
-    """Counters in Redis, shared by every API process."""
+    """Counters in Redis, shared by every API process.
+
+    Each hit runs the script once, atomically, in Redis; hits made while the previous ones are
+    on the wire go together in one pipeline (one round trip), each with its own answer.
+    """
 
     def __init__(self, client: Any, namespace: str = "astro:rl") -> None:
         self._client = client
         self._namespace = namespace
-        self._script = client.register_script(_HIT_SCRIPT)
+        self._sha = hashlib.sha1(_HIT_SCRIPT.encode()).hexdigest()  # noqa: S324 (Redis's id)
+        self._hits: Coalescer[tuple[str, int], tuple[int, int]] = Coalescer(self._run_hits)
+
+    async def _run_hits(self, hits: list[tuple[str, int]]) -> list[tuple[int, int] | Exception]:
+        results: list[Any] = [None] * len(hits)
+        todo = list(range(len(hits)))
+        for attempt in range(2):
+            pipe = self._client.pipeline(transaction=False)
+            for i in todo:
+                pipe.evalsha(self._sha, 1, hits[i][0], hits[i][1])
+            answers = await pipe.execute(raise_on_error=False)
+            missing = []
+            for i, answer in zip(todo, answers, strict=True):
+                if isinstance(answer, NoScriptError) and attempt == 0:
+                    missing.append(i)  # not run: Redis did not know the script yet
+                else:
+                    results[i] = answer
+            if not missing:
+                break
+            await self._client.script_load(_HIT_SCRIPT)
+            todo = missing
+        return [r if isinstance(r, Exception) else (int(r[0]), int(r[1])) for r in results]
 
     @classmethod
     def from_url(cls, url: str) -> RedisRateLimiter:
@@ -107,8 +136,8 @@ class RedisRateLimiter:
         return cls(aioredis.from_url(url, socket_timeout=5))
 
     async def hit(self, key: str, limit: int, window_s: int = 60) -> RateLimitDecision:
-        count, reset_ms = await self._script(keys=[f"{self._namespace}:{key}"], args=[window_s])
-        return _decision(int(count), limit, int(reset_ms) / 1000)
+        count, reset_ms = await self._hits.submit((f"{self._namespace}:{key}", window_s))
+        return _decision(count, limit, reset_ms / 1000)
 
     async def close(self) -> None:
         await self._client.aclose()
