@@ -284,7 +284,12 @@ async def test_metrics_count_requests_and_jobs(
 
 
 async def test_sigterm_during_a_busy_queue_loses_no_job(production_stack: Stack) -> None:
+    # Jobs the stopped worker had only prefetched stay pending under its consumer name until the
+    # stream's idle timeout or the scheduler's sweeper (two leases) sends them again; a short
+    # lease keeps that wait inside the test's budget, as a deployment's one scheduler would.
+    production_stack.env["ASTRO_JOB_LEASE_S"] = "5"
     server = production_stack.server()
+    production_stack.scheduler()
     account_id, key = account(production_stack, "starter", 10_000)
     worker = production_stack.worker({"ASTRO_WORKER_CONCURRENCY": "1"})
     async with httpx.AsyncClient(base_url=server.base_url, timeout=60) as client:
