@@ -6,9 +6,10 @@ and their ratio. Target (issue 3, 2-core machine): the billable call keeps >= 60
 ``/healthz`` throughput with p99 under 50 ms.
 
 The billable call is ``POST /api/v3/numerology/profile`` (1 credit; the cheapest real billable
-calculation, so the figure is dominated by the platform: key lookup, Redis rate limit, the
-debit transaction with its idempotency record and ledger row, the stored replay) with a new
-``Idempotency-Key`` per request.
+calculation, so the figure is dominated by the platform: key lookup (cached per process for
+``ASTRO_API_KEY_CACHE_S``, default 5 s), Redis rate limit (concurrent hits pipelined), the debit
+statement with its idempotency record and ledger row, the stored replay (group commit)) with a
+new ``Idempotency-Key`` per request.
 
     uv run python benchmarks/platform_throughput.py [--duration 10] [--concurrency 50]
 
