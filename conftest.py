@@ -67,9 +67,46 @@ def fresh_pg_database(pg_url: str) -> Iterator[str]:
     _pg_admin(pg_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.fixture(scope="session")
+def migrated_pg_template(pg_url: str) -> Iterator[str]:
+    """A database brought to the current schema once per session by ``astro-server migrate``;
+    tests get copies of it (``CREATE DATABASE ... TEMPLATE``), which is much faster than
+    migrating each one. Migrating from empty is still covered by the tests that use
+    :func:`fresh_pg_database` or :func:`empty_database_url`."""
+    name = "astro_template_" + secrets.token_hex(6)
+    _pg_admin(pg_url, f'CREATE DATABASE "{name}"')
+    url = f"{pg_url.rsplit('/', 1)[0]}/{name}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
+    env["ASTRO_DATABASE_URL"] = url
+    env["ASTRO_SECRET_KEY"] = "template-" + secrets.token_hex(8)
+    subprocess.run([*_cli(), "migrate"], env=env, check=True, capture_output=True, timeout=120)
+    yield name
+    _pg_admin(pg_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def migrated_pg_database(pg_url: str, migrated_pg_template: str) -> Iterator[str]:
+    """A new PostgreSQL database at the current schema (a copy of the session's template)."""
+    name = "astro_" + secrets.token_hex(6)
+    _pg_admin(pg_url, f'CREATE DATABASE "{name}" TEMPLATE "{migrated_pg_template}"')
+    base = pg_url.rsplit("/", 1)[0]
+    yield f"{base}/{name}"
+    _pg_admin(pg_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh empty database URL, once on SQLite and once on PostgreSQL."""
+    """A fresh database URL, once on SQLite (empty) and once on PostgreSQL (already at the
+    current schema; migrating it again is a no-op)."""
+    if request.param == "sqlite":
+        return f"sqlite://{tmp_path / 'astro.sqlite3'}"
+    url: str = request.getfixturevalue("migrated_pg_database")
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database URL (no tables), once on SQLite and once on PostgreSQL."""
     if request.param == "sqlite":
         return f"sqlite://{tmp_path / 'astro.sqlite3'}"
     url: str = request.getfixturevalue("fresh_pg_database")

@@ -29,13 +29,14 @@ def _cli(env: dict[str, str], *args: str, check: bool = True) -> subprocess.Comp
 
 
 @pytest.mark.slow
-def test_operator_commands_from_an_empty_database(database_url: str, tmp_path: Path) -> None:
+def test_operator_commands_from_an_empty_database(empty_database_url: str, tmp_path: Path) -> None:
     import asyncio
 
     from astro_server.db import close_db, init_db
     from astro_server.models import Account, ApiKey, Customer, LedgerEntry
     from astro_server.settings import Settings
 
+    database_url = empty_database_url
     env = _env(database_url, tmp_path)
     assert "current schema" in _cli(env, "migrate").stdout
     assert "current schema" in _cli(env, "migrate").stdout  # idempotent
