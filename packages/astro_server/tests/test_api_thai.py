@@ -231,6 +231,18 @@ async def test_wheel_subject_past_the_bounds_is_a_400_naming_the_field(
     assert [d["field"] for d in body["details"]] == [f"subject.{field}"]
 
 
+async def test_wheel_time_skipped_by_daylight_saving_names_subject_time(
+    client: Client, key: str
+) -> None:
+    # 02:30 on 2021-03-14 does not exist in New York (clocks jumped from 02:00 to 03:00): the
+    # 400 names the field by its path in the body, as the Western and Chinese endpoints do.
+    gap = {"date": "2021-03-14", "time": "02:30", "latitude": 40.7, "longitude": -74.0,
+           "timezone": "America/New_York"}  # fmt: skip
+    response, body = await _post(client, key, WHEEL, {"subject": gap})
+    assert response.status_code == 400
+    assert [d["field"] for d in body["details"]] == ["subject.time"]
+
+
 async def test_auspicious_times_for_366_days_is_accepted(client: Client, key: str) -> None:
     body = {**AUSPICIOUS_BODY, "start_date": "2024-01-01", "end_date": "2024-12-31"}
     response, answer = await _post(client, key, AUSPICIOUS, body)

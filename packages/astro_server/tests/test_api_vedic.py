@@ -223,3 +223,27 @@ async def test_openapi_documents_the_vedic_routes_and_required_fields(client: Cl
     subject = spec["components"]["schemas"]["BirthSubjectIn"]
     assert set(subject["required"]) == {"date", "time", "latitude", "longitude"}
     assert subject["properties"]["time"]["pattern"]
+
+
+# 02:30 on 2021-03-14 does not exist in New York (clocks jumped from 02:00 to 03:00).
+DST_GAP = {"date": "2021-03-14", "time": "02:30", "latitude": 40.7, "longitude": -74.0,
+           "timezone": "America/New_York"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/v3/vedic/chart", {"subject": DST_GAP}, "subject.time"),
+        ("/api/v3/vedic/dasha", {"subject": DST_GAP}, "subject.time"),
+        ("/api/v3/vedic/remedies", {"subject": DST_GAP}, "subject.time"),
+        ("/api/v3/vedic/kundli-matching", {"boy": DST_GAP, "girl": GIRL}, "boy.time"),
+        ("/api/v3/vedic/kundli-matching", {"boy": BOY, "girl": DST_GAP}, "girl.time"),
+    ],
+)
+async def test_time_skipped_by_daylight_saving_names_the_field_by_its_path(
+    client: Client, path: str, body: dict[str, Any], field: str
+) -> None:
+    _id, key = await new_account("starter", 100)
+    response = await client.post(path, json=body, headers=key_headers(key))
+    assert response.status_code == 400
+    assert (await response.get_json())["details"][0]["field"] == field

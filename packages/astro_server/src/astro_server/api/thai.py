@@ -44,7 +44,13 @@ from astro_calc.thai.calendar import MAX_YEAR, MIN_YEAR, month1_start, month_len
 from astro_calc.thai.suriyayatra import CS_TO_CE
 from astro_calc.time import parse_time_of_day
 from astro_server.api._msgspec_docs import response_model
-from astro_server.api._subject import TIME_PATTERN, BirthSubject, check_zone, timezone_field
+from astro_server.api._subject import (
+    TIME_PATTERN,
+    BirthSubject,
+    check_zone,
+    names_subject_fields,
+    timezone_field,
+)
 from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody
 from astro_server.services.auth import require_api_key
@@ -265,12 +271,13 @@ async def thai_lunar(data: ThaiLunarRequest) -> Response:
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("thaiWheel")
+@names_subject_fields
 async def thai_wheel(data: ThaiWheelRequest) -> Response:
     """The Taksa wheel of a birth (Thai day from 06:00, Wednesday night from 18:00): eight
     positions with planets, kalakini, colours and name letters; with ``on_date`` the moving
     Taksa for that age."""
     subject = data.subject
-    resolved = subject.resolve(time_field="subject.time")
+    resolved = subject.resolve()
     wheel = taksa_wheel(subject.date, subject.local_time(), on_date=data.on_date)
     return json_response(
         ThaiWheelResult(resolved.utc, resolved.offset_minutes, resolved.timezone, wheel)

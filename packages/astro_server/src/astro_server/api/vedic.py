@@ -7,6 +7,9 @@ A birth subject is the spec's object (``date``, ``time`` HH:MM or HH:MM:SS, ``la
 get wrong in its shape is checked here, before the billing wrapper charges anything; a record
 that still fails in the calculation (a local time skipped by a daylight-saving change) gets its
 own error in the job result while the other records succeed.
+A field the calculation refuses is named by its path in the body: ``subject.time`` (chart,
+dasha, remedies, via :func:`names_subject_fields`), ``boy.time`` / ``girl.time`` (matching,
+prefixed by astro_calc), ``records[i].girl.time`` (a batch record's error).
 
 The OpenAPI document describes each success body from the astro_calc struct the handler encodes
 (pydantic mirrors, names prefixed ``Vedic``), the batch's 202 job handle, and the error body of
@@ -39,7 +42,12 @@ from astro_calc.vedic.subject import birth_moment
 from astro_calc.vedic.varga import VARGAS
 from astro_server.api._common import utc_or_now
 from astro_server.api._msgspec_docs import response_model
-from astro_server.api._subject import TIME_PATTERN, BirthSubject, timezone_field
+from astro_server.api._subject import (
+    TIME_PATTERN,
+    BirthSubject,
+    names_subject_fields,
+    timezone_field,
+)
 from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody, JobHandle
 from astro_server.services.auth import require_api_key
@@ -157,6 +165,7 @@ class RemediesRequest(BaseModel):
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicChart")
+@names_subject_fields
 async def vedic_chart(data: ChartRequest) -> Response:
     """Sidereal chart: grahas, lagna, nakshatras, whole-sign houses, dignities, vargas."""
     chart = sidereal_chart(
@@ -204,6 +213,7 @@ async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicDasha")
+@names_subject_fields
 async def vedic_dasha(data: DashaRequest) -> Response:
     """Vimshottari mahadasha, antardasha, pratyantardasha; the periods running at ``at``."""
     subject = data.subject.to_calc()
@@ -257,6 +267,7 @@ async def vedic_panchanga(data: PanchangaRequest) -> Response:
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicRemedies")
+@names_subject_fields
 async def vedic_remedies(data: RemediesRequest) -> Response:
     """Rule-based remedies, each tied to the reason found (en or th)."""
     report = remedies(
