@@ -28,47 +28,18 @@ import multiprocessing
 import os
 import secrets
 import shutil
-import socket
 import ssl
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import trustme
-
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def as_postgres(args: list[str]) -> list[str]:
-    return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else args
-
-
-def pg_bin(name: str) -> str:
-    found = shutil.which(name)
-    if found:
-        return found
-    for candidate in sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}")):
-        return str(candidate)
-    raise SystemExit(f"{name} not found (install PostgreSQL)")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of one process (0 when it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+from _services import cpu_seconds, free_port, load_average, start_postgres_and_redis
 
 
 def postgres_pids(pg_data: Path) -> list[int]:
@@ -85,10 +56,6 @@ def postgres_pids(pg_data: Path) -> list[int]:
         except (OSError, ValueError, IndexError):
             continue
     return [postmaster, *children]
-
-
-def load_average() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 # --- the receiver (its own process) --------------------------------------------------------------
@@ -251,86 +218,6 @@ async def statement_counts(dsn: str, delivered: int) -> None:
         print(f"  {int(row['calls']):>7}  {query[:110]}")
 
 
-def start_services(work: Path, pg_data: Path, pg_port: int, redis_port: int) -> None:
-    if os.geteuid() == 0:
-        subprocess.run(
-            ["install", "-d", "-o", "postgres", "-g", "postgres", str(pg_data)], check=True
-        )
-    else:
-        pg_data.mkdir()
-    subprocess.run(
-        as_postgres(
-            [
-                pg_bin("initdb"),
-                "-D",
-                f"{pg_data}/data",
-                "-U",
-                "postgres",
-                "-A",
-                "trust",
-                "-E",
-                "UTF8",
-                "--locale=C.UTF-8",
-                "--no-sync",
-            ]
-        ),
-        check=True,
-        capture_output=True,
-    )
-    subprocess.run(
-        as_postgres(
-            [
-                pg_bin("pg_ctl"),
-                "-D",
-                f"{pg_data}/data",
-                "-l",
-                f"{pg_data}/log",
-                "-w",
-                "-o",
-                f"-p {pg_port} -k {pg_data} -c listen_addresses=127.0.0.1 "
-                "-c fsync=off -c synchronous_commit=off -c max_connections=300 "
-                "-c shared_preload_libraries=pg_stat_statements",
-                "start",
-            ]
-        ),
-        check=True,
-        capture_output=True,
-    )
-    subprocess.run(
-        [
-            "redis-server",
-            "--port",
-            str(redis_port),
-            "--bind",
-            "127.0.0.1",
-            "--daemonize",
-            "yes",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(work),
-            "--pidfile",
-            str(work / "redis.pid"),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    time.sleep(0.5)
-
-
-def stop_services(work: Path, pg_data: Path) -> None:
-    subprocess.run(
-        as_postgres([pg_bin("pg_ctl"), "-D", f"{pg_data}/data", "-m", "immediate", "-w", "stop"]),
-        capture_output=True,
-    )
-    pid_file = work / "redis.pid"
-    if pid_file.exists():
-        with contextlib.suppress(ProcessLookupError, ValueError):
-            os.kill(int(pid_file.read_text().strip()), 15)
-
-
 def write_certs(work: Path) -> None:
     ca = trustme.CA()
     ca.cert_pem.write_to_path(str(work / "ca.pem"))
@@ -448,10 +335,13 @@ def main() -> int:
     procs: list[subprocess.Popen[bytes]] = []
     profilers: list[subprocess.Popen[bytes]] = []
     pg_data = work / "pg"
-    pg_port, redis_port, recv_port = free_port(), free_port(), free_port()
+    recv_port = free_port()
+    stack = ExitStack()
+    stack.callback(shutil.rmtree, work, ignore_errors=True)
     try:
-        start_services(work, pg_data, pg_port, redis_port)
-        db_url = f"postgres://postgres@127.0.0.1:{pg_port}/postgres"
+        db_url, redis_url = start_postgres_and_redis(
+            stack, work, shared_preload_libraries="pg_stat_statements"
+        )
         dsn = db_url.replace("postgres://", "postgresql://", 1)
         write_certs(work)
         secret_key = secrets.token_urlsafe(32)
@@ -460,7 +350,7 @@ def main() -> int:
             {
                 "ASTRO_DATA_DIR": str(work / "var"),
                 "ASTRO_DATABASE_URL": db_url,
-                "ASTRO_REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+                "ASTRO_REDIS_URL": redis_url,
                 "ASTRO_SECRET_KEY": secret_key,
                 "ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1",
                 "ASTRO_LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
@@ -585,8 +475,7 @@ def main() -> int:
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
             proc.wait(10)
-        stop_services(work, pg_data)
-        shutil.rmtree(work, ignore_errors=True)
+        stack.close()
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ import asyncio
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,103 +33,11 @@ import uuid
 from contextlib import ExitStack
 from pathlib import Path
 
+from _services import free_port, start_postgres_and_redis, wait_for_port
+
 BODY = json.dumps(
     {"name": "Ada Lovelace", "birth_date": "1815-12-10", "on_date": "2026-01-01"}
 ).encode()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _as_pg(cmd: list[str]) -> list[str]:
-    return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
-
-
-def start_services(stack: ExitStack) -> tuple[str, str]:
-    work = Path(tempfile.mkdtemp(prefix="astro-bench-"))
-    stack.callback(shutil.rmtree, work, ignore_errors=True)
-    pg_bin = Path(shutil.which("pg_ctl") or next(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl")))
-    pg_dir = work / "pg"
-    pg_dir.mkdir()
-    if os.geteuid() == 0:
-        shutil.chown(work, "postgres", "postgres")
-        shutil.chown(pg_dir, "postgres", "postgres")
-    pg_port, redis_port = free_port(), free_port()
-    subprocess.run(
-        _as_pg(
-            [
-                str(pg_bin.parent / "initdb"),
-                "-D",
-                str(pg_dir / "data"),
-                "-U",
-                "postgres",
-                "-A",
-                "trust",
-                "-E",
-                "UTF8",
-                "--locale=C.UTF-8",
-                "--no-sync",
-            ]
-        ),
-        check=True,
-        capture_output=True,
-    )
-    options = (
-        f"-p {pg_port} -k {pg_dir} -c listen_addresses=127.0.0.1 -c fsync=off "
-        "-c synchronous_commit=off -c max_connections=300"
-    )
-    subprocess.run(
-        _as_pg(
-            [
-                str(pg_bin),
-                "-D",
-                str(pg_dir / "data"),
-                "-l",
-                str(pg_dir / "log"),
-                "-w",
-                "-o",
-                options,
-                "start",
-            ]
-        ),
-        check=True,
-        capture_output=True,
-    )
-    stack.callback(
-        subprocess.run,
-        _as_pg([str(pg_bin), "-D", str(pg_dir / "data"), "-m", "immediate", "-w", "stop"]),
-        capture_output=True,
-    )
-    redis = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(redis_port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(work),
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    stack.callback(redis.wait, 10)
-    stack.callback(redis.terminate)
-    for _ in range(100):
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", redis_port)) == 0:
-                break
-        time.sleep(0.05)
-    return (
-        f"postgres://postgres@127.0.0.1:{pg_port}/postgres",
-        f"redis://127.0.0.1:{redis_port}/0",
-    )
 
 
 def _request(method: str, path: str, headers: dict[str, str], body: bytes = b"") -> bytes:
@@ -233,7 +140,9 @@ def main() -> int:
         db_url = os.environ.get("ASTRO_BENCH_DATABASE_URL")
         redis_url = os.environ.get("ASTRO_BENCH_REDIS_URL")
         if not (db_url and redis_url):
-            db_url, redis_url = start_services(stack)
+            work = Path(tempfile.mkdtemp(prefix="astro-bench-"))
+            stack.callback(shutil.rmtree, work, ignore_errors=True)
+            db_url, redis_url = start_postgres_and_redis(stack, work)
         data_dir = Path(tempfile.mkdtemp(prefix="astro-bench-var-"))
         stack.callback(shutil.rmtree, data_dir, ignore_errors=True)
         env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
@@ -287,11 +196,7 @@ def main() -> int:
         )
         stack.callback(server.wait, 15)
         stack.callback(server.terminate)
-        for _ in range(300):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
+        wait_for_port(port, 30)
 
         healthz = _request("GET", "/healthz", {})
         key = created["api_key"]

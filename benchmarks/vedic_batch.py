@@ -23,7 +23,6 @@ import http.client
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,50 +33,16 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+from _services import (
+    CLOCK_TICKS,
+    cpu_seconds,
+    free_port,
+    load_average,
+    start_postgres_and_redis,
+    wait_for_port,
+)
+
 BATCH_PATH = "/api/v3/vedic/kundli-matching/batch"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def as_postgres(cmd: list[str]) -> list[str]:
-    return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
-
-
-def pg_bin(name: str) -> str:
-    found = shutil.which(name)
-    if found:
-        return found
-    for candidate in sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}")):
-        return str(candidate)
-    raise SystemExit(f"{name} not found (install PostgreSQL)")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of one process (0 when it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def load_average() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def wait_for_port(port: int, timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise SystemExit(f"nothing listens on 127.0.0.1:{port} after {timeout_s} s")
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -89,86 +54,6 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
-
-
-def start_services(stack: ExitStack, work: Path) -> tuple[str, str]:
-    """A PostgreSQL cluster and a Redis server in ``work``, stopped when the stack unwinds."""
-    pg_dir = work / "pg"
-    pg_dir.mkdir()
-    if os.geteuid() == 0:
-        shutil.chown(work, "postgres", "postgres")
-        shutil.chown(pg_dir, "postgres", "postgres")
-    pg_port, redis_port = free_port(), free_port()
-    subprocess.run(
-        as_postgres(
-            [
-                pg_bin("initdb"),
-                "-D",
-                str(pg_dir / "data"),
-                "-U",
-                "postgres",
-                "-A",
-                "trust",
-                "-E",
-                "UTF8",
-                "--locale=C.UTF-8",
-                "--no-sync",
-            ]
-        ),
-        check=True,
-        capture_output=True,
-    )
-    options = (
-        f"-p {pg_port} -k {pg_dir} -c listen_addresses=127.0.0.1 -c fsync=off "
-        "-c synchronous_commit=off -c max_connections=100"
-    )
-    stack.callback(
-        subprocess.run,
-        as_postgres(
-            [pg_bin("pg_ctl"), "-D", str(pg_dir / "data"), "-m", "immediate", "-w", "stop"]
-        ),
-        capture_output=True,
-    )
-    subprocess.run(
-        as_postgres(
-            [
-                pg_bin("pg_ctl"),
-                "-D",
-                str(pg_dir / "data"),
-                "-l",
-                str(pg_dir / "log"),
-                "-w",
-                "-o",
-                options,
-                "start",
-            ]
-        ),
-        check=True,
-        capture_output=True,
-    )
-    redis = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(redis_port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(work),
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    stack.callback(redis.wait, 10)
-    stack.callback(redis.terminate)
-    wait_for_port(redis_port, 10)
-    return (
-        f"postgres://postgres@127.0.0.1:{pg_port}/postgres",
-        f"redis://127.0.0.1:{redis_port}/0",
-    )
 
 
 def subject(i: int, offset_days: int) -> dict[str, Any]:
@@ -256,7 +141,7 @@ def main() -> int:
         work = Path(tempfile.mkdtemp(prefix="astro-bench-vedic-"))
         os.chmod(work, 0o755)  # noqa: S103 - the postgres user must reach its data directory
         stack.callback(shutil.rmtree, work, ignore_errors=True)
-        db_url, redis_url = start_services(stack, work)
+        db_url, redis_url = start_postgres_and_redis(stack, work, max_connections=100)
         data_dir = work / "var"
         env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
         env.update(

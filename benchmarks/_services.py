@@ -1,0 +1,156 @@
+"""Helpers the benchmark scripts share: a throwaway PostgreSQL and Redis on loopback, ports, CPU.
+
+The scripts run as ``uv run python benchmarks/<name>.py``, so this directory is first on
+``sys.path`` and they import this module as ``_services``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def as_postgres(cmd: list[str]) -> list[str]:
+    """Run ``cmd`` as the postgres user when we are root (initdb refuses to run as root)."""
+    return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
+
+
+def pg_bin(name: str) -> str:
+    found = shutil.which(name)
+    if found:
+        return found
+    for candidate in sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}")):
+        return str(candidate)
+    raise SystemExit(f"{name} not found (install PostgreSQL)")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process (0 when it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def wait_for_port(port: int, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise SystemExit(f"nothing listens on 127.0.0.1:{port} after {timeout_s} s")
+
+
+def start_postgres_and_redis(
+    stack: ExitStack,
+    work: Path,
+    *,
+    max_connections: int = 300,
+    shared_preload_libraries: str | None = None,
+) -> tuple[str, str]:
+    """A PostgreSQL cluster in ``work/pg`` and a Redis server in ``work``, on free loopback ports.
+
+    Durability is off (fsync, synchronous_commit, no RDB/AOF): the data is thrown away. Both are
+    stopped when ``stack`` unwinds; Redis writes its pid to ``work/redis.pid``. Returns the
+    database URL and the Redis URL.
+    """
+    pg_dir = work / "pg"
+    pg_dir.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(work, "postgres", "postgres")
+        shutil.chown(pg_dir, "postgres", "postgres")
+    pg_port, redis_port = free_port(), free_port()
+    subprocess.run(
+        as_postgres(
+            [
+                pg_bin("initdb"),
+                "-D",
+                str(pg_dir / "data"),
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+    )
+    options = (
+        f"-p {pg_port} -k {pg_dir} -c listen_addresses=127.0.0.1 -c fsync=off "
+        f"-c synchronous_commit=off -c max_connections={max_connections}"
+    )
+    if shared_preload_libraries:
+        options += f" -c shared_preload_libraries={shared_preload_libraries}"
+    # Registered before the start, so a cluster that half started is stopped too.
+    stack.callback(
+        subprocess.run,
+        as_postgres(
+            [pg_bin("pg_ctl"), "-D", str(pg_dir / "data"), "-m", "immediate", "-w", "stop"]
+        ),
+        capture_output=True,
+    )
+    subprocess.run(
+        as_postgres(
+            [
+                pg_bin("pg_ctl"),
+                "-D",
+                str(pg_dir / "data"),
+                "-l",
+                str(pg_dir / "log"),
+                "-w",
+                "-o",
+                options,
+                "start",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+    )
+    redis = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(redis_port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(work),
+            "--pidfile",
+            str(work / "redis.pid"),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    stack.callback(redis.wait, 10)
+    stack.callback(redis.terminate)
+    wait_for_port(redis_port, 10)
+    return (
+        f"postgres://postgres@127.0.0.1:{pg_port}/postgres",
+        f"redis://127.0.0.1:{redis_port}/0",
+    )
