@@ -114,6 +114,25 @@ def process_tree_cpu_s(root_pid: int) -> float:
     return total
 
 
+def cpu_by_command(names: tuple[str, ...]) -> dict[str, float]:
+    """CPU seconds of every process whose command name starts with one of ``names``."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    totals = dict.fromkeys(names, 0.0)
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            head, _, rest = (entry / "stat").read_text().rpartition(")")
+        except OSError:
+            continue
+        comm = head.partition("(")[2]
+        fields = rest.split()
+        for name in names:
+            if comm.startswith(name):
+                totals[name] += (int(fields[11]) + int(fields[12])) / ticks
+    return totals
+
+
 def summarize(
     name: str, latencies: list[float], statuses: dict[int, int], duration_s: float
 ) -> dict[str, float]:
@@ -224,12 +243,25 @@ def main() -> int:
         ):
             asyncio.run(load(port, make, args.concurrency, args.warmup))
             cpu_before = process_tree_cpu_s(server.pid)
+            services_before = cpu_by_command(("postgres", "redis-server"))
+            own_before = sum(os.times()[:2])
             latencies, statuses = asyncio.run(load(port, make, args.concurrency, args.duration))
             cpu_s = process_tree_cpu_s(server.pid) - cpu_before
+            services_after = cpu_by_command(("postgres", "redis-server"))
+            own_s = sum(os.times()[:2]) - own_before
             results[name] = summarize(name, latencies, statuses, args.duration)
-            # Independent of other load on the machine: API-process CPU per request.
-            results[name]["cpu_ms"] = cpu_s * 1000 / max(1, len(latencies))
-            print(f"{'':<34} API processes: {results[name]['cpu_ms']:.2f} ms CPU per request")
+            # Independent of other load on the machine: CPU per request, by component.
+            count = max(1, len(latencies))
+            results[name]["cpu_ms"] = cpu_s * 1000 / count
+            pg_ms = (services_after["postgres"] - services_before["postgres"]) * 1000 / count
+            redis_ms = (
+                (services_after["redis-server"] - services_before["redis-server"]) * 1000 / count
+            )
+            print(
+                f"{'':<34} ms CPU per request: API processes {results[name]['cpu_ms']:.2f}, "
+                f"PostgreSQL {pg_ms:.2f}, Redis {redis_ms:.2f}, load generator "
+                f"{own_s * 1000 / count:.2f}"
+            )
         base, paid = results["GET /healthz"], results["POST numerology/profile (billable)"]
         ratio = paid["rps"] / base["rps"]
         print(

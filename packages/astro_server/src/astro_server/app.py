@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import secrets
 import time
@@ -178,6 +179,10 @@ def _register_lifecycle(app: Quart, settings: Settings) -> None:
             log.warning("job broker unavailable at startup: %s", type(exc).__name__)
         broker_module.set_current(state.broker)
         app.extensions["astro"] = state
+        # Everything loaded so far (modules, tables, the ORM) lives as long as the process:
+        # keep it out of the cyclic collector's scans, which otherwise stall requests.
+        gc.collect()
+        gc.freeze()
         if settings.embedded:
             # Embedded mode: the scheduler (job sweeper, later publishing) runs in this process.
             from astro_server.tasks import maintenance  # noqa: F401  (registers periodic tasks)
