@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _platform_support import key_headers, new_account, running_app, settings_for
@@ -425,3 +426,57 @@ async def test_estimate_matches_the_real_debit(client: Client) -> None:
     assert (
         int(real.headers["X-Credits-Charged"]) == (await estimate.get_json())["estimated_credits"]
     )
+
+
+async def test_one_postgres_claim_batch_gives_each_request_its_own_outcome(
+    app: Quart, database_url: str
+) -> None:
+    """Requests that arrive together are claimed in one database call (PostgreSQL): each keeps
+    its own outcome, and a refused or conflicting one writes nothing."""
+    if not database_url.startswith("postgres"):
+        pytest.skip("the batched claim is the PostgreSQL path; SQLite claims one by one")
+    from astro_server.services import idempotency
+    from astro_server.services.billing import _ClaimItem, _flush_claims
+
+    rich, _ = await new_account("starter", 5)
+    poor, _ = await new_account("free", 1)
+    rich_credential = (await _credential_of(rich)).id
+    poor_credential = (await _credential_of(poor)).id
+
+    def item(account: str, credential: str, cost: int, rank: int, key: str | None) -> _ClaimItem:
+        scope = idempotency.Scope(credential, "POST", "/test/echo", key) if key else None
+        return _ClaimItem(account, credential, scope, "h-" + (key or "none"), cost, rank, "x", None)
+
+    outcomes = await _flush_claims(
+        [
+            item(poor, poor_credential, 1, 1, "a"),  # ok, balance 0
+            item(rich, rich_credential, 2, 2, "k1"),  # ok, 3 left
+            item(poor, poor_credential, 1, 1, None),  # refused: balance
+            item(rich, rich_credential, 1, 2, "k1"),  # conflict: same key in the same batch
+            item(rich, rich_credential, 1, 3, "k2"),  # refused: tier pro > starter
+            item(rich, rich_credential, 3, 2, None),  # ok, 0 left
+            item(poor, poor_credential, 5, 1, "a"),  # conflict although the balance is short
+        ]
+    )
+    assert [o.outcome for o in outcomes] == [
+        "ok", "ok", "refused", "conflict", "refused", "ok", "conflict",
+    ]  # fmt: skip
+    assert [o.balance for o in outcomes] == [0, 3, None, None, None, 0, None]
+    assert outcomes[0].claim_id is not None
+    assert outcomes[3].claim_id is None
+    assert (await balance(rich), await balance(poor)) == (0, 0)
+    # The ledger holds the opening top-up and one row per debit: it still sums to the balance.
+    assert (await ledger_sum(rich), await ledger_sum(poor)) == (0, 0)
+    debits = await LedgerEntry.filter(kind="debit").order_by("id").values_list("amount", flat=True)
+    assert sorted(debits) == [-3, -2, -1]
+    keys = await IdempotencyRecord.all().values_list("key", "ledger_entry_id")
+    ledger_ids = {o.ledger_id for o in outcomes if o.ledger_id is not None}
+    assert sorted(k for k, _ in keys) == ["a", "k1"]
+    assert {lid for _, lid in keys} <= ledger_ids
+    assert await _flush_claims([]) == []
+
+
+async def _credential_of(account_id: str) -> Any:
+    from astro_server.models import ApiKey
+
+    return await ApiKey.get(account_id=account_id)

@@ -22,7 +22,9 @@ knows what to refund if it fails).
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -49,6 +51,7 @@ from astro_server.errors import APIError, payment_required
 from astro_server.models import Account, IdempotencyRecord, LedgerEntry
 from astro_server.schemas import ErrorBody
 from astro_server.services import idempotency, metrics
+from astro_server.services.batching import Coalescer
 from astro_server.services.pricing import OPERATIONS, TIERS, Operation, price, tier_allows
 
 log = logging.getLogger("astro_server.billing")
@@ -193,46 +196,82 @@ async def _refund_request(charge: Charge, record_id: int | None) -> None:
         log.warning("refund of ledger entry %s was already made", charge.ledger_entry_id)
 
 
-# PostgreSQL: claim, tier check, conditional debit and ledger row as ONE statement (so one
-# transaction, one round trip). The account row is locked only while the statement runs; with a
-# multi-statement transaction the lock would be held across network round trips and event-loop
-# waits, which serializes every request of a busy account. Nothing is written unless all parts
-# succeed: when the debit matches no row (tier or balance) the final SELECT divides by zero,
-# which aborts the statement and with it the claim.
-_DIVISION_BY_ZERO = "22012"
-_PG_CLAIM_AND_DEBIT = """
-WITH ids AS (
-    SELECT nextval(pg_get_serial_sequence('ledger_entries', 'id')) AS ledger_id
-), claim AS (
-    INSERT INTO idempotency_records
-        (credential_id, method, path, key, request_hash, status, created_at, expires_at,
-         ledger_entry_id)
-    SELECT $1::text, $2::text, $3::text, $4::text, $5::text, 'in_progress',
-           $6::timestamptz, $7::timestamptz,
-           CASE WHEN $8::bigint > 0 THEN ids.ledger_id END
-    FROM ids WHERE $4::text IS NOT NULL
-    ON CONFLICT (credential_id, method, path, key) DO NOTHING
-    RETURNING id
-), debit AS (
-    UPDATE accounts SET credits = credits - $8::bigint
-    WHERE id = $9::text AND credits >= $8::bigint AND tier = ANY($10::text[])
-      AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM claim))
-    RETURNING credits
-), ledger AS (
-    INSERT INTO ledger_entries
-        (id, account_id, kind, amount, operation, credential_id, request_id, created_at)
-    SELECT ids.ledger_id, $9::text, 'debit', -$8::bigint, $11::text, $1::text, $12::text,
-           $6::timestamptz
-    FROM debit, ids WHERE $8::bigint > 0
-    RETURNING id
+# PostgreSQL: the claim, tier check, conditional debit and ledger row of every request that
+# arrived while the previous call was running go to the database together, as ONE call of the
+# ``astro_claim_and_debit`` function (migration 0005): one round trip and one commit serve the
+# batch, and an account's row lock is taken once per batch instead of once per request. Alone, a
+# request is sent at once (no waiting for company). Items are processed in account order (so two
+# processes lock accounts in the same order) and, per account, in arrival order; each item's own
+# outcome comes back ("ok", "refused": tier or balance, "conflict": the key is taken). Nothing of
+# a refused or conflicting item is written.
+_DEADLOCK_DETECTED = "40P01"
+
+
+@dataclass(frozen=True)
+class _ClaimItem:
+    account_id: str
+    credential_id: str | None
+    scope: idempotency.Scope | None
+    request_hash: str
+    cost: int
+    min_rank: int
+    operation: str
+    request_id: str | None
+
+
+@dataclass(frozen=True)
+class _ClaimOutcome:
+    outcome: str
+    claim_id: int | None
+    balance: int | None
+    ledger_id: int | None
+
+
+async def _flush_claims(items: list[_ClaimItem]) -> list[_ClaimOutcome]:
+    order = sorted(range(len(items)), key=lambda i: items[i].account_id)  # stable per account
+    batch = [items[i] for i in order]
+    now = datetime.now(UTC)
+    args = [
+        [item.account_id for item in batch],
+        [item.credential_id for item in batch],
+        [item.scope.method if item.scope else None for item in batch],
+        [item.scope.path if item.scope else None for item in batch],
+        [item.scope.key if item.scope else None for item in batch],
+        [item.request_hash for item in batch],
+        [item.cost for item in batch],
+        [item.min_rank for item in batch],
+        [item.operation for item in batch],
+        [item.request_id for item in batch],
+        list(TIERS),
+        now,
+        now + idempotency.REPLAY_WINDOW,
+    ]
+    conn = connections.get("default")
+    for attempt in range(3):
+        try:
+            rows = await conn.execute_query_dict(_PG_CLAIM_BATCH, args)
+            break
+        except OperationalError as exc:
+            # Another process's transaction on the same keys (jobs, refunds) can still cross
+            # ours: PostgreSQL aborts one of the two, and the batch is simply sent again.
+            if getattr(exc.__cause__, "sqlstate", None) != _DEADLOCK_DETECTED or attempt == 2:
+                raise
+    outcomes: list[_ClaimOutcome | None] = [None] * len(items)
+    for index, row in zip(order, rows, strict=True):
+        outcomes[index] = _ClaimOutcome(
+            row["outcome"], row["claim_id"], row["balance"], row["ledger_id"]
+        )
+    return cast(list[_ClaimOutcome], outcomes)
+
+
+_PG_CLAIM_BATCH = (
+    "SELECT outcome, claim_id, balance, ledger_id FROM astro_claim_and_debit("
+    "$1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], "
+    "$8::int[], $9::text[], $10::text[], $11::text[], $12::timestamptz, $13::timestamptz)"
 )
-SELECT
-    (SELECT id FROM claim) AS claim_id,
-    (SELECT credits FROM debit) AS balance,
-    (SELECT id FROM ledger) AS ledger_id,
-    CASE WHEN $4::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM claim) THEN 0
-         ELSE 1 / (SELECT COUNT(*) FROM debit)::int END AS debited
-"""
+_claim_batches: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, Coalescer[_ClaimItem, _ClaimOutcome]
+] = weakref.WeakKeyDictionary()
 
 
 async def _pg_claim_and_debit(
@@ -240,38 +279,33 @@ async def _pg_claim_and_debit(
 ) -> tuple[Charge, int | None] | Response:
     account: Account = g.account
     op = OPERATIONS[operation_name]
-    conn = connections.get("default")
-    now = datetime.now(UTC)
-    values = [
-        g.credential_id,
-        scope.method if scope else None,
-        scope.path if scope else None,
-        scope.key if scope else None,
-        the_request_hash,
-        now,
-        now + idempotency.REPLAY_WINDOW,
-        cost,
+    item = _ClaimItem(
         account.id,
-        [t for t in TIERS if tier_allows(t, op.tier)],
+        g.credential_id,
+        scope,
+        the_request_hash,
+        cost,
+        TIERS.index(op.tier) + 1,  # array_position() in SQL counts from 1
         operation_name,
         getattr(g, "request_id", None),
-    ]
+    )
+    loop = asyncio.get_running_loop()
+    coalescer = _claim_batches.get(loop)
+    if coalescer is None:
+        coalescer = _claim_batches[loop] = Coalescer(_flush_claims)
     for _ in range(5):
-        try:
-            rows = await conn.execute_query_dict(_PG_CLAIM_AND_DEBIT, values)
-        except OperationalError as exc:
-            if getattr(exc.__cause__, "sqlstate", None) != _DIVISION_BY_ZERO:
-                raise
-            # The debit matched no row: tell 403 from 402 (nothing was written).
-            raise await _refusal(operation_name, cost) from None
-        row = rows[0]
-        if row["claim_id"] is None and scope is not None:
+        result = await coalescer.submit(item)
+        if result.outcome == "refused":
+            raise await _refusal(operation_name, cost)
+        if result.outcome == "conflict":
+            assert scope is not None
             existing = await idempotency.find(scope)
             if existing is not None:
                 return idempotency.reject_or_replay(existing, the_request_hash)
             continue  # it expired and was just removed: claim again
-        charge = Charge(account.id, operation_name, cost, row["ledger_id"], int(row["balance"]))
-        return charge, row["claim_id"]
+        assert result.balance is not None
+        charge = Charge(account.id, operation_name, cost, result.ledger_id, result.balance)
+        return charge, result.claim_id
     raise _still_in_progress()
 
 
