@@ -6,10 +6,15 @@ Ju (局) selection, ``method``:
   the yuan (元) of the day: the day's 符头 is the last 甲 or 己 day; a 符头 on 子午卯酉 opens the
   upper yuan, on 寅申巳亥 the middle, on 辰戌丑未 the lower (``(day index // 5) mod 3``).
 * ``zhi_run`` (置闰法): the year is cut into 15-day blocks that start on an upper-yuan 符头
-  (甲子, 己卯, 甲午, 己酉 days) and each block takes the next term in order. A block may start
-  before its term (超神); when the block after 芒种 or 大雪 would start more than 9 days before
-  夏至 or 冬至, the 芒种 or 大雪 block is repeated (置闰) and the following blocks start after
-  their terms (接气). Dates are civil dates in the chart's clock time.
+  (甲子, 己卯, 甲午, 己酉 days) and each block takes the next term in order, so a block may
+  start before its term (超神) or after it (接气). 超神 may not reach nine days: when the 符头
+  of the 芒种 or 大雪 block comes nine or more days before the day of 芒种 or 大雪, that term's
+  three yuan are used twice (置闰) and the following blocks start after their terms (接气).
+  Only 芒种 and 大雪 take the leap. Published rule and worked example: 易德轩 "置闰"
+  (https://qimen.yi958.com/Article_448.html): 大雪 1898-12-07 with its 符头 甲午 on 1898-11-27
+  ("已超过大雪节十一日", both end days counted) is repeated, 上元 again from 己酉 1898-12-12.
+  "超过九日" counted that way is a date difference of nine days or more. Dates are civil dates
+  in the chart's clock time.
 
 Ju numbers per term and yuan are the classical table (冬至 1 7 4 ... 大雪 4 7 1); yang dun from
 冬至 to 芒种, yin dun from 夏至 to 大雪.
@@ -26,7 +31,9 @@ stars, doors and stems; 天禽 travels with 天芮. Void branches (旬空) and t
 are those of the hour pillar.
 
 Checked against the independent qimen-rs engine (chai_bu, rotating plate, the same conventions)
-for thousands of hours, and zhi_run against its defining rules (tests).
+for thousands of hours; zhi_run against the published 1898 and 1995 examples and an independent
+符头-grid implementation of the published rule on lunar-python's term times, every day 1950-2050
+(tests).
 """
 
 from __future__ import annotations
@@ -97,6 +104,8 @@ _HOME_DOOR: Final = {1: 0, 2: 1, 3: 2, 4: 3, 6: 4, 7: 5, 8: 6, 9: 7}
 _BRANCH_PALACE: Final = (1, 8, 8, 3, 4, 4, 9, 2, 2, 7, 6, 6)
 _MANGZHONG: Final = 10
 _DAXUE: Final = 22
+#: A 芒种 or 大雪 符头 this many days (date difference) or more before its term is repeated (置闰).
+_MAX_CHAO_SHEN_DAYS: Final = 9
 
 
 class QimenSymbol(msgspec.Struct, frozen=True):
@@ -198,7 +207,7 @@ def _zhi_run_blocks(year: int, offset_minutes: float) -> tuple[tuple[date, int, 
         h, ty, ti = blocks[-1]
         nh = h + timedelta(days=15)
         ny, ni = (ty + 1, 0) if ti == 23 else (ty, ti + 1)
-        if ti in (_MANGZHONG, _DAXUE) and (term_dates[(ny, ni)] - nh).days > 9:
+        if ti in (_MANGZHONG, _DAXUE) and (term_dates[(ty, ti)] - h).days >= _MAX_CHAO_SHEN_DAYS:
             blocks.append((nh, ty, ti))  # 置闰: repeat 芒种 or 大雪
         else:
             blocks.append((nh, ny, ni))
@@ -274,7 +283,7 @@ def qimen_chart(
 
     Defaults: ``method="chai_bu"``, the day changing at 23:00 (``day_boundary="zi"``), pillars
     and yuan from the civil clock time. See the module docstring for every rule; checked against
-    qimen-rs (tests)."""
+    qimen-rs (chai_bu) and published examples (zhi_run) in the tests."""
     if method not in ("chai_bu", "zhi_run"):
         raise CalcInputError("method", "must be 'chai_bu' or 'zhi_run'")
     resolved = resolve(
