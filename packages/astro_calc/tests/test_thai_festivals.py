@@ -73,9 +73,21 @@ def test_maha_songkran_day_matches_royal_household_announcement(year: int, day: 
     assert _dates(year)["maha_songkran"] == [day]
 
 
-def test_maha_songkran_2024_instant_within_30_minutes_of_announced_22_24() -> None:
+@pytest.mark.parametrize(
+    ("year", "day"),
+    [(2023, date(2023, 4, 14)), (2024, date(2024, 4, 13)), (2025, date(2025, 4, 14))],
+)
+def test_maha_songkran_day_by_the_ephemeris_method_agrees_in_these_years(
+    year: int, day: date
+) -> None:
+    # The ephemeris entry into Lahiri-sidereal Aries (an option) falls on the same civil days.
+    got = {f.key: f.date for f in thai_festivals(year, ayanamsa="lahiri").festivals}
+    assert got["maha_songkran"] == day
+
+
+def test_maha_songkran_2024_ephemeris_instant_within_30_minutes_of_announced_22_24() -> None:
     bangkok = timezone(timedelta(hours=7))
-    got = maha_songkran_instant(2024).astimezone(bangkok)
+    got = maha_songkran_instant(2024, ayanamsa="lahiri").astimezone(bangkok)
     announced = got.replace(hour=22, minute=24, second=0, microsecond=0)
     assert abs((got - announced).total_seconds()) < 30 * 60
 

@@ -17,6 +17,7 @@ from astro_calc.thai.calendar import (
 )
 from astro_calc.thai.festivals import Festival, FestivalYear, maha_songkran_instant, thai_festivals
 from astro_calc.thai.lunar import LunarInfo, lunar_info
+from astro_calc.thai.songkran import maha_songkran_suriyayatra, thaloeng_sok_instant
 from astro_calc.thai.suriyayatra import SuriyayatraYear, suriyayatra_year, year_type
 from astro_calc.thai.taksa import TaksaWheel, YearlyTaksa, taksa_wheel, yearly_taksa
 
@@ -36,10 +37,12 @@ __all__ = [
     "lunar_info",
     "lunar_to_gregorian",
     "maha_songkran_instant",
+    "maha_songkran_suriyayatra",
     "suriyayatra_year",
     "taksa_wheel",
     "thai_festivals",
     "thai_lunar_date",
+    "thaloeng_sok_instant",
     "wan_phra_days",
     "year_days",
     "year_type",

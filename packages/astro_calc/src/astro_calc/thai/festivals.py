@@ -10,18 +10,21 @@ Rules (the lunar month moves one month later in an athikamat year where noted):
 * Loy Krathong: waxing 15 of month 12.
 * Songkran public holidays: 13-15 April (12-14 April in 1989-1997, by the cabinet decisions of
   those years).
-* Maha Songkran: the instant the Sun enters sidereal Aries, computed from the ephemeris with the
-  ``ayanamsa`` given (default Lahiri). Thai court almanacs compute it with Suriyayatra mean
-  motions, which can differ by tens of minutes. Wan Nao are the days between Maha Songkran and
-  Thaloeng Sok; Wan Thaloeng Sok is the Suriyayatra new-year day (horakhun day), reported as a
-  civil date.
+* Maha Songkran: the instant the Sun enters Aries. By default (``ayanamsa="suriyayatra"``) it is
+  computed as the official announcements (ประกาศสงกรานต์) compute it, with the Suriyayatra's mean
+  motions and equation of centre (:mod:`astro_calc.thai.songkran`); any other ``ayanamsa`` names a
+  sidereal zodiac of the Swiss Ephemeris and gives the ephemeris entry into sidereal Aries instead
+  (Lahiri: 2024-04-13 22:34 Thai time where the announcement said 22:24). The day is the civil
+  day of the instant on the Thai clock (``Asia/Bangkok``). Wan Nao are the days between Maha
+  Songkran and Thaloeng Sok; Wan Thaloeng Sok is the Suriyayatra new-year day, with the instant of
+  the mean new year (``(800 - kammacapon) * 108`` seconds after its midnight).
 
 Checked against official Thai holiday announcements in ``tests/test_thai_festivals.py``.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Final
 
 import msgspec
@@ -35,10 +38,16 @@ from astro_calc.thai.calendar import (
     thai_lunar_date,
     thaloeng_sok,
 )
+from astro_calc.thai.songkran import (
+    THAI_CLOCK,
+    maha_songkran_suriyayatra,
+    thaloeng_sok_instant,
+)
 from astro_calc.thai.suriyayatra import CS_TO_CE, year_type
 from astro_calc.thai.texts import text
 
-BANGKOK: Final = timezone(timedelta(hours=7))
+#: The default zodiac of the Maha Songkran instant: the Suriyayatra's own computation.
+SURIYAYATRA: Final = "suriyayatra"
 
 
 class Festival(msgspec.Struct, frozen=True):
@@ -47,7 +56,7 @@ class Festival(msgspec.Struct, frozen=True):
     name_en: str
     date: date
     lunar_date: ThaiLunarDate | None = None
-    instant_utc: datetime | None = None  # for astronomical instants (Maha Songkran)
+    instant_utc: datetime | None = None  # Maha Songkran and Thaloeng Sok instants
 
 
 class FestivalYear(msgspec.Struct, frozen=True):
@@ -63,13 +72,17 @@ def _festival(key: str, day: date, instant: datetime | None = None) -> Festival:
     return Festival(key, name.th, name.en, day, lunar, instant)
 
 
-def maha_songkran_instant(year: int, *, ayanamsa: str = "lahiri") -> datetime:
-    """UTC instant of the Sun's entry into sidereal Aries in April of ``year``."""
+def maha_songkran_instant(year: int, *, ayanamsa: str = SURIYAYATRA) -> datetime:
+    """UTC instant of the Sun's entry into Aries in April of ``year``: by the Suriyayatra (the
+    default, as the official announcements; checked in ``tests/test_thai_songkran.py``) or, for
+    any other ``ayanamsa``, into that sidereal zodiac by the Swiss Ephemeris."""
+    if ayanamsa == SURIYAYATRA:
+        return maha_songkran_suriyayatra(year)
     start = julian_day(datetime(year, 3, 25, tzinfo=UTC))
     return datetime_from_jd(next_longitude("sun", 0.0, start, ayanamsa=ayanamsa, max_days=40))
 
 
-def thai_festivals(year: int, *, ayanamsa: str = "lahiri") -> FestivalYear:
+def thai_festivals(year: int, *, ayanamsa: str = SURIYAYATRA) -> FestivalYear:
     """Festivals of a Gregorian year (1900-2200), in date order (rules in the module docstring)."""
     check_year(year)
     kind = year_type(year - CS_TO_CE)
@@ -85,13 +98,13 @@ def thai_festivals(year: int, *, ayanamsa: str = "lahiri") -> FestivalYear:
     first = 12 if 1989 <= year <= 1997 else 13
     items += [_festival("songkran", date(year, 4, first + i)) for i in range(3)]
     instant = maha_songkran_instant(year, ayanamsa=ayanamsa)
-    songkran_day = instant.astimezone(BANGKOK).date()
+    songkran_day = instant.astimezone(THAI_CLOCK).date()
     new_year_day = thaloeng_sok(year - CS_TO_CE)
     items.append(_festival("maha_songkran", songkran_day, instant))
     day = songkran_day + timedelta(days=1)
     while day < new_year_day:
         items.append(_festival("wan_nao", day))
         day += timedelta(days=1)
-    items.append(_festival("wan_thaloeng_sok", new_year_day))
+    items.append(_festival("wan_thaloeng_sok", new_year_day, thaloeng_sok_instant(year)))
     items.sort(key=lambda f: (f.date, f.key))
     return FestivalYear(year=year, year_type=kind, ayanamsa=ayanamsa, festivals=tuple(items))
