@@ -123,63 +123,89 @@ def test_luck_pillars_match_lunar_python() -> None:
         assert abs(ours.years * 360 + ours.months * 30 + ours.days - theirs) <= 1
 
 
+# Year, month and day pillars published day by day in the Wikibooks "Ba Zi" almanac tables
+# (stems 1 = 甲 ... 10 = 癸, branches 1 = 子 ... 12 = 亥; months change on the jie's date), read
+# from https://en.wikibooks.org/wiki/Ba_Zi/1908, .../Ba_Zi/2003 and .../Ba_Zi/2021, rows:
+# (date, year HS EB, month HS EB, day HS EB). Noon Beijing time; 1908-01-07, 2003-01-06 and
+# 2021-01-05 are 小寒 days (the month turns to 丑 in the table and, by noon, here).
+WIKIBOOKS_ROWS = [
+    (date(1908, 1, 1), (4, 8, 9, 1, 2, 4)),
+    (date(1908, 1, 6), (4, 8, 9, 1, 7, 9)),
+    (date(1908, 1, 7), (4, 8, 10, 2, 8, 10)),
+    (date(1908, 1, 10), (4, 8, 10, 2, 1, 1)),
+    (date(1908, 2, 19), (5, 9, 1, 3, 1, 5)),
+    (date(2003, 1, 1), (9, 7, 9, 1, 1, 11)),
+    (date(2003, 1, 6), (9, 7, 10, 2, 6, 4)),
+    (date(2003, 2, 18), (10, 8, 1, 3, 9, 11)),
+    (date(2021, 1, 1), (7, 1, 5, 1, 6, 10)),
+    (date(2021, 1, 5), (7, 1, 6, 2, 10, 2)),
+    (date(2021, 2, 15), (8, 2, 7, 3, 1, 7)),
+]
+
+
+@pytest.mark.parametrize(("day", "row"), WIKIBOOKS_ROWS)
+def test_wikibooks_almanac_pillars(day: date, row: tuple[int, ...]) -> None:
+    stems, branches = "甲乙丙丁戊己庚辛壬癸", "子丑寅卯辰巳午未申酉戌亥"
+    expected = tuple(stems[row[i] - 1] + branches[row[i + 1] - 1] for i in (0, 2, 4))
+    chart = bazi_chart(day, time(12, 0), latitude=39.9, longitude=116.4, offset_minutes=480)
+    p = chart.pillars
+    assert (p.year.ganzhi, p.month.ganzhi, p.day.ganzhi) == expected
+
+
+# Published charts of famous people, as far as the published pages state them (the pages show
+# the full chart only as an image; the values below are those written in their text).
+def test_published_chart_bruce_lee() -> None:
+    # http://bazichic.blogspot.com/2008/10/bruce-lee-martial-artist-of-his-time.html: a wood day
+    # master with Ding fire and Geng metal on the stems (hurting officer and seven killings of
+    # 甲) and the Hai pig (month) holding Ren water as indirect resource. Born 1940-11-27 in San
+    # Francisco's Chinatown in the dragon year and the dragon hour (06-08 am:
+    # https://www.origo.hu/filmklub/galeria/20230720-bruce-lee-50-eve-halt-meg-83-eves-lenne-iden.html);
+    # 07:12 is the hospital-record time used here.
+    chart = bazi_chart(
+        date(1940, 11, 27),
+        time(7, 12),
+        latitude=37.79,
+        longitude=-122.41,
+        timezone_name="America/Los_Angeles",
+    )
+    p = chart.pillars
+    assert chart.day_master.character == "甲"
+    assert (p.year.stem.character, p.month.stem.character) == ("庚", "丁")
+    assert p.month.branch.character == "亥"
+    assert (p.year.branch.character, p.hour.branch.character) == ("辰", "辰")
+    assert p.year.stem_ten_god is not None
+    assert p.year.stem_ten_god.key == "seven_killings"
+    assert p.month.stem_ten_god is not None
+    assert p.month.stem_ten_god.key == "hurting_officer"
+
+
+def test_published_chart_bill_gates() -> None:
+    # http://bazichic.blogspot.com/2010/04/reckoning-of-blue-ocean-part-ii.html: Bill Gates,
+    # 28 October 1955, about 10 pm (Seattle): the month pillar is Bing Xu (丙戌).
+    chart = bazi_chart(
+        date(1955, 10, 28),
+        time(22, 0),
+        latitude=47.61,
+        longitude=-122.33,
+        timezone_name="America/Los_Angeles",
+    )
+    assert chart.pillars.month.ganzhi == "丙戌"
+
+
 @pytest.mark.parametrize(
-    ("who", "local", "zone", "lat", "lon", "expected"),
+    ("who", "local", "lat", "lon", "zone"),
     [
-        # Published charts, widely reproduced in the BaZi literature.
-        # Bruce Lee, 1940-11-27 07:12 San Francisco (Chinatown hospital record).
-        (
-            "Bruce Lee",
-            datetime(1940, 11, 27, 7, 12),
-            "America/Los_Angeles",
-            37.79,
-            -122.41,
-            ("庚辰", "丁亥", "甲戌", "戊辰"),
-        ),
-        # Mao Zedong, 1893-12-26, 辰 hour (07-09), Shaoshan.
-        (
-            "Mao Zedong",
-            datetime(1893, 12, 26, 8, 0),
-            "Asia/Shanghai",
-            27.92,
-            112.53,
-            ("癸巳", "甲子", "丁酉", "甲辰"),
-        ),
-        # Albert Einstein, 1879-03-14 11:30 Ulm (local mean time, UT+0:40).
-        (
-            "Albert Einstein",
-            datetime(1879, 3, 14, 11, 30),
-            "Europe/Berlin",
-            48.4,
-            9.99,
-            ("己卯", "丁卯", "丙申", "甲午"),
-        ),
-        # Steve Jobs, 1955-02-24 19:15 San Francisco.
-        (
-            "Steve Jobs",
-            datetime(1955, 2, 24, 19, 15),
-            "America/Los_Angeles",
-            37.77,
-            -122.42,
-            ("乙未", "戊寅", "丙辰", "戊戌"),
-        ),
-        # Bill Gates, 1955-10-28 22:00 Seattle.
-        (
-            "Bill Gates",
-            datetime(1955, 10, 28, 22, 0),
-            "America/Los_Angeles",
-            47.61,
-            -122.33,
-            ("乙未", "丙戌", "壬戌", "辛亥"),
-        ),
+        ("Steve Jobs", datetime(1955, 2, 24, 19, 15), 37.77, -122.42, "America/Los_Angeles"),
+        ("Albert Einstein", datetime(1879, 3, 14, 11, 30), 48.4, 9.99, "Europe/Berlin"),
     ],
 )
-def test_published_charts(
-    who: str, local: datetime, zone: str, lat: float, lon: float, expected: tuple[str, ...]
+def test_published_yang_fire_day_masters(
+    who: str, local: datetime, lat: float, lon: float, zone: str
 ) -> None:
+    # http://digidentz.com/year-of-monkey-2016-stay-fit-healthy: "Famous Yang Fire people are
+    # Steve Jobs, ..., Albert Einstein" (Bing 丙 day masters; the day, not the hour, decides).
     chart = bazi_chart(local.date(), local.time(), latitude=lat, longitude=lon, timezone_name=zone)
-    p = chart.pillars
-    assert (p.year.ganzhi, p.month.ganzhi, p.day.ganzhi, p.hour.ganzhi) == expected, who
+    assert chart.day_master.character == "丙", who
 
 
 def test_pillar_structure_of_bruce_lee() -> None:

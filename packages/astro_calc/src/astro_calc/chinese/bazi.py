@@ -25,7 +25,9 @@ Conventions (parameters with defaults):
   days; counted in minutes, 4,320 minutes = 1 year), and last ten years each.
 
 Checked against lunar-python (pillars, hidden stems, ten gods, na yin, twelve stages, luck
-pillars) and against published charts cited in the tests.
+pillars), the Wikibooks "Ba Zi" almanac tables (year, month and day pillars) and the published
+charts of Bruce Lee, Bill Gates, Steve Jobs and Albert Einstein as far as their pages state them
+(tests cite the addresses).
 """
 
 from __future__ import annotations
@@ -572,8 +574,8 @@ def bazi_chart(
     its history, or the zone found from the coordinates). Defaults: the day changes at 23:00
     (``day_boundary="zi"``), the civil clock decides day and hour (``solar_time="clock"``), eight
     luck pillars when ``gender`` is given. ``annual_years=(first, last)`` adds annual pillars;
-    ``reference_date`` picks the luck pillar in force on that date. Checked against lunar-python
-    and published charts (tests)."""
+    ``reference_date`` picks the luck pillar in force on that date. Checked against lunar-python,
+    published almanac tables and published charts (tests)."""
     if not 1800 <= local_date.year <= 2200:
         raise CalcInputError("date", "year must be between 1800 and 2200")
     resolved = resolve(
