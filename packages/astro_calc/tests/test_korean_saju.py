@@ -7,6 +7,12 @@
   time on the birthplace meridian (AST = KST + 4 min per degree from 135 E) and 야자시
   separation: our ``hour_basis="mean"``, ``day_boundary="midnight"``; 600 random moments
   2000-2027 (its KASI term range), away from jie and hour boundaries by two minutes.
+  The service is KASI's public "음양력 정보" API (https://www.data.go.kr/data/15012679/openapi.do:
+  간지(세차/월건/일진) per date); korean-saju's data file names it as its source.
+* A published Korean almanac (만세력) exercise with its answers
+  (https://testsaju.tistory.com/35): day pillars of 1945-08-15 (병진), 1950-06-25 (신묘),
+  1966-03-22 (경진), 1966-04-21 (경술), 1968-08-07 (기유), 1968-09-06 (기묘), and the year,
+  month and day pillars of 1987-06-22 (정묘년 병오월 임인일).
 * The worked example of korean-saju's documentation: 1994-04-28 23:40 KST Seoul gives 甲申 day
   and 丙子 hour with 야자시 separation, 乙酉 day without.
 """
@@ -82,6 +88,24 @@ def test_documented_yajasi_example() -> None:
     unified = korean_saju(date(1994, 4, 28), time(23, 40), day_boundary="zi")
     assert unified.bazi.pillars.day.ganzhi == "乙酉"
     assert unified.bazi.pillars.hour.ganzhi == "丙子"
+
+
+@pytest.mark.parametrize(
+    ("day", "expected"),
+    [
+        (date(1945, 8, 15), "병진일"),
+        (date(1950, 6, 25), "신묘일"),
+        (date(1966, 3, 22), "경진일"),
+        (date(1966, 4, 21), "경술일"),
+        (date(1968, 8, 7), "기유일"),
+        (date(1968, 9, 6), "기묘일"),
+        (date(1987, 6, 22), "정묘년 병오월 임인일"),
+    ],
+)
+def test_published_almanac_exercise(day: date, expected: str) -> None:
+    # https://testsaju.tistory.com/35: answers of a 만세력 exercise (solar dates; noon in Seoul).
+    chart = korean_saju(day, time(12, 0))
+    assert expected in chart.pillars_hangul
 
 
 def test_almanac_hours_start_at_half_past_under_kst() -> None:

@@ -15,7 +15,8 @@
 * Year and month pillars from Lichun and the jie to the second, as in BaZi.
 
 Checked against the KASI (Korea Astronomy and Space Science Institute) almanac's day pillars
-(일진) 1900-2050 and the korean-saju package (tests).
+(일진) 1900-2050, a published 만세력 exercise with its answers, and the korean-saju package
+(tests cite the addresses).
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def korean_saju(
     """The Saju of a birth given in Korean civil time (Seoul by default).
 
     Defaults: ``hour_basis="korean_almanac"`` (hours on 127.5 deg E), ``day_boundary="midnight"``
-    (야자시 separation), zone ``Asia/Seoul``. Checked against KASI day pillars and korean-saju."""
+    (야자시 separation), zone ``Asia/Seoul``. Checked against KASI day pillars, a published 만세력
+    exercise and korean-saju."""
     if hour_basis not in HOUR_BASES:
         raise CalcInputError("hour_basis", f"must be one of {', '.join(HOUR_BASES)}")
     resolved = resolve(
