@@ -42,7 +42,9 @@ __all__ = [
     "YearlyTaksa",
 ]
 
-Ayanamsa = Literal["lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"]
+Ayanamsa = Literal[
+    "suriyayatra", "lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"
+]
 Purpose = Literal["wedding", "business_opening", "moving_house", "travel", "ordination"]
 _TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
 
@@ -56,8 +58,9 @@ class ThaiCalendarRequest(RequestModel):
 
 class ThaiFestivalsRequest(RequestModel):
     year: int = Field(ge=1900, le=2200)
-    ayanamsa: Ayanamsa = "lahiri"
-    """Zodiac of the Maha Songkran instant."""
+    ayanamsa: Ayanamsa = "suriyayatra"
+    """Zodiac of the Maha Songkran instant: ``suriyayatra`` computes it as the official Songkran
+    announcements do; any other value is the Swiss Ephemeris entry into that sidereal Aries."""
 
 
 class ThaiLunarRequest(RequestModel):

@@ -62,7 +62,11 @@ TAG = ["Thai Astrology"]
 DOCS_PREFIX = "Thai"
 
 Purpose = Literal["wedding", "business_opening", "moving_house", "travel", "ordination"]
-Ayanamsa = Literal["lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"]
+# The zodiac of the Maha Songkran instant: the Suriyayatra (the official announcements' own
+# computation) or a Swiss Ephemeris sidereal zodiac.
+SongkranZodiac = Literal[
+    "suriyayatra", "lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"
+]
 
 
 def _in_calendar_span(value: dt.date) -> dt.date:
@@ -103,8 +107,13 @@ class ThaiCalendarRequest(BaseModel):
 
 class ThaiFestivalsRequest(BaseModel):
     year: int = Field(ge=MIN_YEAR, le=MAX_YEAR, description="A Gregorian year, 1900-2200")
-    ayanamsa: Ayanamsa = Field(
-        default="lahiri", description="Zodiac for the Maha Songkran instant (default lahiri)"
+    ayanamsa: SongkranZodiac = Field(
+        default="suriyayatra",
+        description=(
+            "Zodiac for the Maha Songkran instant: suriyayatra (default) computes it as the "
+            "official Songkran announcements do; any other value is the Swiss Ephemeris entry "
+            "into that sidereal zodiac's Aries"
+        ),
     )
 
 
