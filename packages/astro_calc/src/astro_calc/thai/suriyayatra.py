@@ -35,6 +35,13 @@ the alternatives found in the literature against the whole table, and none repro
   calendar of 1968 lags the mean Moon more than that of 1936 does (by 0.11 tithi) and the true
   Moon too (by 0.7 day, Swiss Ephemeris). Any rule driven by the lag gives 1968 the day first.
 * The weekday-sequence method of Faraut, as implemented in ``pythaidate``: 94 disagreements.
+* The Khmer almanac's statement of the Suriyayatra rules (avoman <= 126 or <= 137 unless 137 is
+  followed by 0; tithi 25..5 with the 24/6 and 25/5 cases; a shared year carries the day on):
+  worded differently, but the same year type as ours in every year 1800-2400 (tested), so the
+  same 150 agreements before the official exceptions. Other avoman thresholds are fits, not
+  rules: the best pair that keeps 1991-2029 with the official exceptions (solar-leap years <= 6,
+  others < 126) gains four
+  years before 1991 and is not a documented rule, so it is not adopted.
 * The 19-year cycle (athikamat in years 3, 6, 9, 11, 14, 17, 19 of the cycle, gaps 3-3-3-2-3-3-2):
   the table has five athikamat years three years apart in a row (1944, 1947, 1950, 1953, 1956),
   which that arrangement never has; the approximate formula quoted with the table,
