@@ -40,8 +40,7 @@ the alternatives found in the literature against the whole table, and none repro
   worded differently, but the same year type as ours in every year 1800-2400 (tested), so the
   same 150 agreements before the official exceptions. Other avoman thresholds are fits, not
   rules: the best pair that keeps 1991-2029 with the official exceptions (solar-leap years <= 6,
-  others < 126) gains four
-  years before 1991 and is not a documented rule, so it is not adopted.
+  others < 126) gains four years before 1991 and is not a documented rule, so it is not adopted.
 * The 19-year cycle (athikamat in years 3, 6, 9, 11, 14, 17, 19 of the cycle, gaps 3-3-3-2-3-3-2):
   the table has five athikamat years three years apart in a row (1944, 1947, 1950, 1953, 1956),
   which that arrangement never has; the approximate formula quoted with the table,
