@@ -318,3 +318,55 @@ async def test_sigterm_during_a_busy_queue_loses_no_job(production_stack: Stack)
     await _wait_for(all_succeeded, 120, "every job to succeed")
     balance, ledger_total, debits = await balance_and_ledger(production_stack, account_id)
     assert (debits, balance, ledger_total) == (10, 10_000 - 1000, 10_000 - 1000)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            return [int(child) for child in fh.read().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_serve_workers_die_with_a_killed_supervisor(production_stack: Stack) -> None:
+    """``serve --workers 2`` runs supervised worker processes; when the supervisor is SIGKILLed
+    (or OOM-killed) they stop too instead of serving on as orphans."""
+    from conftest import free_port
+
+    port = free_port()
+    server = production_stack._spawn(
+        "server", ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"], None
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    workers = [pid for pid in _children(server.proc.pid) if "spawn_main" in _cmdline(pid)]
+    assert len(workers) == 2, server.log()
+    server.proc.send_signal(signal.SIGKILL)
+    server.proc.wait(10)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in workers)
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""

@@ -20,7 +20,7 @@ from astro_calc.errors import CalcInputError
 from astro_server import __version__
 from astro_server.errors import APIError, validation_error
 from astro_server.responses import current_request_id, json_response
-from astro_server.runtime import Platform, make_rate_limiter
+from astro_server.runtime import Platform, die_with_supervisor, make_rate_limiter
 from astro_server.settings import Settings
 
 log = logging.getLogger("astro_server")
@@ -168,6 +168,7 @@ def _register_lifecycle(app: Quart, settings: Settings) -> None:
         from astro_server.services import jobs
         from astro_server.tasks import broker as broker_module
 
+        die_with_supervisor()
         await init_db(settings)
         jobs.configure(settings)
         state = Platform(settings=settings, rate_limiter=make_rate_limiter(settings))

@@ -62,7 +62,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = Config()
     config.application_path = "astro_server.asgi:app"
     config.bind = [f"{host}:{port}"]
-    config.workers = workers
+    # One worker serves in this process (a SIGKILL stops it: nothing is left serving); more
+    # are supervised child processes, which die with the supervisor (runtime.die_with_supervisor).
+    config.workers = workers if workers > 1 else 0
     config.accesslog = None
     config.graceful_timeout = 5
     if importlib.util.find_spec("uvloop") is not None:

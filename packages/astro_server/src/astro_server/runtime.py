@@ -5,6 +5,12 @@ Handlers and services reach them through :func:`platform` (``current_app.extensi
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import multiprocessing
+import os
+import signal
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -37,3 +43,19 @@ def make_rate_limiter(settings: Settings) -> RateLimiter:
     if settings.redis_url:
         return RedisRateLimiter.from_url(settings.redis_url)
     return MemoryRateLimiter()
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_supervisor() -> None:
+    """In a hypercorn worker process (``serve --workers N`` with N > 1), ask Linux to send us
+    SIGTERM when the supervising process dies, even by SIGKILL or the OOM killer: an orphaned
+    worker would otherwise go on serving, holding its port and database connections."""
+    parent = multiprocessing.parent_process()
+    if parent is None or not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if parent.pid is not None and os.getppid() != parent.pid:  # it died before we asked
+        os.kill(os.getpid(), signal.SIGTERM)
