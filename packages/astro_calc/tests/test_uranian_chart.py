@@ -11,8 +11,10 @@
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from datetime import UTC, date, datetime
+from decimal import Decimal
 
 import msgspec
 import pytest
@@ -20,13 +22,19 @@ import swisseph as swe
 
 from astro_calc.errors import CalcInputError
 from astro_calc.uranian import (
+    DIALS,
     FACTORS,
     HAMBURG,
     uranian_chart,
     uranian_midpoints,
     uranian_planetary_pictures,
 )
-from astro_calc.uranian.chart import midpoint_interpretation, picture_interpretation, picture_key
+from astro_calc.uranian.chart import (
+    midpoint_interpretation,
+    picture_interpretation,
+    picture_key,
+    planetary_pictures,
+)
 from astro_calc.western.subject import load_data
 
 IDS = {"sun": 0, "moon": 1, "mercury": 2, "venus": 3, "mars": 4, "jupiter": 5, "saturn": 6,
@@ -120,6 +128,78 @@ def test_planetary_pictures_match_a_brute_force_enumeration(dial: float, orb: fl
     assert any(len(p.factors) == 4 for p in c.planetary_pictures)
     orbs = [p.orb_total for p in c.planetary_pictures]
     assert orbs == sorted(orbs)
+
+
+def _reference_search(
+    lons: dict[str, float], dial: float, orb: float
+) -> list[tuple[str, float, float]]:
+    """The planetary pictures by the definition, straight from every combination: (key, exact
+    orb, dial position), unrounded and unordered. No code shared with the package."""
+    out = []
+    pairs = list(itertools.combinations(FACTORS, 2))  # canonical order
+    for a, b in pairs:
+        gap = (lons[b] - lons[a]) % 360.0
+        mid = (lons[a] + (gap if gap <= 180.0 else gap - 360.0) / 2.0) % 360.0
+        for c in FACTORS:
+            if c not in (a, b) and _dial_dist(lons[c] - mid, dial) <= orb:
+                out.append((f"{a}/{b}={c}", _dial_dist(lons[c] - mid, dial), mid % dial))
+    for (a, b), (c, d) in itertools.combinations(pairs, 2):  # the earlier pair leads
+        if not {a, b} & {c, d}:
+            sensitive = lons[a] + lons[b] - lons[c]
+            dev = _dial_dist(sensitive - lons[d], dial)
+            if dev <= orb:
+                out.append((f"{a}+{b}-{c}={d}", dev, sensitive % dial))
+    return out
+
+
+def _micro(orb: float) -> int:
+    return round(Decimal(orb) * 1_000_000)  # exact decimal rounding (half even) of the double
+
+
+def _random_longitudes(rng: random.Random, clustered: bool) -> dict[str, float]:
+    lons = {name: rng.uniform(0.0, 360.0) for name in FACTORS}
+    if clustered:
+        # Exact coincidences and oppositions: equal sums, ties in the sort, midpoints of exact
+        # oppositions, factors exactly on a dial boundary.
+        base = rng.choice([0.0, 45.0, rng.uniform(0.0, 360.0)])
+        for name in rng.sample(FACTORS, 9):
+            lons[name] = (base + rng.choice([0.0, 22.5, 45.0, 90.0, 180.0, 270.0])) % 360.0
+    lons["aries_point"] = 0.0
+    return lons
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fast_picture_search_equals_a_brute_force_reference_on_random_charts(seed: int) -> None:
+    """The vectorised search against the definition over random charts, every dial and orbs
+    across the allowed range: the same pictures in the same order (orb, then key), each orb the
+    exact decimal rounding to 1e-6 of the reference orb (to 1e-9), dial positions within 1e-9
+    degree. Only a reference orb within 1e-12 degree of a rounding half-way point (where the
+    last bits of the two computations decide) may round either way."""
+    rng = random.Random(seed)
+    for trial in range(20):
+        lons = _random_longitudes(rng, clustered=trial % 4 == 0)
+        dial = DIALS[trial % 3]
+        orb = rng.choice([0.25, 3.0, rng.uniform(0.25, 3.0)])
+        pictures = planetary_pictures(lons, dial, orb)
+        ours = {p.interpretation_key: round(p.orb_total * 1e6) for p in pictures}
+        expected = []
+        for key, dev, position in _reference_search(lons, dial, orb):
+            micro = _micro(dev)
+            if abs(dev * 1e6 % 1.0 - 0.5) < 1e-6 and ours.get(key) in (micro - 1, micro, micro + 1):
+                micro = ours[key]
+            expected.append((micro, key, position))
+        expected.sort()
+        assert [p.interpretation_key for p in pictures] == [key for _m, key, _p in expected]
+        for p, (micro, key, position) in zip(pictures, expected, strict=True):
+            assert abs(p.orb_total - micro / 1e6) <= 1e-9, key
+            assert p.orb_total <= orb
+            assert _dial_dist(p.dial_position - position, dial) <= 1e-9, key
+            assert 0.0 <= p.dial_position < dial
+            assert p.factors == _factors_of(key)
+
+
+def _factors_of(key: str) -> tuple[str, ...]:
+    return tuple(re.split(r"[/=+-]", key))
 
 
 def test_sum_picture_dial_position_is_the_sensitive_point() -> None:

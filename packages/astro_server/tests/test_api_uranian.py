@@ -8,16 +8,24 @@ for the same input, which the calculation tests check against pyswisseph.
 from __future__ import annotations
 
 import datetime as dt
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from _platform_support import key_headers, new_account, running_app, settings_for
 from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
-from astro_calc.uranian import uranian_chart
+from astro_calc.uranian import (
+    PictureHits,
+    uranian_chart,
+    uranian_factors,
+    uranian_midpoints,
+    uranian_planetary_pictures,
+)
 from astro_server.models import Account
 
 CHART = "/api/v3/uranian/chart"
@@ -184,7 +192,7 @@ async def test_calculation_failure_is_a_500_internal_and_refunded(
     def broken(**_: object) -> None:
         raise RuntimeError("ephemeris exploded")
 
-    monkeypatch.setattr(api, "uranian_chart", broken)
+    monkeypatch.setattr(api, "uranian_factors", broken)
     account_id = await _account_of(key)
     before = (await Account.get(id=account_id)).credits
     response = await client.post(CHART, json=BODY, headers=key_headers(key))
@@ -208,6 +216,37 @@ async def test_openapi_documents_the_spec_bounds(client: Client) -> None:
     assert (props["orb_max"]["minimum"], props["orb_max"]["maximum"]) == (0.25, 3)
     assert {"401", "402", "500"} <= set(op["responses"])
     assert op["tags"] == ["Uranian"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_response_bodies_are_msgspecs_encoding_of_the_calculation_byte_for_byte(seed: int) -> None:
+    """The server joins pre-encoded picture fragments instead of encoding structs: over random
+    births, dials and orbs (including charts with no pictures) each body is exactly
+    msgspec.json.encode of astro_calc's result for the same input."""
+    from astro_server.api import uranian as api
+
+    rng = random.Random(seed)
+    computed_at = dt.datetime(2025, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+    for trial in range(8):
+        kwargs = {
+            "birth_date": dt.date(rng.randrange(1900, 2100), rng.randrange(1, 13), 15),
+            "birth_time": f"{rng.randrange(24):02d}:{rng.randrange(60):02d}",
+            "birth_lat": rng.uniform(-60, 60),
+            "birth_lon": rng.uniform(-180, 180),
+            "birth_place": rng.choice(["Hamburg", "กรุงเทพฯ", 'a "quoted" \\ place']),
+            "dial_mode": (90.0, 45.0, 22.5)[trial % 3],
+            "orb_max": rng.choice([0.25, 3.0, rng.uniform(0.25, 3.0)]),
+            "timezone_offset_minutes": rng.randrange(-720, 841, 15),
+            "computed_at": computed_at,
+        }
+        factors = uranian_factors(**kwargs)  # type: ignore[arg-type]
+        assert api.chart_body(factors) == msgspec.json.encode(uranian_chart(**kwargs))  # type: ignore[arg-type]
+        assert api.pictures_body(factors) == msgspec.json.encode(
+            uranian_planetary_pictures(**kwargs)  # type: ignore[arg-type]
+        )
+        assert api.midpoints_body(factors) == msgspec.json.encode(uranian_midpoints(**kwargs))  # type: ignore[arg-type]
+    # No picture at all: an empty array, as msgspec writes an empty tuple.
+    assert msgspec.json.encode(api.pictures_json(PictureHits([], [], []))) == b"[]"
 
 
 async def _account_of(key: str) -> str:

@@ -22,7 +22,8 @@ Conventions:
   (en, th) are composed from the factor meanings in ``data/uranian/factors.json``.
 
 Checked against: positions from direct pyswisseph calls (bodies 40..47) and the picture search
-against a brute-force enumeration in ``tests/test_uranian_chart.py``.
+against a brute-force enumeration of every combination, over one published-style chart and many
+random ones on every dial, in ``tests/test_uranian_chart.py``.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from functools import lru_cache
 from typing import Final, Literal
 
 import msgspec
+import numpy as np
+import numpy.typing as npt
 
 from astro_calc import ephemeris
 from astro_calc import time as ltime
@@ -59,14 +62,14 @@ ORB_MAX: Final = 3.0
 NodeKind = Literal["mean", "true"]
 
 
-class UranianPosition(msgspec.Struct, frozen=True):
+class UranianPosition(msgspec.Struct, frozen=True, gc=False):
     name: str
     longitude: float
     dial_position: float
     is_hamburg: bool
 
 
-class Midpoint(msgspec.Struct, frozen=True):
+class Midpoint(msgspec.Struct, frozen=True, gc=False):
     pair: tuple[str, str]
     longitude: float
     dial_position: float
@@ -74,7 +77,7 @@ class Midpoint(msgspec.Struct, frozen=True):
     interpretation_th: str
 
 
-class PlanetaryPicture(msgspec.Struct, frozen=True):
+class PlanetaryPicture(msgspec.Struct, frozen=True, gc=False):
     factors: tuple[str, ...]
     dial_position: float
     orb_total: float
@@ -146,7 +149,6 @@ def midpoint_interpretation(a: str, b: str, lang: str) -> str:
     return _compose("midpoint", {"A": a, "B": b}, lang)
 
 
-@lru_cache(maxsize=1 << 16)
 def picture_interpretation(factors: tuple[str, ...], lang: str) -> str:
     """Text for a planetary picture (three factors: C = A/B; four: A + B - C = D)."""
     if len(factors) == 3:
@@ -203,79 +205,221 @@ def factor_longitudes(
 
 
 def uranian_positions(lons: dict[str, float], dial: float) -> tuple[UranianPosition, ...]:
+    """Every factor in canonical order with its longitude reduced modulo the dial."""
     return tuple(
         UranianPosition(name, lons[name], lons[name] % dial, name in HAMBURG) for name in FACTORS
+    )
+
+
+@lru_cache(maxsize=1)
+def _pair_texts() -> tuple[tuple[tuple[str, str], str, str], ...]:
+    return tuple(
+        ((a, b), midpoint_interpretation(a, b, "en"), midpoint_interpretation(a, b, "th"))
+        for i, a in enumerate(FACTORS)
+        for b in FACTORS[i + 1 :]
     )
 
 
 def midpoints(lons: dict[str, float], dial: float) -> tuple[Midpoint, ...]:
     """Every pair of factors (canonical order) with its shorter-arc midpoint."""
     out = []
-    for i, a in enumerate(FACTORS):
-        for b in FACTORS[i + 1 :]:
-            mp = midpoint(lons[a], lons[b])
-            out.append(
-                Midpoint(
-                    (a, b),
-                    mp,
-                    mp % dial,
-                    midpoint_interpretation(a, b, "en"),
-                    midpoint_interpretation(a, b, "th"),
-                )
-            )
+    for pair, en, th in _pair_texts():
+        mp = midpoint(lons[pair[0]], lons[pair[1]])
+        out.append(Midpoint(pair, mp, mp % dial, en, th))
     return tuple(out)
 
 
-def _picture(factors: tuple[str, ...], dial_position: float, orb: float) -> PlanetaryPicture:
-    return PlanetaryPicture(
-        factors=factors,
-        dial_position=dial_position,
-        orb_total=round(orb, 6),
-        interpretation_key=picture_key(factors),
-        interpretation_en=picture_interpretation(factors, "en"),
-        interpretation_th=picture_interpretation(factors, "th"),
+# --- the picture search --------------------------------------------------------------------------
+# Factors and pairs by index. Pairs are numbered in canonical order, so "the pair that comes first
+# in canonical order" is simply the smaller pair number.
+_N: Final = len(FACTORS)
+_PAIRS: Final = tuple((i, j) for i in range(_N) for j in range(i + 1, _N))
+_PAIR_COUNT: Final = len(_PAIRS)
+_PAIR_A: Final = tuple(i for i, _j in _PAIRS)
+_PAIR_B: Final = tuple(j for _i, j in _PAIRS)
+_PAIR_MASK: Final = tuple((1 << i) | (1 << j) for i, j in _PAIRS)
+# Window slack for the bisection: candidates are taken a hair wider than the orb and then checked
+# with the exact orb arithmetic, so rounding in the window bounds can never drop a picture.
+_SLACK: Final = 1e-9
+
+
+def _picture_catalogue() -> tuple[
+    tuple[str, ...], tuple[tuple[str, ...], ...], list[int], list[int]
+]:
+    """Every picture the search can produce, numbered by the rank of its interpretation key
+    (so sorting pictures by (orb, key) is sorting integers): the keys, the factors, and the
+    tables from (pair, factor) and (first pair, second pair) to that number (-1: none)."""
+    combos: list[tuple[str, tuple[str, ...], int]] = []  # key, factors, slot
+    factors: tuple[str, ...]
+    for p, (a, b) in enumerate(_PAIRS):
+        for c in range(_N):
+            if c not in (a, b):
+                factors = (FACTORS[a], FACTORS[b], FACTORS[c])
+                combos.append((f"{factors[0]}/{factors[1]}={factors[2]}", factors, p * _N + c))
+    midpoint_slots = _PAIR_COUNT * _N
+    for p1 in range(_PAIR_COUNT):
+        for p2 in range(p1 + 1, _PAIR_COUNT):
+            if not _PAIR_MASK[p1] & _PAIR_MASK[p2]:
+                a, b, c, d = _PAIRS[p1] + _PAIRS[p2]
+                factors = (FACTORS[a], FACTORS[b], FACTORS[c], FACTORS[d])
+                key = f"{factors[0]}+{factors[1]}-{factors[2]}={factors[3]}"
+                # Sum slots are stored after the midpoint slots, to tell the two apart.
+                combos.append((key, factors, midpoint_slots + p1 * _PAIR_COUNT + p2))
+    combos.sort()
+    midpoint_rank = [-1] * (_PAIR_COUNT * _N)
+    sum_rank = [-1] * (_PAIR_COUNT * _PAIR_COUNT)
+    for rank, (_key, _factors, slot) in enumerate(combos):
+        if slot < midpoint_slots:
+            midpoint_rank[slot] = rank
+        else:
+            sum_rank[slot - midpoint_slots] = rank
+    keys = tuple(combo[0] for combo in combos)
+    return keys, tuple(combo[1] for combo in combos), midpoint_rank, sum_rank
+
+
+_PICTURE_KEYS, _PICTURE_FACTORS, _MIDPOINT_RANK, _SUM_RANK = _picture_catalogue()
+PICTURE_COUNT: Final = len(_PICTURE_FACTORS)
+_RANK_BITS: Final = PICTURE_COUNT.bit_length()
+_RANK_MASK: Final = (1 << _RANK_BITS) - 1
+
+
+# The same tables as arrays, for the vectorised search.
+_A: Final = np.array(_PAIR_A, dtype=np.int64)
+_B: Final = np.array(_PAIR_B, dtype=np.int64)
+_MASK: Final = np.array(_PAIR_MASK, dtype=np.int64)
+_MIDPOINT_RANKS: Final = np.array(_MIDPOINT_RANK, dtype=np.int64).reshape(_PAIR_COUNT, _N)
+_SUM_RANKS: Final = np.array(_SUM_RANK, dtype=np.int64)
+_OUTSIDE_PAIR: Final = _MIDPOINT_RANKS >= 0  # factor C is not A or B
+_SLOTS: Final = np.arange(_PAIR_COUNT, dtype=np.int64)
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+
+def _micro_degrees(orbs: FloatArray) -> IntArray:
+    """``round(orb, 6) * 10**6`` as exact integers, for orbs >= 0. The product rounding can only
+    matter next to a half-way point; there the exact decimal rounding of ``round`` decides.
+    ``n / 1e6`` is then bit for bit ``round(orb, 6)``: both are the double nearest n * 10**-6."""
+    scaled = orbs * 1e6
+    whole = np.floor(scaled)
+    fraction = scaled - whole
+    micro = (whole + (fraction > 0.5)).astype(np.int64)
+    for k in np.flatnonzero(np.abs(fraction - 0.5) < 1e-6):
+        micro[k] = round(round(float(orbs[k]), 6) * 1e6)
+    return micro
+
+
+def _dial_distances(x: FloatArray, dial: float) -> FloatArray:
+    """:func:`dial_distance` elementwise, with the same floating-point operations."""
+    d = x % dial
+    return np.where(d <= dial - d, d, dial - d)
+
+
+class PictureHits(msgspec.Struct, frozen=True, gc=False):
+    """The planetary pictures of one chart in response order, as parallel lists: ``ranks`` (the
+    picture's number, see :func:`picture_factors`), ``dial_positions`` and ``orbs`` (rounded to
+    1e-6 degree)."""
+
+    ranks: list[int]
+    dial_positions: list[float]
+    orbs: list[float]
+
+
+def picture_factors(rank: int) -> tuple[str, ...]:
+    """The factors of picture number ``rank`` (``[A, B, C]`` for C = A/B, ``[A, B, C, D]`` for
+    A + B - C = D); numbers follow the order of the interpretation keys."""
+    return _PICTURE_FACTORS[rank]
+
+
+def picture_hits(lons: dict[str, float], dial: float, orb_max: float) -> PictureHits:
+    """Midpoint and sum pictures within ``orb_max`` on ``dial`` (see the module docstring),
+    ordered by ``orb_total`` then key, without building a struct per picture.
+
+    Midpoint pictures: every factor against every pair's midpoint, as one 231 x 22 array. Sum
+    pictures: the 231 pair sums sorted on the dial; for each sum the following sums within the
+    orb (round the dial once) are found by bisection, a hair wide, and then checked with the
+    exact orb arithmetic of the definition. Each pair of pairs is met once, from the smaller sum
+    (the orb is below half of any dial). The arithmetic is elementwise IEEE double, the same
+    operations in the same order as the scalar definitions (:func:`midpoint`,
+    :func:`dial_distance`), so results do not depend on the vectorisation. Checked against a
+    brute-force enumeration of every factor combination over many random charts, dials and orbs
+    in ``tests/test_uranian_chart.py``."""
+    lon = np.array([lons[name] for name in FACTORS], dtype=np.float64)
+    la, lb = lon[_A], lon[_B]
+
+    # C = A/B: the shorter-arc midpoint, as ephemeris.angle_diff and western.subject.midpoint.
+    diff = (lb - la) % 360.0
+    diff = np.where(diff > 180.0, diff - 360.0, diff)
+    mid = ((la + diff / 2.0) % 360.0) % dial
+    distance = _dial_distances(lon[None, :] - mid[:, None], dial)
+    pair_of, factor_of = np.nonzero((distance <= orb_max) & _OUTSIDE_PAIR)
+    midpoint_codes = _micro_degrees(distance[pair_of, factor_of]) << _RANK_BITS
+    midpoint_codes |= _MIDPOINT_RANKS[pair_of, factor_of]
+    midpoint_positions = mid[pair_of]
+
+    # A + B - C = D: sums that agree on the dial. A stable sort keeps ties in canonical order.
+    n = _PAIR_COUNT
+    sums = (la + lb) % dial
+    order = np.argsort(sums, kind="stable")
+    values = sums[order]
+    ring = np.concatenate((values, values + dial))
+    ends = np.searchsorted(ring, values + (orb_max + _SLACK), side="right")
+    counts = np.clip(ends - _SLOTS - 1, 0, n - 1)
+    lower = np.repeat(_SLOTS, counts)
+    upper = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(
+        np.cumsum(counts) - counts, counts
     )
+    upper = (upper + lower + 1) % n
+    p1, p2 = order[lower], order[upper]
+    gaps = (values[upper] - values[lower]) % dial
+    keep = ((_MASK[p1] & _MASK[p2]) == 0) & (gaps <= orb_max)
+    p1, p2, gaps = p1[keep], p2[keep], gaps[keep]
+    first, second = np.minimum(p1, p2), np.maximum(p1, p2)
+    sensitive = (lon[_A[first]] + lon[_B[first]] - lon[_A[second]]) % dial
+    sum_codes = (_micro_degrees(gaps) << _RANK_BITS) | _SUM_RANKS[first * n + second]
+
+    # (orb in micro-degrees << _RANK_BITS) | rank sorts as (orb_total, interpretation_key).
+    codes = np.concatenate((midpoint_codes, sum_codes))
+    positions = np.concatenate((midpoint_positions, sensitive))
+    by_code = np.argsort(codes)
+    codes = codes[by_code]
+    return PictureHits(
+        ranks=(codes & _RANK_MASK).tolist(),
+        dial_positions=positions[by_code].tolist(),
+        orbs=((codes >> _RANK_BITS) / 1e6).tolist(),
+    )
+
+
+# One (key, en, th) per picture number, filled as pictures turn up: the same string objects are
+# handed out every time (no per-picture composition or hashing, and their UTF-8 is kept).
+_PICTURE_TEXTS: list[tuple[str, str, str] | None] = [None] * PICTURE_COUNT
+
+
+def picture_texts(rank: int) -> tuple[str, str, str]:
+    """Interpretation key, English and Thai text of picture number ``rank``."""
+    texts = _PICTURE_TEXTS[rank]
+    if texts is None:
+        factors = _PICTURE_FACTORS[rank]
+        texts = (
+            _PICTURE_KEYS[rank],
+            picture_interpretation(factors, "en"),
+            picture_interpretation(factors, "th"),
+        )
+        _PICTURE_TEXTS[rank] = texts
+    return texts
 
 
 def planetary_pictures(
     lons: dict[str, float], dial: float, orb_max: float
 ) -> tuple[PlanetaryPicture, ...]:
     """Midpoint and sum pictures within ``orb_max`` on ``dial`` (see the module docstring),
-    ordered by ``orb_total`` then key."""
-    pairs = [(a, b) for i, a in enumerate(FACTORS) for b in FACTORS[i + 1 :]]
-    found: list[PlanetaryPicture] = []
-    for a, b in pairs:
-        mp = midpoint(lons[a], lons[b]) % dial
-        for c in FACTORS:
-            if c in (a, b):
-                continue
-            orb = dial_distance(lons[c], mp, dial)
-            if orb <= orb_max:
-                found.append(_picture((a, b, c), mp, orb))
-    # Sum pictures: pairs of pairs whose sums agree on the dial. Sorting the sums and sliding a
-    # window of width orb_max (round the dial once) visits only the near pairs.
-    sums = sorted(((lons[a] + lons[b]) % dial, _ORDER[a], a, b) for a, b in pairs)
-    n = len(sums)
-    for i in range(n):
-        s1, _rank1, a, b = sums[i]
-        for k in range(1, n):
-            s2, _rank2, c, d = sums[(i + k) % n]
-            gap = (s2 - s1) % dial
-            if gap > orb_max:
-                break
-            if c in (a, b) or d in (a, b):
-                continue
-            # Each unordered pair of pairs once: the pair that comes first in canonical order
-            # leads, whichever of the two sums is smaller on the dial.
-            first, second = (
-                ((a, b), (c, d))
-                if (_ORDER[a], _ORDER[b]) < (_ORDER[c], _ORDER[d])
-                else ((c, d), (a, b))
-            )
-            sensitive = (lons[first[0]] + lons[first[1]] - lons[second[0]]) % dial
-            found.append(_picture((*first, *second), sensitive, gap))
-    found.sort(key=lambda p: (p.orb_total, p.interpretation_key))
-    return tuple(found)
+    ordered by ``orb_total`` then key; found by :func:`picture_hits`."""
+    hits = picture_hits(lons, dial, orb_max)
+    out = []
+    for rank, position, orb in zip(hits.ranks, hits.dial_positions, hits.orbs, strict=True):
+        key, en, th = picture_texts(rank)
+        out.append(PlanetaryPicture(_PICTURE_FACTORS[rank], position, orb, key, en, th))
+    return tuple(out)
 
 
 def _resolve(
@@ -340,6 +484,48 @@ def _prepare(
     return lons, meta
 
 
+class UranianFactors(msgspec.Struct, frozen=True):
+    """A resolved Uranian birth: the echoed place, the response ``meta`` and every factor's
+    longitude (canonical order), from which the chart's parts are computed."""
+
+    birth_place: str
+    meta: UranianMeta
+    longitudes: dict[str, float]
+
+
+def uranian_factors(
+    birth_date: date,
+    birth_time: str,
+    birth_lat: float,
+    birth_lon: float,
+    birth_place: str,
+    *,
+    dial_mode: float = 90.0,
+    orb_max: float = 1.0,
+    timezone: str | None = None,
+    timezone_offset_minutes: int | None = None,
+    node: NodeKind = "mean",
+    computed_at: datetime | None = None,
+) -> UranianFactors:
+    """The inputs of :func:`uranian_chart` checked and resolved: the birth instant, the factor
+    longitudes (pyswisseph, checked in ``tests/test_uranian_chart.py``) and the response meta.
+    :func:`uranian_positions`, :func:`midpoints` and :func:`picture_hits` take it from there."""
+    lons, meta = _prepare(
+        birth_date,
+        birth_time,
+        birth_lat,
+        birth_lon,
+        birth_place,
+        dial_mode,
+        orb_max,
+        timezone,
+        timezone_offset_minutes,
+        node,
+        computed_at,
+    )
+    return UranianFactors(birth_place, meta, lons)
+
+
 def uranian_chart(
     birth_date: date,
     birth_time: str,
@@ -359,25 +545,26 @@ def uranian_chart(
     ``birth_time`` is local ``HH:MM``; the clock is read from ``timezone_offset_minutes``, an
     IANA ``timezone`` or, with neither, the zone at the coordinates. Input errors name the spec's
     fields (``birth_lat``, ``birth_time``, ...). See the module docstring for conventions."""
-    lons, meta = _prepare(
+    f = uranian_factors(
         birth_date,
         birth_time,
         birth_lat,
         birth_lon,
         birth_place,
-        dial_mode,
-        orb_max,
-        timezone,
-        timezone_offset_minutes,
-        node,
-        computed_at,
+        dial_mode=dial_mode,
+        orb_max=orb_max,
+        timezone=timezone,
+        timezone_offset_minutes=timezone_offset_minutes,
+        node=node,
+        computed_at=computed_at,
     )
+    dial = f.meta.dial_mode
     return UranianChart(
         birth_place=birth_place,
-        meta=meta,
-        positions=uranian_positions(lons, meta.dial_mode),
-        midpoints=midpoints(lons, meta.dial_mode),
-        planetary_pictures=planetary_pictures(lons, meta.dial_mode, meta.orb_max),
+        meta=f.meta,
+        positions=uranian_positions(f.longitudes, dial),
+        midpoints=midpoints(f.longitudes, dial),
+        planetary_pictures=planetary_pictures(f.longitudes, dial, f.meta.orb_max),
     )
 
 
@@ -396,24 +583,25 @@ def uranian_midpoints(
     computed_at: datetime | None = None,
 ) -> UranianMidpoints:
     """Positions and all midpoints (the chart without planetary pictures); same inputs."""
-    lons, meta = _prepare(
+    f = uranian_factors(
         birth_date,
         birth_time,
         birth_lat,
         birth_lon,
         birth_place,
-        dial_mode,
-        orb_max,
-        timezone,
-        timezone_offset_minutes,
-        node,
-        computed_at,
+        dial_mode=dial_mode,
+        orb_max=orb_max,
+        timezone=timezone,
+        timezone_offset_minutes=timezone_offset_minutes,
+        node=node,
+        computed_at=computed_at,
     )
+    dial = f.meta.dial_mode
     return UranianMidpoints(
         birth_place=birth_place,
-        meta=meta,
-        positions=uranian_positions(lons, meta.dial_mode),
-        midpoints=midpoints(lons, meta.dial_mode),
+        meta=f.meta,
+        positions=uranian_positions(f.longitudes, dial),
+        midpoints=midpoints(f.longitudes, dial),
     )
 
 
@@ -432,22 +620,23 @@ def uranian_planetary_pictures(
     computed_at: datetime | None = None,
 ) -> UranianPictures:
     """Positions and planetary pictures (the chart without the midpoint list); same inputs."""
-    lons, meta = _prepare(
+    f = uranian_factors(
         birth_date,
         birth_time,
         birth_lat,
         birth_lon,
         birth_place,
-        dial_mode,
-        orb_max,
-        timezone,
-        timezone_offset_minutes,
-        node,
-        computed_at,
+        dial_mode=dial_mode,
+        orb_max=orb_max,
+        timezone=timezone,
+        timezone_offset_minutes=timezone_offset_minutes,
+        node=node,
+        computed_at=computed_at,
     )
+    dial = f.meta.dial_mode
     return UranianPictures(
         birth_place=birth_place,
-        meta=meta,
-        positions=uranian_positions(lons, meta.dial_mode),
-        planetary_pictures=planetary_pictures(lons, meta.dial_mode, meta.orb_max),
+        meta=f.meta,
+        positions=uranian_positions(f.longitudes, dial),
+        planetary_pictures=planetary_pictures(f.longitudes, dial, f.meta.orb_max),
     )

@@ -11,23 +11,32 @@ instant and offset), ``positions[]``, ``midpoints[]``, ``planetary_pictures[]``.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Final, Literal
 
+import msgspec
 from pydantic import BaseModel, Field, field_validator
 from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag, validate_request
 
 from astro_calc.uranian import (
+    PICTURE_COUNT,
+    Midpoint,
+    PictureHits,
     UranianChart,
+    UranianFactors,
+    UranianMeta,
     UranianMidpoints,
     UranianPictures,
-    uranian_chart,
-    uranian_midpoints,
-    uranian_planetary_pictures,
+    UranianPosition,
+    midpoints,
+    picture_factors,
+    picture_hits,
+    picture_texts,
+    uranian_factors,
+    uranian_positions,
 )
 from astro_server.api._msgspec_docs import response_model
 from astro_server.api._subject import check_zone, offset_minutes_field, timezone_field
-from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody
 from astro_server.services.auth import require_api_key
 from astro_server.services.billing import billable
@@ -69,6 +78,121 @@ class UranianChartRequest(BaseModel):
         }
 
 
+# --- response bodies -----------------------------------------------------------------------------
+# A dial 22.5, orb 3 chart has some 7,000 pictures and 6.5 MB of text; encoding a struct per
+# picture was most of the request. Each picture's constant part (factors, key, English and Thai
+# text) is encoded once per process and kept, and a response is those fragments joined around the
+# picture's two numbers (encoded by msgspec in one call, so they read exactly as msgspec writes
+# them). The bodies are byte for byte msgspec's encoding of astro_calc's result structs (tested);
+# the structs stay the documented response models. The fragment tables hold at most one entry
+# per possible picture (26,565), some 35 MB once every picture has been met.
+_encoder: Final = msgspec.json.Encoder()
+# Per picture number: the JSON before its dial position, ``,{"factors":[...],"dial_position":``
+# (the leading comma is dropped for the first picture), and after its orb,
+# ``,"interpretation_key":...,"interpretation_th":...}``; empty until the picture is first met.
+_HEADS: list[bytes] = [b""] * PICTURE_COUNT
+_TAILS: list[bytes] = [b""] * PICTURE_COUNT
+_ORB_FIELD: Final = b',"orb_total":'
+
+
+def _fill_fragments(rank: int) -> None:
+    key, en, th = picture_texts(rank)
+    _TAILS[rank] = (
+        b',"interpretation_key":' + _encoder.encode(key)
+        + b',"interpretation_en":' + _encoder.encode(en)
+        + b',"interpretation_th":' + _encoder.encode(th) + b"}"
+    )  # fmt: skip
+    _HEADS[rank] = b',{"factors":' + _encoder.encode(picture_factors(rank)) + b',"dial_position":'
+
+
+def pictures_json(hits: PictureHits) -> msgspec.Raw:
+    """The ``planetary_pictures`` array, as msgspec would encode the PlanetaryPicture structs."""
+    ranks = hits.ranks
+    count = len(ranks)
+    if not count:
+        return msgspec.Raw(b"[]")
+    for rank in ranks:
+        if not _HEADS[rank]:
+            _fill_fragments(rank)
+    numbers = _encoder.encode(hits.dial_positions + hits.orbs)[1:-1].split(b",")
+    # Five pieces a picture, laid out by slice assignment rather than a loop of appends.
+    parts: list[bytes] = [_ORB_FIELD] * (5 * count)
+    parts[0::5] = [_HEADS[rank] for rank in ranks]
+    parts[1::5] = numbers[:count]
+    parts[3::5] = numbers[count:]
+    parts[4::5] = [_TAILS[rank] for rank in ranks]
+    parts[0] = b"[" + parts[0][1:]
+    parts.append(b"]")
+    return msgspec.Raw(b"".join(parts))
+
+
+class _ChartBody(msgspec.Struct):
+    """UranianChart with its pictures already encoded."""
+
+    birth_place: str
+    meta: UranianMeta
+    positions: tuple[UranianPosition, ...]
+    midpoints: tuple[Midpoint, ...]
+    planetary_pictures: msgspec.Raw
+
+
+class _PicturesBody(msgspec.Struct):
+    """UranianPictures with its pictures already encoded."""
+
+    birth_place: str
+    meta: UranianMeta
+    positions: tuple[UranianPosition, ...]
+    planetary_pictures: msgspec.Raw
+
+
+def chart_body(factors: UranianFactors) -> bytes:
+    """The Uranian chart response body for a resolved birth."""
+    lons, meta = factors.longitudes, factors.meta
+    return _encoder.encode(
+        _ChartBody(
+            factors.birth_place,
+            meta,
+            uranian_positions(lons, meta.dial_mode),
+            midpoints(lons, meta.dial_mode),
+            pictures_json(picture_hits(lons, meta.dial_mode, meta.orb_max)),
+        )
+    )
+
+
+def pictures_body(factors: UranianFactors) -> bytes:
+    """The planetary-pictures response body for a resolved birth."""
+    lons, meta = factors.longitudes, factors.meta
+    return _encoder.encode(
+        _PicturesBody(
+            factors.birth_place,
+            meta,
+            uranian_positions(lons, meta.dial_mode),
+            pictures_json(picture_hits(lons, meta.dial_mode, meta.orb_max)),
+        )
+    )
+
+
+def midpoints_body(factors: UranianFactors) -> bytes:
+    """The midpoints response body for a resolved birth."""
+    lons, meta = factors.longitudes, factors.meta
+    return _encoder.encode(
+        UranianMidpoints(
+            factors.birth_place,
+            meta,
+            uranian_positions(lons, meta.dial_mode),
+            midpoints(lons, meta.dial_mode),
+        )
+    )
+
+
+def _json(body: bytes) -> Response:
+    return Response(body, content_type="application/json")
+
+
+def _factors(data: UranianChartRequest) -> UranianFactors:
+    return uranian_factors(**data.calc_kwargs())  # type: ignore[arg-type]
+
+
 @blueprint.post("/api/v3/uranian/chart")
 @require_api_key
 @billable("uranian.chart")
@@ -80,7 +204,7 @@ class UranianChartRequest(BaseModel):
 async def uranian_chart_route(data: UranianChartRequest) -> Response:
     """Uranian chart: positions with dial positions (Hamburg bodies flagged), all midpoints, and
     planetary pictures within ``orb_max`` on the chosen dial, interpreted in English and Thai."""
-    return json_response(uranian_chart(**data.calc_kwargs()))  # type: ignore[arg-type]
+    return _json(chart_body(_factors(data)))
 
 
 @blueprint.post("/api/v3/uranian/midpoints")
@@ -92,7 +216,7 @@ async def uranian_chart_route(data: UranianChartRequest) -> Response:
 @operation_id("uranianMidpoints")
 async def uranian_midpoints_route(data: UranianChartRequest) -> Response:
     """Positions and every midpoint on the shorter arc, with dial positions and texts."""
-    return json_response(uranian_midpoints(**data.calc_kwargs()))  # type: ignore[arg-type]
+    return _json(midpoints_body(_factors(data)))
 
 
 @blueprint.post("/api/v3/uranian/planetary-pictures")
@@ -104,4 +228,4 @@ async def uranian_midpoints_route(data: UranianChartRequest) -> Response:
 @operation_id("uranianPlanetaryPictures")
 async def uranian_planetary_pictures_route(data: UranianChartRequest) -> Response:
     """Positions and planetary pictures (C = A/B and A + B - C = D) within ``orb_max``."""
-    return json_response(uranian_planetary_pictures(**data.calc_kwargs()))  # type: ignore[arg-type]
+    return _json(pictures_body(_factors(data)))
