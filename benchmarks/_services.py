@@ -66,12 +66,14 @@ def start_postgres_and_redis(
     *,
     max_connections: int = 300,
     shared_preload_libraries: str | None = None,
+    unix_sockets: bool = False,
 ) -> tuple[str, str]:
     """A PostgreSQL cluster in ``work/pg`` and a Redis server in ``work``, on free loopback ports.
 
     Durability is off (fsync, synchronous_commit, no RDB/AOF): the data is thrown away. Both are
     stopped when ``stack`` unwinds; Redis writes its pid to ``work/redis.pid``. Returns the
-    database URL and the Redis URL.
+    database URL and the Redis URL: TCP on loopback, or with ``unix_sockets`` the Unix-domain
+    sockets both also listen on (the usual set-up when they run on the API's machine).
     """
     pg_dir = work / "pg"
     pg_dir.mkdir()
@@ -144,12 +146,21 @@ def start_postgres_and_redis(
             str(work),
             "--pidfile",
             str(work / "redis.pid"),
+            "--unixsocket",
+            str(work / "redis.sock"),
+            "--unixsocketperm",
+            "777",
         ],
         stdout=subprocess.DEVNULL,
     )
     stack.callback(redis.wait, 10)
     stack.callback(redis.terminate)
     wait_for_port(redis_port, 10)
+    if unix_sockets:
+        return (
+            f"postgres://postgres@:{pg_port}/postgres?host={pg_dir}",
+            f"unix://{work / 'redis.sock'}?db=0",
+        )
     return (
         f"postgres://postgres@127.0.0.1:{pg_port}/postgres",
         f"redis://127.0.0.1:{redis_port}/0",

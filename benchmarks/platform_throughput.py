@@ -153,6 +153,11 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--concurrency", type=int, default=50)
     parser.add_argument("--workers", type=int, default=2, help="hypercorn worker processes")
+    parser.add_argument(
+        "--unix-sockets",
+        action="store_true",
+        help="reach PostgreSQL and Redis over Unix-domain sockets instead of loopback TCP",
+    )
     args = parser.parse_args()
 
     with ExitStack() as stack:
@@ -161,7 +166,9 @@ def main() -> int:
         if not (db_url and redis_url):
             work = Path(tempfile.mkdtemp(prefix="astro-bench-"))
             stack.callback(shutil.rmtree, work, ignore_errors=True)
-            db_url, redis_url = start_postgres_and_redis(stack, work)
+            db_url, redis_url = start_postgres_and_redis(
+                stack, work, unix_sockets=args.unix_sockets
+            )
         data_dir = Path(tempfile.mkdtemp(prefix="astro-bench-var-"))
         stack.callback(shutil.rmtree, data_dir, ignore_errors=True)
         env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
