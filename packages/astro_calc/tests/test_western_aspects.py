@@ -147,3 +147,71 @@ def test_natal_aspects_match_a_brute_force_search_over_random_charts() -> None:
         points += [("midheaven", chart.angles.midheaven.longitude)]
         ours = {(a.body1, a.body2, a.aspect) for a in chart.aspects}
         assert ours == _brute_force_aspects(points)
+
+
+def _reference_aspect(
+    p: tuple[str, float, float], q: tuple[str, float, float], orbs: dict[str, float]
+) -> tuple[str, float, float, bool] | None:
+    """The definition, plainly: shorter-arc separation, the tightest aspect within its orb (on an
+    exact tie, the first in the order asked), applying when the separation moves toward exact."""
+    d = (q[1] - p[1]) % 360.0
+    sep = d if d <= 180.0 else 360.0 - d
+    best = None
+    for name, max_orb in orbs.items():  # in the order asked
+        orb = abs(sep - ASPECTS[name].angle)
+        if orb <= max_orb and (best is None or orb < best[1]):
+            best = (name, orb, ASPECTS[name].angle)
+    if best is None:
+        return None
+    rate = (q[2] - p[2]) if d <= 180.0 else (p[2] - q[2])
+    toward = rate if sep < best[2] else -rate
+    return best[0], sep, best[1], toward > 0 and best[1] > 0
+
+
+def test_aspect_search_equals_the_definition_with_random_orbs_and_edge_separations() -> None:
+    """Fractional and integer orbs (0..15) and separations on, just inside and just outside
+    every window edge and whole degree: every pair's aspect, separation, orb and applying flag
+    as the plain definition gives them (the search's per-degree shortcuts change nothing)."""
+    rng = random.Random(11)
+    for _trial in range(300):
+        chosen = rng.sample(sorted(ASPECTS), rng.randrange(1, 12))
+        orbs = {
+            name: rng.choice([0.0, 15.0, float(rng.randrange(16)), rng.uniform(0.0, 15.0)])
+            for name in chosen
+        }
+        points = [("p0", rng.uniform(0.0, 360.0), rng.uniform(-1.0, 14.0))]
+        for k in range(1, 12):
+            name = rng.choice(chosen)
+            edge = ASPECTS[name].angle + rng.choice([-1, 1]) * orbs[name]
+            sep = rng.choice(
+                [edge, edge + 1e-9, edge - 1e-9, float(rng.randrange(181)), rng.uniform(0, 180)]
+            )
+            base = points[rng.randrange(k)][1]
+            points.append(
+                (
+                    f"p{k}",
+                    (base + rng.choice([-1, 1]) * sep) % 360.0,
+                    rng.choice([0.0, rng.uniform(-1.0, 14.0)]),
+                )
+            )
+        definitions = aspect_set(chosen, orbs)
+        ours = {
+            (a.body1, a.body2): (a.aspect, a.separation, a.orb, a.applying)
+            for a in aspects_within(points, definitions)
+        }
+        expected = {}
+        for p, q in itertools.combinations(points, 2):
+            hit = _reference_aspect(p, q, orbs)
+            if hit is not None:
+                expected[(p[0], q[0])] = hit
+        assert ours == expected
+        between = aspects_between(points[:5], points[5:], definitions)
+        expected_between = {}
+        for p in points[:5]:
+            for q in points[5:]:
+                hit = _reference_aspect(p, q, orbs)
+                if hit is not None:
+                    expected_between[(p[0], q[0])] = hit
+        assert {
+            (a.body1, a.body2): (a.aspect, a.separation, a.orb, a.applying) for a in between
+        } == expected_between

@@ -26,7 +26,7 @@ class AspectDefinition(msgspec.Struct, frozen=True):
     nature: str  # "neutral", "soft", "hard"
 
 
-class Aspect(msgspec.Struct, frozen=True):
+class Aspect(msgspec.Struct, frozen=True, gc=False):
     """``orb`` is the distance from exact in degrees; ``separation`` the shorter arc between the
     two longitudes."""
 
@@ -52,6 +52,8 @@ def _definitions() -> dict[str, AspectDefinition]:
 ASPECTS: Final[dict[str, AspectDefinition]] = _definitions()
 MAJOR_ASPECTS: Final = tuple(n for n, d in ASPECTS.items() if d.major)
 ALL_ASPECTS: Final = tuple(ASPECTS)
+_ALL_DEFINITIONS: Final = tuple(ASPECTS.values())
+_MAJOR_DEFINITIONS: Final = tuple(ASPECTS[name] for name in MAJOR_ASPECTS)
 
 
 def aspect_set(
@@ -62,6 +64,8 @@ def aspect_set(
 ) -> tuple[AspectDefinition, ...]:
     """The aspects to look for: ``names`` (default all, or only major without ``include_minor``)
     with orbs overridden per aspect by ``orbs`` (degrees, 0..15)."""
+    if names is None and not orbs:
+        return _ALL_DEFINITIONS if include_minor else _MAJOR_DEFINITIONS
     chosen = (
         tuple(names) if names is not None else (ALL_ASPECTS if include_minor else MAJOR_ASPECTS)
     )
@@ -85,14 +89,23 @@ def aspect_set(
 
 class _Matcher:
     """Lookup by whole degree of separation -> the aspects whose orb window touches it, so a
-    pair costs one subtraction and a short list scan."""
+    pair costs one subtraction and a short list scan; ``inside[d]`` is the one aspect whose
+    window holds the whole degree [d, d + 1] with room to spare while no other window touches
+    it (there the aspect and its orb need no comparison), else None."""
 
     def __init__(self, definitions: Sequence[AspectDefinition]) -> None:
         self.by_degree: list[tuple[AspectDefinition, ...]] = []
+        self.inside: list[AspectDefinition | None] = []
         for d in range(181):
-            self.by_degree.append(
-                tuple(a for a in definitions if a.angle - a.orb <= d + 1 and a.angle + a.orb >= d)
+            touching = tuple(
+                a for a in definitions if a.angle - a.orb <= d + 1 and a.angle + a.orb >= d
             )
+            self.by_degree.append(touching)
+            holds = len(touching) == 1 and (
+                touching[0].angle - touching[0].orb < d - _MARGIN
+                and touching[0].angle + touching[0].orb > d + 1 + _MARGIN
+            )
+            self.inside.append(touching[0] if holds else None)
 
     def match(self, separation: float) -> tuple[AspectDefinition, float] | None:
         best: tuple[AspectDefinition, float] | None = None
@@ -101,6 +114,11 @@ class _Matcher:
             if orb <= a.orb and (best is None or orb < best[1]):
                 best = (a, orb)
         return best
+
+
+# Far above the rounding of a separation minus an angle (< 1e-13 degree): a degree counts as
+# inside a window only when no rounding can take a separation in it out of the window.
+_MARGIN: Final = 1e-6
 
 
 _MATCHERS: dict[tuple[AspectDefinition, ...], _Matcher] = {}
@@ -153,42 +171,49 @@ def aspects_within(
 ) -> list[Aspect]:
     """Aspects among one set of points (each unordered pair once, in input order)."""
     m = matcher(definitions)
-    out: list[Aspect] = []
-    n = len(points)
-    skip: set[tuple[int, int]] = set()
+    by_degree, inside = m.by_degree, m.inside
+    skip_after: dict[int, set[int]] = {}  # i -> the j > i not to pair with i
     if skip_pairs:
         index = {point[0]: k for k, point in enumerate(points)}
         for pair in skip_pairs:
             ks = sorted(index[name] for name in pair if name in index)
             if len(ks) == 2:
-                skip.add((ks[0], ks[1]))
-    by_degree = m.by_degree
-    for i in range(n):
-        p_name, p_lon, p_speed = points[i]
-        for j in range(i + 1, n):
-            if skip and (i, j) in skip:
+                skip_after.setdefault(ks[0], set()).add(ks[1])
+    out: list[Aspect] = []
+    append = out.append
+    # Inlined copy of _scan: a natal chart checks about a hundred pairs.
+    for i, (p_name, p_lon, p_speed) in enumerate(points):
+        skip = skip_after.get(i)
+        j = i
+        for q_name, q_lon, q_speed in points[i + 1 :]:
+            j += 1
+            if skip and j in skip:
                 continue
-            q_name, q_lon, q_speed = points[j]
-            # Inlined copy of _scan: a natal chart checks about a hundred pairs.
             d = (q_lon - p_lon) % 360.0
-            forward = d <= 180.0
-            separation = d if forward else 360.0 - d
-            candidates = by_degree[int(separation)]
-            if not candidates:
-                continue
-            best: AspectDefinition | None = None
-            best_orb = 0.0
-            for a in candidates:
-                orb = separation - a.angle
-                if orb < 0.0:
-                    orb = -orb
-                if orb <= a.orb and (best is None or orb < best_orb):
-                    best, best_orb = a, orb
-            if best is None:
-                continue
-            rate = (q_speed - p_speed) if forward else (p_speed - q_speed)
+            if d <= 180.0:
+                separation = d
+                rate = q_speed - p_speed
+            else:
+                separation = 360.0 - d
+                rate = p_speed - q_speed
+            degree = int(separation)
+            best = inside[degree]
+            if best is not None:
+                best_orb = separation - best.angle
+                if best_orb < 0.0:
+                    best_orb = -best_orb
+            else:
+                best_orb = 0.0
+                for a in by_degree[degree]:
+                    orb = separation - a.angle
+                    if orb < 0.0:
+                        orb = -orb
+                    if orb <= a.orb and (best is None or orb < best_orb):
+                        best, best_orb = a, orb
+                if best is None:
+                    continue
             toward = rate if separation < best.angle else -rate
-            out.append(
+            append(
                 Aspect(
                     p_name,
                     q_name,

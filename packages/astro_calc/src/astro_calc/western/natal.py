@@ -24,6 +24,7 @@ import itertools
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
+from functools import cache
 from typing import Final
 
 import msgspec
@@ -61,7 +62,7 @@ HOUSE_SYSTEM_CODES: Final = tuple(ephemeris.HOUSE_SYSTEMS)
 _NODE_PAIR: Final = frozenset({frozenset({"mean_node", "true_node"})})
 
 
-class PlanetPosition(msgspec.Struct, frozen=True):
+class PlanetPosition(msgspec.Struct, frozen=True, gc=False):
     """A body: ecliptic ``longitude``/``latitude`` in degrees, ``speed`` in degrees per day,
     ``sign_degree`` 0..30 within ``sign``, ``house`` 1..12."""
 
@@ -77,20 +78,20 @@ class PlanetPosition(msgspec.Struct, frozen=True):
     dignity_score: int
 
 
-class HouseCusp(msgspec.Struct, frozen=True):
+class HouseCusp(msgspec.Struct, frozen=True, gc=False):
     number: int
     cusp: float
     sign: str
     sign_degree: float
 
 
-class AnglePoint(msgspec.Struct, frozen=True):
+class AnglePoint(msgspec.Struct, frozen=True, gc=False):
     longitude: float
     sign: str
     sign_degree: float
 
 
-class Angles(msgspec.Struct, frozen=True):
+class Angles(msgspec.Struct, frozen=True, gc=False):
     ascendant: AnglePoint
     midheaven: AnglePoint
     descendant: AnglePoint
@@ -98,14 +99,14 @@ class Angles(msgspec.Struct, frozen=True):
     vertex: AnglePoint
 
 
-class ElementBalance(msgspec.Struct, frozen=True):
+class ElementBalance(msgspec.Struct, frozen=True, gc=False):
     fire: int
     earth: int
     air: int
     water: int
 
 
-class ModalityBalance(msgspec.Struct, frozen=True):
+class ModalityBalance(msgspec.Struct, frozen=True, gc=False):
     cardinal: int
     fixed: int
     mutable: int
@@ -193,6 +194,12 @@ def house_finder(cusps: tuple[float, ...]) -> Callable[[float], int]:
     return lambda longitude: ephemeris.house_of(longitude, cusps)
 
 
+@cache
+def _by_sign(name: str) -> tuple[tuple[str, tuple[str, ...], int], ...]:
+    """Per sign index: the sign, the body's dignities there and their score."""
+    return tuple((sign, *dignities_with_score(name, sign)) for sign in SIGNS)
+
+
 def planet_positions(
     positions: Mapping[str, ephemeris.BodyPosition], cusps: tuple[float, ...]
 ) -> tuple[PlanetPosition, ...]:
@@ -200,18 +207,18 @@ def planet_positions(
     house_of = house_finder(cusps)
     for name, p in positions.items():
         lon = p.longitude
-        sign = SIGNS[int(lon // 30.0) % 12]
-        dignities, score = dignities_with_score(name, sign)
+        speed = p.speed
+        sign, dignities, score = _by_sign(name)[int(lon // 30.0) % 12]
         out.append(
             PlanetPosition(
                 name,
                 lon,
                 p.latitude,
-                p.speed,
+                speed,
                 sign,
                 lon % 30.0,
                 house_of(lon),
-                p.speed < 0,
+                speed < 0,
                 dignities,
                 score,
             )
@@ -225,19 +232,24 @@ def house_cusps(cusps: tuple[float, ...]) -> tuple[HouseCusp, ...]:
     )
 
 
-_ELEMENT_OF: Final = {sign: element_of(sign) for sign in SIGNS}
-_MODALITY_OF: Final = {sign: modality_of(sign) for sign in SIGNS}
+# Sign -> (element index, modality index) in ElementBalance / ModalityBalance field order.
+_ELEMENT_INDEX: Final = {"fire": 0, "earth": 1, "air": 2, "water": 3}
+_MODALITY_INDEX: Final = {"cardinal": 0, "fixed": 1, "mutable": 2}
+_BALANCE_OF: Final = {
+    sign: (_ELEMENT_INDEX[element_of(sign)], _MODALITY_INDEX[modality_of(sign)]) for sign in SIGNS
+}
 _PLANET_SET: Final = frozenset(PLANETS)
 
 
 def balance(planets: Iterable[PlanetPosition]) -> tuple[ElementBalance, ModalityBalance]:
-    elements = dict.fromkeys(("fire", "earth", "air", "water"), 0)
-    modalities = dict.fromkeys(("cardinal", "fixed", "mutable"), 0)
+    elements = [0, 0, 0, 0]
+    modalities = [0, 0, 0]
     for p in planets:
         if p.name in _PLANET_SET:
-            elements[_ELEMENT_OF[p.sign]] += 1
-            modalities[_MODALITY_OF[p.sign]] += 1
-    return ElementBalance(**elements), ModalityBalance(**modalities)
+            element, modality = _BALANCE_OF[p.sign]
+            elements[element] += 1
+            modalities[modality] += 1
+    return ElementBalance(*elements), ModalityBalance(*modalities)
 
 
 def aspect_points(
