@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from _platform_support import running_app
 from quart import Quart
 
 from astro_server.app import create_app
@@ -48,3 +49,43 @@ async def test_readyz_is_503_when_the_broker_is_unreachable(tmp_path: Path) -> N
     body = await response.get_json()
     assert response.status_code == 503
     assert body["error"] == "service_unavailable"
+
+
+async def test_metrics_answer_a_loopback_scraper_and_refuse_a_remote_one(tmp_path: Path) -> None:
+    async with running_app(Settings(data_dir=tmp_path, secret_key="k" * 32)) as migrated:
+        await _scrape_without_token(migrated)
+
+
+async def _scrape_without_token(app: Quart) -> None:
+    client = app.test_client()
+    local = await client.get("/metrics", scope_base={"client": ("127.0.0.1", 50000)})
+    assert local.status_code == 200
+    assert "astro_http_requests_total" in (await local.get_data(as_text=True))
+    local6 = await client.get("/metrics", scope_base={"client": ("::1", 50000)})
+    assert local6.status_code == 200
+    remote = await client.get("/metrics", scope_base={"client": ("192.0.2.10", 50000)})
+    assert remote.status_code == 403
+    body = await remote.get_json()
+    assert body["error"] == "forbidden"
+    assert "ASTRO_METRICS_TOKEN" in body["message"]
+
+
+async def test_metrics_with_a_token_need_it_from_everyone(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, secret_key="k" * 32, metrics_token="scrape-me-9f2c")
+    async with running_app(settings) as application:
+        client = application.test_client()
+        loopback = {"client": ("127.0.0.1", 50000)}
+        missing = await client.get("/metrics", scope_base=loopback)
+        assert missing.status_code == 401
+        assert (await missing.get_json())["code"] == "401"
+        assert missing.headers["WWW-Authenticate"] == "Bearer"
+        wrong = await client.get(
+            "/metrics", scope_base=loopback, headers={"Authorization": "Bearer scrape-me-9f2d"}
+        )
+        assert wrong.status_code == 401
+        right = await client.get(
+            "/metrics",
+            scope_base={"client": ("192.0.2.10", 50000)},
+            headers={"Authorization": "Bearer scrape-me-9f2c"},
+        )
+        assert right.status_code == 200

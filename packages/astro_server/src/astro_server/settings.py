@@ -43,6 +43,7 @@ class Settings:
     worker_concurrency: int = 4
     db_pool_size: int = 20
     api_key_cache_s: float = 5.0
+    metrics_token: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -87,6 +88,7 @@ class Settings:
             worker_concurrency=int(env.get("ASTRO_WORKER_CONCURRENCY", "4")),
             db_pool_size=int(env.get("ASTRO_DB_POOL_SIZE", "20")),
             api_key_cache_s=float(env.get("ASTRO_API_KEY_CACHE_S", "5")),
+            metrics_token=env.get("ASTRO_METRICS_TOKEN") or None,
         )
 
 
