@@ -12,6 +12,10 @@ statement with its idempotency record and ledger row, the stored replay (group c
 new ``Idempotency-Key`` per request.
 
     uv run python benchmarks/platform_throughput.py [--duration 10] [--concurrency 50]
+        [--endpoint numerology|natal|uranian] [--unix-sockets]
+
+``--endpoint natal`` / ``uranian`` measure issue 5's "the natal and Uranian endpoints keep at
+least half of /healthz throughput" on the same production stack.
 
 PostgreSQL and Redis come from ``ASTRO_BENCH_DATABASE_URL`` / ``ASTRO_BENCH_REDIS_URL``, or are
 started here in a temporary directory (as ``scripts/test.sh`` does) and stopped at the end.
@@ -35,9 +39,24 @@ from pathlib import Path
 
 from _services import free_port, start_postgres_and_redis, wait_for_port
 
-BODY = json.dumps(
-    {"name": "Ada Lovelace", "birth_date": "1815-12-10", "on_date": "2026-01-01"}
-).encode()
+#: ``--endpoint``: the billable call to measure (path, body). ``numerology`` is the platform
+#: figure of issue 3; ``natal`` and ``uranian`` are issue 5's "endpoints keep half of /healthz".
+ENDPOINTS = {
+    "numerology": (
+        "/api/v3/numerology/profile",
+        {"name": "Ada Lovelace", "birth_date": "1815-12-10", "on_date": "2026-01-01"},
+    ),
+    "natal": (
+        "/api/v3/western/natal",
+        {"subject": {"date": "1990-05-01", "time": "07:30", "latitude": 13.75,
+                     "longitude": 100.5, "timezoneOffsetMinutes": 420}},
+    ),
+    "uranian": (
+        "/api/v3/uranian/chart",
+        {"birth_date": "1962-09-24", "birth_time": "16:05", "birth_lat": 53.55,
+         "birth_lon": 9.99, "birth_place": "Hamburg", "timezoneOffsetMinutes": 60},
+    ),
+}  # fmt: skip
 
 
 def _request(method: str, path: str, headers: dict[str, str], body: bytes = b"") -> bytes:
@@ -153,6 +172,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--concurrency", type=int, default=50)
     parser.add_argument("--workers", type=int, default=2, help="hypercorn worker processes")
+    parser.add_argument("--endpoint", choices=sorted(ENDPOINTS), default="numerology")
     parser.add_argument(
         "--unix-sockets",
         action="store_true",
@@ -226,17 +246,20 @@ def main() -> int:
 
         healthz = _request("GET", "/healthz", {})
         key = created["api_key"]
+        path, payload = ENDPOINTS[args.endpoint]
+        body = json.dumps(payload).encode()
+        label = f"POST {path.removeprefix('/api/v3/')} (billable)"
 
         def billable() -> bytes:
             return _request(
                 "POST",
-                "/api/v3/numerology/profile",
+                path,
                 {
                     "X-API-Key": key,
                     "Content-Type": "application/json",
                     "Idempotency-Key": uuid.uuid4().hex,
                 },
-                BODY,
+                body,
             )
 
         print(
@@ -246,7 +269,7 @@ def main() -> int:
         results = {}
         for name, make in (
             ("GET /healthz", lambda: healthz),
-            ("POST numerology/profile (billable)", billable),
+            (label, billable),
         ):
             asyncio.run(load(port, make, args.concurrency, args.warmup))
             cpu_before = process_tree_cpu_s(server.pid)
@@ -269,7 +292,7 @@ def main() -> int:
                 f"PostgreSQL {pg_ms:.2f}, Redis {redis_ms:.2f}, load generator "
                 f"{own_s * 1000 / count:.2f}"
             )
-        base, paid = results["GET /healthz"], results["POST numerology/profile (billable)"]
+        base, paid = results["GET /healthz"], results[label]
         ratio = paid["rps"] / base["rps"]
         print(
             f"billable / healthz throughput: {ratio:.0%} (target >= 60%); "
