@@ -208,34 +208,61 @@ def test_diana_astrodatabank() -> None:
     assert _arcmin_close(c.angles.midheaven.longitude, "libra", 23, 3)
 
 
-def test_marilyn_monroe_astrodatabank() -> None:
-    # Marilyn Monroe, 1926-06-01 09:30 PST, Los Angeles 34N03 118W15 (Astrodatabank, AA):
-    # Sun 10Gem27, Moon 19Aqu06, Asc 13Leo04.
+# Monroe, Obama and Jobs: the birth data (Astrodatabank AA, birth certificates) and the signs and
+# houses below are confirmed on the stored pages cited; no page found gives their positions to the
+# arcminute, so (unlike Einstein and Diana above) these charts are checked to the sign only.
+
+
+def _signs(c: object, names: str) -> list[str]:
+    return [c.planet(n).sign for n in names.split()]  # type: ignore[attr-defined]
+
+
+def test_marilyn_monroe_birth_certificate_chart() -> None:
+    # 1926-06-01 09:30 PST, Los Angeles (birth certificate): https://www.makara.us/04mdr/01writing/
+    # 03tg/bios/Monroe.htm -- Leo rising with Neptune in Leo in house 1, Sun and Mercury in
+    # Gemini, Moon and Jupiter in Aquarius, Mars and Uranus in Pisces, Saturn in Scorpio in house
+    # 4, Pluto and the node in Cancer, MC late Aries or early Taurus.
     c = natal_chart(
         BirthSubject(date(1926, 6, 1), "09:30", 34.05, -(118.25), timezone="America/Los_Angeles")
     )
     assert c.meta.offset_minutes == -480
-    assert _arcmin_close(c.planet("sun").longitude, "gemini", 10, 27)
-    assert _arcmin_close(c.planet("moon").longitude, "aquarius", 19, 6)
-    assert _arcmin_close(c.angles.ascendant.longitude, "leo", 13, 4)
+    assert c.meta.utc == datetime(1926, 6, 1, 17, 30, tzinfo=UTC)
+    assert c.angles.ascendant.sign == "leo"
+    assert c.angles.midheaven.sign in ("aries", "taurus")
+    assert _signs(c, "neptune sun mercury moon jupiter mars uranus saturn pluto mean_node") == [
+        "leo", "gemini", "gemini", "aquarius", "aquarius", "pisces", "pisces", "scorpio",
+        "cancer", "cancer",
+    ]  # fmt: skip
+    assert (c.planet("neptune").house, c.planet("saturn").house) == (1, 4)
 
 
-def test_barack_obama_astrodatabank() -> None:
-    # Barack Obama, 1961-08-04 19:24 AHST (UTC-10), Honolulu 21N18 157W52 (Astrodatabank, AA):
-    # Sun 12Leo33, Moon 3Gem21, Asc 18Aqu03.
+def test_barack_obama_birth_certificate_chart() -> None:
+    # 1961-08-04 19:24 AHST (UTC-10), Honolulu 21N18'25" 157W51'30", AA, Koch houses:
+    # https://thezodiac.com/weird/democrats2008.htm -- Leo Sun, Gemini Moon, Aquarius Ascendant,
+    # Scorpio Midheaven. Signs of the other planets: https://joycelevine.com/Obama.htm (Mercury
+    # and Uranus in Leo, Pluto and Mars in Virgo, Venus in Cancer, Saturn in Capricorn, Jupiter in
+    # Aquarius, the Moon in house 4).
     c = natal_chart(
-        BirthSubject(date(1961, 8, 4), "19:24", 21.3, -(157 + 52 / 60), timezone="Pacific/Honolulu")
-    )
+        BirthSubject(
+            date(1961, 8, 4), "19:24", 21 + 18 / 60 + 25 / 3600, -(157 + 51 / 60 + 30 / 3600),
+            timezone="Pacific/Honolulu",
+        ),
+        house_system="K",
+    )  # fmt: skip
     assert c.meta.offset_minutes == -600
     assert c.meta.utc == datetime(1961, 8, 5, 5, 24, tzinfo=UTC)
-    assert _arcmin_close(c.planet("sun").longitude, "leo", 12, 33)
-    assert _arcmin_close(c.planet("moon").longitude, "gemini", 3, 21)
-    assert _arcmin_close(c.angles.ascendant.longitude, "aquarius", 18, 3)
+    assert (c.angles.ascendant.sign, c.angles.midheaven.sign) == ("aquarius", "scorpio")
+    assert _signs(c, "sun moon mercury uranus pluto mars venus saturn jupiter") == [
+        "leo", "gemini", "leo", "leo", "virgo", "virgo", "cancer", "capricorn", "aquarius",
+    ]  # fmt: skip
+    assert c.planet("moon").house == 4
 
 
-def test_steve_jobs_astrodatabank() -> None:
-    # Steve Jobs, 1955-02-24 19:15 PST, San Francisco 37N47 122W25 (Astrodatabank, AA):
-    # Moon 7Ari45, Asc 22Vir17.
+def test_steve_jobs_birth_certificate_chart() -> None:
+    # 1955-02-24 19:15 PST, San Francisco, AA: http://astrologyschool.net/steve-jobs-horoscope/
+    # -- Virgo rising, Gemini on the 10th house, Mercury retrograde in Aquarius in house 5, Mars in
+    # Aries opposite Neptune in Libra; http://pismopam.blogspot.com/2010/01/steve-jobs-astrology.html
+    # -- Sun in Pisces, Moon in Aries, Venus in Capricorn, Mars in the last degree of Aries.
     c = natal_chart(
         BirthSubject(
             date(1955, 2, 24), "19:15", 37 + 47 / 60, -(122 + 25 / 60),
@@ -243,8 +270,16 @@ def test_steve_jobs_astrodatabank() -> None:
         )
     )  # fmt: skip
     assert c.meta.utc == datetime(1955, 2, 25, 3, 15, tzinfo=UTC)
-    assert _arcmin_close(c.planet("moon").longitude, "aries", 7, 45)
-    assert _arcmin_close(c.angles.ascendant.longitude, "virgo", 22, 17)
+    assert (c.angles.ascendant.sign, c.angles.midheaven.sign) == ("virgo", "gemini")
+    mercury = c.planet("mercury")
+    assert (mercury.sign, mercury.house, mercury.retrograde) == ("aquarius", 5, True)
+    assert _signs(c, "sun moon venus mars neptune") == [
+        "pisces", "aries", "capricorn", "aries", "libra",
+    ]  # fmt: skip
+    assert c.planet("mars").sign_degree >= 29.0
+    assert any(
+        {a.body1, a.body2} == {"mars", "neptune"} and a.aspect == "opposition" for a in c.aspects
+    )
 
 
 def test_john_lennon_wartime_british_summer_time() -> None:
