@@ -429,12 +429,15 @@ async def test_estimate_matches_the_real_debit(client: Client) -> None:
 
 
 async def test_one_postgres_claim_batch_gives_each_request_its_own_outcome(
-    app: Quart, database_url: str
+    migrated_pg_database: str, tmp_path: Path
 ) -> None:
-    """Requests that arrive together are claimed in one database call (PostgreSQL): each keeps
-    its own outcome, and a refused or conflicting one writes nothing."""
-    if not database_url.startswith("postgres"):
-        pytest.skip("the batched claim is the PostgreSQL path; SQLite claims one by one")
+    """Requests that arrive together are claimed in one database call (PostgreSQL; SQLite claims
+    one by one): each keeps its own outcome, and a refused or conflicting one writes nothing."""
+    async with running_app(settings_for(migrated_pg_database, tmp_path)):
+        await _claim_one_mixed_batch()
+
+
+async def _claim_one_mixed_batch() -> None:
     from astro_server.services import idempotency
     from astro_server.services.billing import _ClaimItem, _flush_claims
 
