@@ -34,7 +34,7 @@ started = asyncio.Event()
 
 class Echo(BaseModel):
     n: int = Field(ge=0, le=1000)
-    outcome: str = "ok"  # ok | 400 | 500 | raise | wait
+    outcome: str = "ok"  # ok | 400 | 500 | raise | wait | large
 
 
 class Batch(BaseModel):
@@ -58,7 +58,10 @@ async def echo(data: Echo) -> Response:
         raise RuntimeError("boom")
     charge = current_charge()
     assert charge is not None
-    return json_response({"n": data.n, "charged": charge.credits, "execution": len(executions)})
+    body: dict[str, object] = {"n": data.n, "charged": charge.credits, "execution": len(executions)}
+    if data.outcome == "large":  # a body stored compressed for replay
+        body["rows"] = [{"i": i, "text": f"line {i} ๑๒๓ " * (i % 7)} for i in range(2000)]
+    return json_response(body)
 
 
 @routes.post("/test/batch")
@@ -225,6 +228,38 @@ async def test_same_key_same_body_replays_the_first_response_without_a_second_de
     assert second.headers["X-Credits-Remaining"] == "4"  # the balance now, not a cached one
     assert executions == [7]
     assert await balance(account_id) == 4
+
+
+async def test_a_large_first_response_replays_byte_for_byte(client: Client) -> None:
+    from astro_server.services import idempotency
+
+    _, key = await new_account("free", 5)
+    headers = key_headers(key, **{"Idempotency-Key": "large-1"})
+    first = await client.post("/test/echo", json={"n": 3, "outcome": "large"}, headers=headers)
+    second = await client.post("/test/echo", json={"n": 3, "outcome": "large"}, headers=headers)
+    assert first.status_code == second.status_code == 200
+    assert second.headers["Idempotent-Replayed"] == "true"
+    body = await first.get_data()
+    assert len(body) > 50_000
+    assert await second.get_data() == body
+    stored = (await IdempotencyRecord.get(key="large-1")).response_body
+    assert stored is not None
+    assert stored.startswith("z:")
+    assert len(stored) < len(body) / 3
+    assert idempotency.decode_stored_body(stored) == body
+
+
+def test_stored_bodies_round_trip_and_old_rows_still_decode() -> None:
+    import base64
+
+    from astro_server.services.idempotency import decode_stored_body, encode_stored_body
+
+    for body in (b"", b'{"a":1}', b"x" * 1023, b"x" * 1024, bytes(range(256)) * 40):
+        assert decode_stored_body(encode_stored_body(body)) == body
+    assert not encode_stored_body(b"x" * 1023).startswith("z:")
+    assert encode_stored_body(b"x" * 1024).startswith("z:")
+    # Rows written before compression (plain base64) replay unchanged.
+    assert decode_stored_body(base64.b64encode(b'{"old":true}').decode()) == b'{"old":true}'
 
 
 async def test_concurrent_keyed_calls_each_store_and_replay_their_own_response(

@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import json
 import weakref
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -112,7 +113,7 @@ def reject_or_replay(record: IdempotencyRecord, the_request_hash: str) -> Respon
         )
     headers: dict[str, Any] = dict(record.response_headers or {})
     headers["Idempotent-Replayed"] = "true"
-    body = base64.b64decode(record.response_body or "")
+    body = decode_stored_body(record.response_body or "")
     return Response(body, status=record.response_status, headers=headers)
 
 
@@ -161,9 +162,28 @@ _completions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Coalescer[lis
 )
 
 
+# Stored bodies: base64 of the bytes, or for bodies of _COMPRESS_FROM bytes and more "z:" and
+# base64 of their zlib stream (level 1: JSON shrinks 4-7x at ~200 MB/s; a 660 KB Uranian chart
+# costs PostgreSQL ~17 ms of CPU to store uncompressed, its own compression included).
+_COMPRESS_FROM = 1024
+_ZLIB_PREFIX = "z:"
+
+
+def encode_stored_body(body: bytes) -> str:
+    if len(body) >= _COMPRESS_FROM:
+        return _ZLIB_PREFIX + base64.b64encode(zlib.compress(body, 1)).decode()
+    return base64.b64encode(body).decode()
+
+
+def decode_stored_body(stored: str) -> bytes:
+    if stored.startswith(_ZLIB_PREFIX):
+        return zlib.decompress(base64.b64decode(stored[len(_ZLIB_PREFIX) :]))
+    return base64.b64decode(stored)
+
+
 async def complete(record_id: int, response: Response) -> None:
     """Store the response for replay; returns once it is committed."""
-    body = base64.b64encode(await response.get_data(as_text=False)).decode()
+    body = encode_stored_body(await response.get_data(as_text=False))
     headers = json.dumps(
         {h: response.headers[h] for h in _REPLAYED_HEADERS if h in response.headers}
     )
