@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from astro_calc.errors import CalcInputError
 from astro_server import __version__
+from astro_server.compression import compress_if_accepted
 from astro_server.errors import APIError, validation_error
 from astro_server.responses import current_request_id, json_response
 from astro_server.runtime import Platform, die_with_supervisor, make_rate_limiter
@@ -158,7 +159,7 @@ def _register_request_hooks(app: Quart) -> None:
                     "credential_id": getattr(g, "credential_id", None),
                 },
             )
-        return response
+        return await compress_if_accepted(response, request.headers.get("Accept-Encoding", ""))
 
 
 def _register_lifecycle(app: Quart, settings: Settings) -> None:

@@ -1,0 +1,90 @@
+"""gzip of JSON responses on request (Accept-Encoding), on the in-process app (SQLite)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from _platform_support import key_headers, new_account, running_app
+from quart import Quart
+
+from astro_server.compression import MIN_BYTES, accepts_gzip
+from astro_server.settings import Settings
+
+NATAL = {"subject": {"date": "1990-05-01", "time": "07:30", "latitude": 13.75,
+                     "longitude": 100.5, "timezoneOffsetMinutes": 420}}  # fmt: skip
+
+
+@pytest.fixture
+async def app(tmp_path: Path) -> AsyncIterator[Quart]:
+    async with running_app(Settings(data_dir=tmp_path, secret_key="k" * 32)) as application:
+        yield application
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("gzip", True),
+        ("gzip, deflate, br, zstd", True),
+        ("GZIP;q=0.5", True),
+        ("x-gzip", True),
+        ("*", True),
+        ("deflate, *;q=0.1", True),
+        ("gzip;q=0", False),
+        ("gzip;q=0.0, *", False),  # named explicitly: the wildcard does not override it
+        ("identity", False),
+        ("br", False),
+        ("*;q=0", False),
+        ("gzip;q=abc", False),
+        ("", False),
+    ],
+)
+def test_accept_encoding_negotiation(header: str, expected: bool) -> None:
+    assert accepts_gzip(header) is expected
+
+
+async def test_large_json_is_gzipped_when_asked_and_inflates_to_the_same_body(app: Quart) -> None:
+    client = app.test_client()
+    plain = await client.get("/openapi.json")
+    zipped = await client.get("/openapi.json", headers={"Accept-Encoding": "gzip, deflate"})
+    assert plain.status_code == zipped.status_code == 200
+    assert "Content-Encoding" not in plain.headers
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    raw = await zipped.get_data()
+    assert int(zipped.headers["Content-Length"]) == len(raw)
+    assert len(raw) < len(await plain.get_data()) / 3
+    assert gzip.decompress(raw) == await plain.get_data()
+    for response in (plain, zipped):
+        assert "accept-encoding" in response.headers["Vary"].lower()
+
+
+async def test_refused_or_absent_gzip_and_small_bodies_go_out_plain(app: Quart) -> None:
+    client = app.test_client()
+    for header in ("gzip;q=0", "identity", "br"):
+        response = await client.get("/openapi.json", headers={"Accept-Encoding": header})
+        assert "Content-Encoding" not in response.headers, header
+        json.loads(await response.get_data())
+    small = await client.get("/healthz", headers={"Accept-Encoding": "gzip"})
+    assert len(await small.get_data()) < MIN_BYTES
+    assert "Content-Encoding" not in small.headers
+    error = await client.get("/nope", headers={"Accept-Encoding": "gzip"})
+    assert error.status_code == 404
+    assert (await error.get_json())["error"] == "not_found"
+
+
+async def test_a_replayed_billable_response_is_the_same_json_gzipped_or_not(app: Quart) -> None:
+    _, key = await new_account("free", 5)
+    headers = key_headers(key, **{"Idempotency-Key": "natal-gz"})
+    client = app.test_client()
+    first = await client.post("/api/v3/western/natal", json=NATAL, headers=headers)
+    replay = await client.post(
+        "/api/v3/western/natal", json=NATAL, headers={**headers, "Accept-Encoding": "gzip"}
+    )
+    assert first.status_code == replay.status_code == 200
+    assert replay.headers["Idempotent-Replayed"] == "true"
+    assert replay.headers["Content-Encoding"] == "gzip"
+    assert replay.headers["X-Credits-Charged"] == "0"
+    assert gzip.decompress(await replay.get_data()) == await first.get_data()
