@@ -138,9 +138,9 @@ def test_festivals_match_published_table_where_year_types_agree(year: int) -> No
         assert got[key] == [reference(year)], (year, key)
 
 
-def test_festivals_align_with_published_table_in_141_years_and_all_of_1991_to_2029() -> None:
+def test_festivals_align_with_published_table_in_151_years_and_all_of_1991_to_2029() -> None:
     aligned = {y for y in range(1914, 2157) if _calendars_align(y)}
-    assert len(aligned) == 141
+    assert len(aligned) == 151
     assert set(range(1991, 2030)) <= aligned
 
 

@@ -9,10 +9,14 @@ from holidays.calendars.thai import _ThaiLunisolar
 # Why no traditional rule reproduces these is argued in the docstring of
 # ``astro_calc.thai.suriyayatra`` and checked by the ``test_no_lag_rule_*`` test below.
 #: Before 1991 the table places the athikawan day 1-3 years away from the avoman rule (earlier in
-#: 1936, 1952, 1957, later elsewhere); 1914 holds the day the rule gives to 1911-1912.
+#: 1936 and 1957, later elsewhere); 1914 holds the day the rule gives to 1911. The placements of
+#: 1927/1929, 1932/1933, 1948/1949 and 1952/1954 are confirmed by dated historical records and
+#: are now official exceptions of ``astro_calc.thai.suriyayatra`` (citations there; the records
+#: are checked in ``test_thai_calendar.HISTORICAL_LUNAR_DATES``). For the years below no record
+#: deciding between the two placements was found, so the rule stands.
 ALMANAC_ATHIKAWAN_PLACEMENT = {
-    1914, 1922, 1925, 1927, 1929, 1932, 1933, 1936, 1938, 1943, 1948, 1949, 1952, 1954, 1957,
-    1959, 1968, 1970, 1978, 1979, 1984, 1987, 1989, 1990,
+    1914, 1922, 1925, 1936, 1938, 1943, 1957, 1959, 1968, 1970, 1978, 1979, 1984, 1987, 1989,
+    1990,
 }  # fmt: skip
 #: The table makes 1944 (tithi 22, outside 24..5) athikamat and 1945 athikawan.
 ALMANAC_ATHIKAMAT_1944 = {1944, 1945}

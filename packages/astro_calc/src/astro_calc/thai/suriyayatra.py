@@ -18,13 +18,17 @@ Conventions
 * Official exceptions (``OFFICIAL_ATHIKAWAN_EXCEPTIONS``): twice in the span whose holidays are
   documented day by day (the Bank of Thailand holiday lists, 1991 onwards) the official calendar
   placed the extra day later than the rule: the day of 1994 went to 1997 and the day of 2005 to
-  2006. These are recorded decisions of the calendar makers, not a rule, so they are listed.
+  2006. Before 1991, records that give a civil date with its lunar date (royal birth records,
+  the preambles of the 1932 and 1949 constitutions in the Royal Gazette) show four more: 1927 ->
+  1929, 1932 -> 1933, 1948 -> 1949 and 1954 -> 1952. These are recorded decisions of the
+  calendar makers, not a rule, so they are listed, each with its source.
 
 Which rule reproduces the published B.E. 2300-2700 table?
 ---------------------------------------------------------
 The ``holidays`` package carries a published table of year types (1914-2157). With the rules
-above and the two official exceptions it agrees in 154 of its 244 years, among them every year
-1991-2029 (the span its authors checked against the Bank of Thailand) and 2033-2041. We tested
+above and the six documented exceptions it agrees in 162 of its 244 years, among them every year
+1991-2029 (the span its authors checked against the Bank of Thailand) and 2033-2041; where a
+record decides a year before 1991 it has so far always sided with the table. We tested
 the alternatives found in the literature against the whole table, and none reproduces it:
 
 * Accumulated lunation deficit (insert the extra day when the calendar falls behind the mean
@@ -69,10 +73,34 @@ YearType = Literal["pakatimat", "athikawan", "athikamat"]
 CS_EPOCH_JDN: Final = 1954167  # JD number of the day before horakhun 1
 CS_TO_CE: Final = 638
 
-#: Years in which the official calendar departed from the rule (Gregorian year -> athikawan?).
-#: 1994 -> 1997 and 2005 -> 2006: the official holiday dates of those years (Bank of Thailand
-#: holiday lists, e.g. Makha Bucha on 12 February 2006 with its substitute day on the 13th).
+#: Years in which the official calendar departed from the rule (Gregorian year -> athikawan?),
+#: each pair decided by a dated record that gives a civil date with its Thai lunar date inside the
+#: span where the two placements differ (the calendar agrees with the rule on both sides of it).
 OFFICIAL_ATHIKAWAN_EXCEPTIONS: Final[dict[int, bool]] = {
+    # 1927 -> 1929. King Bhumibol's birth, Monday 5 December 1927 = waxing 12 of month 1 (the
+    # rule gives waxing 11): the birth record in the Royal Gazette chronicle edition of 1950, "ณ
+    # วันที่ ๒ ๑๒ฯ ๑ ค่ำ ปีเถาะ นพศก จุลศักราช ๑๒๘๙", quoted at
+    # https://variety.teenee.com/foodforbrain/76580.html (also https://www.thaihealth.or.th/
+    # Content/21673, "วันจันทร์ เดือนอ้าย ขึ้น ๑๒ ค่ำ ปีเถาะ").
+    1927: False,
+    1929: True,
+    # 1932 -> 1933. The preamble of the Constitution of 10 December 1932 (Royal Gazette vol. 49,
+    # p. 529), Saturday = waxing 13 of month 1 (rule: waxing 12); English translation at
+    # https://en.wikisource.org/wiki/Page:Constitution_of_the_Kingdom_of_Siam.djvu/1
+    1932: False,
+    1933: True,
+    # 1948 -> 1949. The preamble of the Constitution of 23 March 1949 (Royal Gazette vol. 66,
+    # issue 17, special edition p. 2), Wednesday = waning 10 of month 4 (rule: waning 9); at
+    # https://en.wikisource.org/wiki/Page:รัฐธรรมนูญ_๒๔๙๒.pdf/2
+    1948: False,
+    1949: True,
+    # 1954 -> 1952. King Vajiralongkorn's birth, Monday 28 July 1952 = waxing 6 of month 9 of an
+    # athikawan year, "ขึ้น ๖ ค่ำ เดือน ๙ ปีมะโรง จัตวาศก อธิกวาร จุลศักราช ๑๓๑๔" (rule: waxing 7,
+    # a common year): http://research.pit.ac.th/lib/?p=360, http://www.tnews.co.th/contents/341707
+    1952: True,
+    1954: False,
+    # 1994 -> 1997 and 2005 -> 2006: the official holiday dates of those years (Bank of Thailand
+    # holiday lists, e.g. Makha Bucha on 12 February 2006 with its substitute day on the 13th).
     1994: False,
     1997: True,
     2005: False,
