@@ -164,8 +164,9 @@ _completions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Coalescer[lis
 
 # Stored bodies: base64 of the bytes, or for bodies of _COMPRESS_FROM bytes and more "z:" and
 # base64 of their zlib stream (level 1: JSON shrinks 4-7x at ~200 MB/s; a 660 KB Uranian chart
-# costs PostgreSQL ~17 ms of CPU to store uncompressed, its own compression included).
-_COMPRESS_FROM = 1024
+# costs PostgreSQL ~17 ms of CPU to store uncompressed, its own compression included). Smaller
+# bodies are not worth zlib's set-up cost per call.
+_COMPRESS_FROM = 8192
 _ZLIB_PREFIX = "z:"
 
 
