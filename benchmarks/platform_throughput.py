@@ -174,6 +174,11 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="hypercorn worker processes")
     parser.add_argument("--endpoint", choices=sorted(ENDPOINTS), default="numerology")
     parser.add_argument(
+        "--no-idempotency-key",
+        action="store_true",
+        help="send the billable call without Idempotency-Key (no replay record is written)",
+    )
+    parser.add_argument(
         "--unix-sockets",
         action="store_true",
         help="reach PostgreSQL and Redis over Unix-domain sockets instead of loopback TCP",
@@ -251,16 +256,10 @@ def main() -> int:
         label = f"POST {path.removeprefix('/api/v3/')} (billable)"
 
         def billable() -> bytes:
-            return _request(
-                "POST",
-                path,
-                {
-                    "X-API-Key": key,
-                    "Content-Type": "application/json",
-                    "Idempotency-Key": uuid.uuid4().hex,
-                },
-                body,
-            )
+            headers = {"X-API-Key": key, "Content-Type": "application/json"}
+            if not args.no_idempotency_key:
+                headers["Idempotency-Key"] = uuid.uuid4().hex
+            return _request("POST", path, headers, body)
 
         print(
             f"{args.concurrency} concurrent keep-alive clients, {args.duration:.0f} s each, "
