@@ -6,15 +6,18 @@ bodies, and credentials are only ever referred to by their id.
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
 from quart import g, has_request_context
 
 _STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
+# msgspec: several times faster than json.dumps for the one line every request logs; values it
+# cannot encode (ids of odd types, exceptions) are written as their str().
+_ENCODER = msgspec.json.Encoder(enc_hook=str)
 
 
 class JsonFormatter(logging.Formatter):
@@ -34,7 +37,7 @@ class JsonFormatter(logging.Formatter):
                 entry[key] = value
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, default=str)
+        return _ENCODER.encode(entry).decode()
 
 
 def configure_logging(level: str = "INFO") -> None:
