@@ -523,3 +523,49 @@ async def _credential_of(account_id: str) -> Any:
     from astro_server.models import ApiKey
 
     return await ApiKey.get(account_id=account_id)
+
+
+async def test_a_claim_cancelled_while_its_batch_is_in_flight_is_refunded(
+    migrated_pg_database: str, tmp_path: Path
+) -> None:
+    """A client that goes away while its request's batch is in the database: the batch still
+    debits it, and the debit is refunded and its key released (PostgreSQL)."""
+    from astro_server.services import billing, idempotency
+    from astro_server.services.batching import Coalescer
+
+    async with running_app(settings_for(migrated_pg_database, tmp_path)):
+        account_id, _ = await new_account("free", 5)
+        credential = (await _credential_of(account_id)).id
+        in_flight, flushed = asyncio.Event(), asyncio.Event()
+
+        async def slow_flush(items: list[Any]) -> list[Any]:
+            in_flight.set()
+            await asyncio.sleep(0.3)  # the caller is cancelled meanwhile
+            try:
+                return await billing._flush_claims(items)
+            finally:
+                flushed.set()
+
+        loop = asyncio.get_running_loop()
+        billing._claim_batches[loop] = Coalescer(slow_flush)
+        try:
+            scope = idempotency.Scope(credential, "POST", "/test/echo", "gone-1")
+            item = billing._ClaimItem(account_id, credential, scope, "h", 2, 1, "x", "req_1")
+            task = asyncio.create_task(billing._submit_claim(item))
+            await in_flight.wait()
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            await asyncio.wait_for(flushed.wait(), 10)
+            await asyncio.sleep(0.05)  # the batch's results are handed out, callbacks run
+            await asyncio.wait_for(asyncio.gather(*billing._orphan_refunds), 10)
+        finally:
+            del billing._claim_batches[loop]
+        assert await balance(account_id) == 5
+        kinds = (
+            await LedgerEntry.filter(account_id=account_id)
+            .order_by("id")
+            .values_list("kind", "amount")
+        )
+        assert kinds == [("top_up", 5), ("debit", -2), ("refund", 2)]
+        assert not await IdempotencyRecord.filter(key="gone-1").exists()

@@ -26,14 +26,19 @@ class Coalescer(Generic[T, R]):
         self._writer: asyncio.Task[None] | None = None
 
     async def submit(self, item: T) -> R:
+        # A caller that goes away (client disconnect) only cancels its own future: its item is
+        # still flushed with the others.
+        return await self.enqueue(item)
+
+    def enqueue(self, item: T) -> asyncio.Future[R]:
+        """Queue ``item`` and return the future of its result (for callers that must learn the
+        outcome even when they are cancelled: await it through ``asyncio.shield``)."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[R] = loop.create_future()
         self._queue.append((item, done))
         if self._writer is None:
             self._writer = loop.create_task(self._drain())
-        # A caller that goes away (client disconnect) only cancels its own future: its item is
-        # still flushed with the others.
-        return await done
+        return done
 
     async def _drain(self) -> None:
         try:

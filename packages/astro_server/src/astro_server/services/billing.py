@@ -28,11 +28,11 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import wraps
+from functools import partial, wraps
 from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
-from quart import Response, current_app, g, request
+from quart import Response, current_app, g, has_request_context, request
 from quart_schema import (
     DataSource,
     RequestSchemaValidationError,
@@ -178,7 +178,11 @@ async def add_credits(account_id: str, credits: int, note: str = "top_up") -> in
     return int(rows[0]["credits"])
 
 
-async def _refund_request(charge: Charge, record_id: int | None) -> None:
+async def _refund_request(
+    charge: Charge, record_id: int | None, request_id: str | None = None
+) -> None:
+    if request_id is None and has_request_context():
+        request_id = getattr(g, "request_id", None)
     try:
         async with in_transaction() as conn:
             if charge.ledger_entry_id is not None and charge.credits > 0:
@@ -188,7 +192,7 @@ async def _refund_request(charge: Charge, record_id: int | None) -> None:
                     charge.ledger_entry_id,
                     charge.credits,
                     charge.operation,
-                    request_id=getattr(g, "request_id", None),
+                    request_id=request_id,
                 )
             if record_id is not None:
                 await idempotency.release(record_id, conn)
@@ -274,6 +278,40 @@ _claim_batches: weakref.WeakKeyDictionary[
 ] = weakref.WeakKeyDictionary()
 
 
+# Refunds of claims whose request was cancelled (client gone) while its batch was in flight.
+_orphan_refunds: set[asyncio.Task[None]] = set()
+
+
+async def _submit_claim(item: _ClaimItem) -> _ClaimOutcome:
+    """Claim in the current batch. A request cancelled meanwhile (its client went away) cannot
+    take its item out of a batch already sent: when that batch debited it, the debit is
+    refunded and the key released, so nothing is charged for a request that never ran."""
+    loop = asyncio.get_running_loop()
+    coalescer = _claim_batches.get(loop)
+    if coalescer is None:
+        coalescer = _claim_batches[loop] = Coalescer(_flush_claims)
+    future = coalescer.enqueue(item)
+    try:
+        return await asyncio.shield(future)
+    except asyncio.CancelledError:
+        future.add_done_callback(partial(_refund_orphaned_claim, item))
+        raise
+
+
+def _refund_orphaned_claim(item: _ClaimItem, future: asyncio.Future[_ClaimOutcome]) -> None:
+    if future.cancelled() or future.exception() is not None:
+        return
+    outcome = future.result()
+    if outcome.outcome != "ok" or outcome.balance is None:
+        return
+    charge = Charge(item.account_id, item.operation, item.cost, outcome.ledger_id, outcome.balance)
+    task = asyncio.get_running_loop().create_task(
+        _refund_request(charge, outcome.claim_id, item.request_id)
+    )
+    _orphan_refunds.add(task)
+    task.add_done_callback(_orphan_refunds.discard)
+
+
 async def _pg_claim_and_debit(
     operation_name: str, cost: int, scope: idempotency.Scope | None, the_request_hash: str
 ) -> tuple[Charge, int | None] | Response:
@@ -289,12 +327,8 @@ async def _pg_claim_and_debit(
         operation_name,
         getattr(g, "request_id", None),
     )
-    loop = asyncio.get_running_loop()
-    coalescer = _claim_batches.get(loop)
-    if coalescer is None:
-        coalescer = _claim_batches[loop] = Coalescer(_flush_claims)
     for _ in range(5):
-        result = await coalescer.submit(item)
+        result = await _submit_claim(item)
         if result.outcome == "refused":
             raise await _refusal(operation_name, cost)
         if result.outcome == "conflict":
