@@ -73,6 +73,12 @@ HISTORICAL_LUNAR_DATES = {
     # Vajiralongkorn's birth, "ขึ้น ๖ ค่ำ เดือน ๙ ปีมะโรง จัตวาศก อธิกวาร":
     # http://research.pit.ac.th/lib/?p=360
     date(1952, 7, 28): ("monday", 9, "waxing", 6),
+    # Constitution of 11 October 1997, preamble "อัสสยุชมาส ศุกลปักษ์ ทสมีดิถี ...
+    # โสรวาร" (control): http://www.tamanoon.biz/tamanoon/general/preamble.htm
+    date(1997, 10, 11): ("saturday", 11, "waxing", 10),
+    # Constitution of 24 August 2007, preamble "สาวนมาส ชุณหปักษ์ เอกาทสีดิถี ...
+    # ศุกรวาร" (control): http://www.tamanoon.biz/tamanoon50/general/Preamble.htm
+    date(2007, 8, 24): ("friday", 9, "waxing", 11),
 }
 
 

@@ -13,7 +13,13 @@ from holidays.calendars.thai import _ThaiLunisolar
 #: 1927/1929, 1932/1933, 1948/1949 and 1952/1954 are confirmed by dated historical records and
 #: are now official exceptions of ``astro_calc.thai.suriyayatra`` (citations there; the records
 #: are checked in ``test_thai_calendar.HISTORICAL_LUNAR_DATES``). For the years below no record
-#: deciding between the two placements was found, so the rule stands.
+#: deciding between the two placements was found, so the rule stands. Only a lunar-dated record
+#: inside the civil spans where the two calendars differ can decide: 28 Nov 1913 - 22 Jun 1914,
+#: 24 Jun 1922 - 20 Jun 1925, 19 Jun 1936 - 27 Jun 1938, 2 Jul 1943 - 8 Aug 1945 (a whole month
+#: apart from 1944's repeated month 8 until 1945's month 8), 27 Jun 1957 - 5 Jul 1959,
+#: 25 Jun 1968 - 3 Jul 1970, 5 Jul 1978 - 24 Jun 1979, 28 Jun 1984 - 25 Jun 1987 and
+#: 3 Jul 1989 - 22 Jun 1990 (e.g. Chulabhorn's birth, 4 Jul 1957, is waxing 8 of month 8 by the
+#: rule and waxing 7 by the table; the Constitution of 22 Dec 1978 waning 7 or 8 of month 1).
 ALMANAC_ATHIKAWAN_PLACEMENT = {
     1914, 1922, 1925, 1936, 1938, 1943, 1957, 1959, 1968, 1970, 1978, 1979, 1984, 1987, 1989,
     1990,
