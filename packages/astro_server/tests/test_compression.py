@@ -1,4 +1,4 @@
-"""gzip of JSON responses on request (Accept-Encoding), on the in-process app (SQLite)."""
+"""zstd/gzip of JSON responses on request (Accept-Encoding), on the in-process app (SQLite)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import zstandard
 from _platform_support import key_headers, new_account, running_app
 from quart import Quart
 
-from astro_server.compression import MIN_BYTES, accepts_gzip
+from astro_server.compression import MIN_BYTES, accepts_gzip, chosen_encoding
 from astro_server.settings import Settings
 
 NATAL = {"subject": {"date": "1990-05-01", "time": "07:30", "latitude": 13.75,
@@ -44,6 +45,34 @@ async def app(tmp_path: Path) -> AsyncIterator[Quart]:
 )
 def test_accept_encoding_negotiation(header: str, expected: bool) -> None:
     assert accepts_gzip(header) is expected
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("gzip, deflate", "gzip"),
+        ("gzip, deflate, zstd", "zstd"),  # equal quality: zstd
+        ("zstd;q=0.5, gzip", "gzip"),
+        ("zstd, gzip;q=0", "zstd"),
+        ("zstd;q=0, gzip;q=0", None),
+        ("*", "zstd"),
+        ("gzip;q=0.2, *;q=0.5", "zstd"),  # zstd falls under the wildcard
+        ("br, deflate", None),
+        ("identity", None),
+    ],
+)
+def test_the_coding_chosen_among_zstd_and_gzip(header: str, expected: str | None) -> None:
+    assert chosen_encoding(header) == expected
+
+
+async def test_zstd_when_the_client_prefers_it(app: Quart) -> None:
+    client = app.test_client()
+    plain = await client.get("/openapi.json")
+    packed = await client.get("/openapi.json", headers={"Accept-Encoding": "gzip, zstd"})
+    assert packed.headers["Content-Encoding"] == "zstd"
+    assert "accept-encoding" in packed.headers["Vary"].lower()
+    raw = await packed.get_data()
+    assert zstandard.ZstdDecompressor().decompress(raw) == await plain.get_data()
 
 
 async def test_large_json_is_gzipped_when_asked_and_inflates_to_the_same_body(app: Quart) -> None:

@@ -244,13 +244,14 @@ async def test_a_large_first_response_replays_byte_for_byte(client: Client) -> N
     assert await second.get_data() == body
     stored = (await IdempotencyRecord.get(key="large-1")).response_body
     assert stored is not None
-    assert stored.startswith("z:")
+    assert stored.startswith("zs:")
     assert len(stored) < len(body) / 3
     assert idempotency.decode_stored_body(stored) == body
 
 
 def test_stored_bodies_round_trip_and_old_rows_still_decode() -> None:
     import base64
+    import zlib
 
     from astro_server.services.idempotency import (
         _COMPRESS_FROM,
@@ -261,10 +262,12 @@ def test_stored_bodies_round_trip_and_old_rows_still_decode() -> None:
     edge = _COMPRESS_FROM
     for body in (b"", b'{"a":1}', b"x" * (edge - 1), b"x" * edge, bytes(range(256)) * 40):
         assert decode_stored_body(encode_stored_body(body)) == body
-    assert not encode_stored_body(b"x" * (edge - 1)).startswith("z:")
-    assert encode_stored_body(b"x" * edge).startswith("z:")
-    # Rows written before compression (plain base64) replay unchanged.
+    assert ":" not in encode_stored_body(b"x" * (edge - 1))
+    assert encode_stored_body(b"x" * edge).startswith("zs:")
+    # Rows written by earlier releases (plain base64; zlib) replay unchanged.
     assert decode_stored_body(base64.b64encode(b'{"old":true}').decode()) == b'{"old":true}'
+    zlib_row = "z:" + base64.b64encode(zlib.compress(b"y" * 5000, 1)).decode()
+    assert decode_stored_body(zlib_row) == b"y" * 5000
 
 
 async def test_concurrent_keyed_calls_each_store_and_replay_their_own_response(
