@@ -37,6 +37,47 @@ def pg_bin(name: str) -> str:
     raise SystemExit(f"{name} not found (install PostgreSQL)")
 
 
+def process_table() -> dict[int, tuple[int, str, float]]:
+    """Every process now: pid -> (parent pid, command name, user + system CPU seconds)."""
+    table: dict[int, tuple[int, str, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            head, _, rest = (entry / "stat").read_text().rpartition(")")
+        except OSError:
+            continue
+        fields = rest.split()
+        cpu = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        table[int(entry.name)] = (int(fields[1]), head.partition("(")[2], cpu)
+    return table
+
+
+def process_tree_cpu_s(root_pid: int) -> float:
+    """CPU seconds of a process and its descendants."""
+    table = process_table()
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _, _) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    total, stack = 0.0, [root_pid]
+    while stack:
+        pid = stack.pop()
+        if pid in table:
+            total += table[pid][2]
+        stack.extend(children.get(pid, []))
+    return total
+
+
+def cpu_by_command(names: tuple[str, ...]) -> dict[str, float]:
+    """CPU seconds of every process whose command name starts with one of ``names``."""
+    totals = dict.fromkeys(names, 0.0)
+    for _, comm, cpu in process_table().values():
+        for name in names:
+            if comm.startswith(name):
+                totals[name] += cpu
+    return totals
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of one process (0 when it is gone)."""
     try:

@@ -37,7 +37,13 @@ import uuid
 from contextlib import ExitStack
 from pathlib import Path
 
-from _services import free_port, start_postgres_and_redis, wait_for_port
+from _services import (
+    cpu_by_command,
+    free_port,
+    process_tree_cpu_s,
+    start_postgres_and_redis,
+    wait_for_port,
+)
 
 #: ``--endpoint``: the billable call to measure (path, body). ``numerology`` is the platform
 #: figure of issue 3; ``natal`` and ``uranian`` are issue 5's "endpoints keep half of /healthz".
@@ -108,48 +114,6 @@ async def load(
 
     await asyncio.gather(*(client() for _ in range(concurrency)))
     return latencies, statuses
-
-
-def process_tree_cpu_s(root_pid: int) -> float:
-    """CPU seconds (user + system) of a process and its descendants, from /proc."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    children: dict[int, list[int]] = {}
-    stats: dict[int, list[str]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        stats[int(entry.name)] = fields
-        children.setdefault(int(fields[1]), []).append(int(entry.name))
-    total, stack = 0.0, [root_pid]
-    while stack:
-        pid = stack.pop()
-        if pid in stats:
-            total += (int(stats[pid][11]) + int(stats[pid][12])) / ticks
-        stack.extend(children.get(pid, []))
-    return total
-
-
-def cpu_by_command(names: tuple[str, ...]) -> dict[str, float]:
-    """CPU seconds of every process whose command name starts with one of ``names``."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    totals = dict.fromkeys(names, 0.0)
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            head, _, rest = (entry / "stat").read_text().rpartition(")")
-        except OSError:
-            continue
-        comm = head.partition("(")[2]
-        fields = rest.split()
-        for name in names:
-            if comm.startswith(name):
-                totals[name] += (int(fields[11]) + int(fields[12])) / ticks
-    return totals
 
 
 def summarize(

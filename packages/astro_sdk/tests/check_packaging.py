@@ -45,16 +45,16 @@ def norm(name):
     return re.sub(r"[-_.]+", "-", name).lower()
 
 installed = {norm(d.metadata["Name"]): d for d in metadata.distributions()}
-seen, todo = set(), ["astro-sdk"]
-while todo:
-    name = todo.pop()
+seen, pending = set(), ["astro-sdk"]
+while pending:
+    name = pending.pop()
     if name in seen or name not in installed:
         continue
     seen.add(name)
     for raw in installed[name].requires or []:
         req = Requirement(raw)
         if req.marker is None or req.marker.evaluate({"extra": ""}):
-            todo.append(norm(req.name))
+            pending.append(norm(req.name))
 direct = [norm(Requirement(r).name) for r in installed["astro-sdk"].requires or []]
 print(json.dumps({"installed": sorted(installed), "closure": sorted(seen), "direct": direct}))
 """

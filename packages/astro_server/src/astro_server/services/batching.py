@@ -9,6 +9,7 @@ gets that item's own result or error, so nothing is acknowledged before it is wr
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeVar
 
@@ -69,3 +70,19 @@ class Coalescer(Generic[T, R]):
                 if not done.done():
                     done.set_exception(RuntimeError("coalescer stopped"))
             self._queue = []
+
+
+#: Coalescers by event loop: a coalescer's futures belong to the loop that made them.
+LoopCoalescers = weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Coalescer[T, R]]
+
+
+def coalescer_for_loop(
+    registry: LoopCoalescers[T, R],
+    flush: Callable[[list[T]], Awaitable[Sequence[R | Exception]]],
+) -> Coalescer[T, R]:
+    """The running loop's coalescer in ``registry``, made with ``flush`` on first use."""
+    loop = asyncio.get_running_loop()
+    coalescer = registry.get(loop)
+    if coalescer is None:
+        coalescer = registry[loop] = Coalescer(flush)
+    return coalescer

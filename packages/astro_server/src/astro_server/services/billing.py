@@ -51,7 +51,7 @@ from astro_server.errors import APIError, payment_required
 from astro_server.models import Account, IdempotencyRecord, LedgerEntry
 from astro_server.schemas import ErrorBody
 from astro_server.services import idempotency, metrics
-from astro_server.services.batching import Coalescer
+from astro_server.services.batching import LoopCoalescers, coalescer_for_loop
 from astro_server.services.pricing import OPERATIONS, TIERS, Operation, price, tier_allows
 
 log = logging.getLogger("astro_server.billing")
@@ -273,9 +273,7 @@ _PG_CLAIM_BATCH = (
     "$1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], "
     "$8::int[], $9::text[], $10::text[], $11::text[], $12::timestamptz, $13::timestamptz)"
 )
-_claim_batches: weakref.WeakKeyDictionary[
-    asyncio.AbstractEventLoop, Coalescer[_ClaimItem, _ClaimOutcome]
-] = weakref.WeakKeyDictionary()
+_claim_batches: LoopCoalescers[_ClaimItem, _ClaimOutcome] = weakref.WeakKeyDictionary()
 
 
 # Refunds of claims whose request was cancelled (client gone) while its batch was in flight.
@@ -286,11 +284,7 @@ async def _submit_claim(item: _ClaimItem) -> _ClaimOutcome:
     """Claim in the current batch. A request cancelled meanwhile (its client went away) cannot
     take its item out of a batch already sent: when that batch debited it, the debit is
     refunded and the key released, so nothing is charged for a request that never ran."""
-    loop = asyncio.get_running_loop()
-    coalescer = _claim_batches.get(loop)
-    if coalescer is None:
-        coalescer = _claim_batches[loop] = Coalescer(_flush_claims)
-    future = coalescer.enqueue(item)
+    future = coalescer_for_loop(_claim_batches, _flush_claims).enqueue(item)
     try:
         return await asyncio.shield(future)
     except asyncio.CancelledError:

@@ -13,7 +13,6 @@ requests cannot both claim a key, on SQLite or PostgreSQL.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import hashlib
@@ -35,7 +34,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from astro_server import db
 from astro_server.errors import APIError
 from astro_server.models import IdempotencyRecord
-from astro_server.services.batching import Coalescer
+from astro_server.services.batching import LoopCoalescers, coalescer_for_loop
 
 REPLAY_WINDOW = timedelta(hours=24)
 MAX_KEY_LENGTH = 255
@@ -157,10 +156,7 @@ async def _write_completions(rows: list[list[Any]]) -> list[None]:
     return [None] * len(rows)
 
 
-# One per event loop (a coalescer's futures belong to the loop that made them).
-_completions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Coalescer[list[Any], None]] = (
-    weakref.WeakKeyDictionary()
-)
+_completions: LoopCoalescers[list[Any], None] = weakref.WeakKeyDictionary()
 
 
 # Stored bodies: base64 of the bytes, or for bodies of _COMPRESS_FROM bytes and more "zs:" and
@@ -200,11 +196,8 @@ async def complete(record_id: int, response: Response) -> None:
         return
     # Group commit: the completions of concurrent requests share one statement and commit;
     # this request returns once the statement carrying its row has committed.
-    loop = asyncio.get_running_loop()
-    coalescer = _completions.get(loop)
-    if coalescer is None:
-        coalescer = _completions[loop] = Coalescer(_write_completions)
-    await coalescer.submit([record_id, response.status_code, body, headers])
+    completions = coalescer_for_loop(_completions, _write_completions)
+    await completions.submit([record_id, response.status_code, body, headers])
 
 
 async def release(record_id: int, conn: BaseDBAsyncClient | None = None) -> None:
