@@ -12,7 +12,7 @@ import zstandard
 from _platform_support import key_headers, new_account, running_app
 from quart import Quart
 
-from astro_server.compression import MIN_BYTES, accepts_gzip, chosen_encoding
+from astro_server.compression import MIN_BYTES, chosen_encoding
 from astro_server.settings import Settings
 
 NATAL = {"subject": {"date": "1990-05-01", "time": "07:30", "latitude": 13.75,
@@ -23,28 +23,6 @@ NATAL = {"subject": {"date": "1990-05-01", "time": "07:30", "latitude": 13.75,
 async def app(tmp_path: Path) -> AsyncIterator[Quart]:
     async with running_app(Settings(data_dir=tmp_path, secret_key="k" * 32)) as application:
         yield application
-
-
-@pytest.mark.parametrize(
-    ("header", "expected"),
-    [
-        ("gzip", True),
-        ("gzip, deflate, br, zstd", True),
-        ("GZIP;q=0.5", True),
-        ("x-gzip", True),
-        ("*", True),
-        ("deflate, *;q=0.1", True),
-        ("gzip;q=0", False),
-        ("gzip;q=0.0, *", False),  # named explicitly: the wildcard does not override it
-        ("identity", False),
-        ("br", False),
-        ("*;q=0", False),
-        ("gzip;q=abc", False),
-        ("", False),
-    ],
-)
-def test_accept_encoding_negotiation(header: str, expected: bool) -> None:
-    assert accepts_gzip(header) is expected
 
 
 @pytest.mark.parametrize(

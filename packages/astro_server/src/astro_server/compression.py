@@ -59,12 +59,6 @@ def chosen_encoding(accept_encoding: str) -> str | None:
     return best
 
 
-def accepts_gzip(accept_encoding: str) -> bool:
-    """Whether an ``Accept-Encoding`` value admits gzip: listed (or ``*``) with q > 0."""
-    named, wildcard = _qualities(accept_encoding)
-    return named.get("gzip", wildcard if wildcard is not None else 0.0) > 0
-
-
 def gzip_bytes(body: bytes) -> bytes:
     packer = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)  # wbits 31: the gzip container
     return packer.compress(body) + packer.flush()

@@ -19,7 +19,6 @@ import hashlib
 import hmac
 import json
 import weakref
-import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -162,10 +161,9 @@ _completions: LoopCoalescers[list[Any], None] = weakref.WeakKeyDictionary()
 # Stored bodies: base64 of the bytes, or for bodies of _COMPRESS_FROM bytes and more "zs:" and
 # base64 of their zstd frame (level 1: a 660 KB Uranian chart becomes 70 KB in ~1 ms; stored
 # uncompressed it cost PostgreSQL ~17 ms of CPU, its own compression included; zlib level 1 took
-# 3.5 ms for 100 KB). "z:" (zlib) rows written by earlier releases still decode.
+# 3.5 ms for 100 KB).
 _COMPRESS_FROM = 2048
 _ZSTD_PREFIX = "zs:"
-_ZLIB_PREFIX = "z:"
 _zstd_compressor = zstandard.ZstdCompressor(level=1)  # one per process: the event loop's thread
 _zstd_decompressor = zstandard.ZstdDecompressor()
 
@@ -179,8 +177,6 @@ def encode_stored_body(body: bytes) -> str:
 def decode_stored_body(stored: str) -> bytes:
     if stored.startswith(_ZSTD_PREFIX):
         return _zstd_decompressor.decompress(base64.b64decode(stored[len(_ZSTD_PREFIX) :]))
-    if stored.startswith(_ZLIB_PREFIX):
-        return zlib.decompress(base64.b64decode(stored[len(_ZLIB_PREFIX) :]))
     return base64.b64decode(stored)
 
 
