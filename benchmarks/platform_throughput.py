@@ -12,10 +12,14 @@ statement with its idempotency record and ledger row, the stored replay (group c
 new ``Idempotency-Key`` per request.
 
     uv run python benchmarks/platform_throughput.py [--duration 10] [--concurrency 50]
-        [--endpoint numerology|natal|uranian] [--unix-sockets]
+        [--endpoint numerology|estimate|natal|uranian ...] [--unix-sockets]
 
 ``--endpoint natal`` / ``uranian`` measure issue 5's "the natal and Uranian endpoints keep at
-least half of /healthz throughput" on the same production stack.
+least half of /healthz throughput" on the same production stack. ``--endpoint estimate`` is a
+reference point, not a billable call: ``POST /api/v3/estimates`` is authenticated, rate limited,
+has a JSON body and reads the balance, but debits nothing and writes no idempotency record; what
+it costs above ``/healthz`` is the price of being an API call at all on this stack. Several
+endpoints may be named; each is measured against the same ``/healthz`` run.
 
 PostgreSQL and Redis come from ``ASTRO_BENCH_DATABASE_URL`` / ``ASTRO_BENCH_REDIS_URL``, or are
 started here in a temporary directory (as ``scripts/test.sh`` does) and stopped at the end.
@@ -34,6 +38,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -56,6 +61,10 @@ ENDPOINTS = {
         "/api/v3/western/natal",
         {"subject": {"date": "1990-05-01", "time": "07:30", "latitude": 13.75,
                      "longitude": 100.5, "timezoneOffsetMinutes": 420}},
+    ),
+    "estimate": (
+        "/api/v3/estimates",
+        {"operation": "numerology.profile", "params": {}},
     ),
     "uranian": (
         "/api/v3/uranian/chart",
@@ -136,7 +145,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--concurrency", type=int, default=50)
     parser.add_argument("--workers", type=int, default=2, help="hypercorn worker processes")
-    parser.add_argument("--endpoint", choices=sorted(ENDPOINTS), default="numerology")
+    parser.add_argument("--endpoint", choices=sorted(ENDPOINTS), nargs="+", default=["numerology"])
     parser.add_argument(
         "--no-idempotency-key",
         action="store_true",
@@ -215,25 +224,31 @@ def main() -> int:
 
         healthz = _request("GET", "/healthz", {})
         key = created["api_key"]
-        path, payload = ENDPOINTS[args.endpoint]
-        body = json.dumps(payload).encode()
-        label = f"POST {path.removeprefix('/api/v3/')} (billable)"
 
-        def billable() -> bytes:
-            headers = {"X-API-Key": key, "Content-Type": "application/json"}
-            if not args.no_idempotency_key:
-                headers["Idempotency-Key"] = uuid.uuid4().hex
-            return _request("POST", path, headers, body)
+        def caller(endpoint: str) -> Callable[[], bytes]:
+            path, payload = ENDPOINTS[endpoint]
+            body = json.dumps(payload).encode()
+
+            def make() -> bytes:
+                headers = {"X-API-Key": key, "Content-Type": "application/json"}
+                if not args.no_idempotency_key and endpoint != "estimate":
+                    headers["Idempotency-Key"] = uuid.uuid4().hex
+                return _request("POST", path, headers, body)
+
+            return make
+
+        runs: list[tuple[str, Callable[[], bytes]]] = [("GET /healthz", lambda: healthz)]
+        for endpoint in args.endpoint:
+            path = ENDPOINTS[endpoint][0].removeprefix("/api/v3/")
+            kind = "free reference" if endpoint == "estimate" else "billable"
+            runs.append((f"POST {path} ({kind})", caller(endpoint)))
 
         print(
             f"{args.concurrency} concurrent keep-alive clients, {args.duration:.0f} s each, "
             f"hypercorn --workers {args.workers}, PostgreSQL + Redis, {os.cpu_count()} CPUs"
         )
         results = {}
-        for name, make in (
-            ("GET /healthz", lambda: healthz),
-            (label, billable),
-        ):
+        for name, make in runs:
             asyncio.run(load(port, make, args.concurrency, args.warmup))
             cpu_before = process_tree_cpu_s(server.pid)
             services_before = cpu_by_command(("postgres", "redis-server"))
@@ -255,13 +270,15 @@ def main() -> int:
                 f"PostgreSQL {pg_ms:.2f}, Redis {redis_ms:.2f}, load generator "
                 f"{own_s * 1000 / count:.2f}"
             )
-        base, paid = results["GET /healthz"], results[label]
-        ratio = paid["rps"] / base["rps"]
-        print(
-            f"billable / healthz throughput: {ratio:.0%} (target >= 60%); "
-            f"billable p99 {paid['p99']:.1f} ms (target < 50 ms); "
-            f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
-        )
+        base = results["GET /healthz"]
+        for name, _ in runs[1:]:
+            paid = results[name]
+            print(
+                f"{name}: {paid['rps'] / base['rps']:.0%} of /healthz throughput "
+                f"(targets: numerology >= 60% and p99 < 50 ms, natal and uranian >= 50%); "
+                f"p99 {paid['p99']:.1f} ms"
+            )
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 0
 
 
