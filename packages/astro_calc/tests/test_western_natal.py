@@ -210,7 +210,8 @@ def test_diana_astrodatabank() -> None:
 
 # Monroe, Obama and Jobs: the birth data (Astrodatabank AA, birth certificates) and the signs and
 # houses below are confirmed on the stored pages cited; no page found gives their positions to the
-# arcminute, so (unlike Einstein and Diana above) these charts are checked to the sign only.
+# arcminute, so (unlike Einstein and Diana above) these charts are checked to the sign (Obama's
+# Ascendant, Sun and Moon to the whole degree) only.
 
 
 def _signs(c: object, names: str) -> list[str]:
@@ -241,7 +242,8 @@ def test_barack_obama_birth_certificate_chart() -> None:
     # https://thezodiac.com/weird/democrats2008.htm -- Leo Sun, Gemini Moon, Aquarius Ascendant,
     # Scorpio Midheaven. Signs of the other planets: https://joycelevine.com/Obama.htm (Mercury
     # and Uranus in Leo, Pluto and Mars in Virgo, Venus in Cancer, Saturn in Capricorn, Jupiter in
-    # Aquarius, the Moon in house 4).
+    # Aquarius, the Moon in house 4). Whole degrees ("Asc:18 Aquarius Sun:12 Leo Moon:3 Gemini"):
+    # https://www.astrology.co.uk/news/obamaelect.htm
     c = natal_chart(
         BirthSubject(
             date(1961, 8, 4), "19:24", 21 + 18 / 60 + 25 / 3600, -(157 + 51 / 60 + 30 / 3600),
@@ -256,6 +258,8 @@ def test_barack_obama_birth_certificate_chart() -> None:
         "leo", "gemini", "leo", "leo", "virgo", "virgo", "cancer", "capricorn", "aquarius",
     ]  # fmt: skip
     assert c.planet("moon").house == 4
+    degrees = (c.angles.ascendant.sign_degree, c.planet("sun").sign_degree)
+    assert [int(d) for d in (*degrees, c.planet("moon").sign_degree)] == [18, 12, 3]
 
 
 def test_steve_jobs_birth_certificate_chart() -> None:
