@@ -6,6 +6,7 @@ import threading
 from datetime import UTC, datetime
 
 import pytest
+import swisseph as swe
 
 from astro_calc import ephemeris
 from astro_calc.errors import CalcInputError
@@ -92,3 +93,16 @@ def test_unknown_house_system_names_the_field() -> None:
     with pytest.raises(CalcInputError) as info:
         ephemeris.houses(2451545.0, 10.0, 20.0, "Z")
     assert info.value.field == "house_system"
+
+
+def test_an_instant_past_the_ephemeris_is_a_refused_date_not_a_crash() -> None:
+    # Moshier covers Julian days 625000.5..2818000.5; servers refuse dates outside the years
+    # FIRST_YEAR..LAST_YEAR before calculating, and the library names "date" if one gets through.
+    beyond = swe.julday(3100, 1, 1, 0.0)
+    with pytest.raises(CalcInputError) as refused:
+        ephemeris.body_position(beyond, "sun")
+    assert refused.value.field == "date"
+    with pytest.raises(CalcInputError):
+        ephemeris.body_positions(beyond, ("sun", "moon"))
+    last = swe.julday(ephemeris.LAST_YEAR, 12, 31, 23.99)
+    assert 0 <= ephemeris.body_position(last + 366, "moon").longitude < 360

@@ -196,6 +196,18 @@ async def test_invalid_body_is_a_field_level_400_before_any_debit(client: Client
     assert await LedgerEntry.filter(account_id=account_id, kind="debit").count() == 0
 
 
+async def test_a_body_that_is_not_utf8_is_a_400_before_any_debit(client: Client) -> None:
+    # Found by schemathesis: Quart decodes the body before parsing it, and the UnicodeDecodeError
+    # escaped as a 500.
+    account_id, key = await new_account("starter", 100)
+    headers = {**key_headers(key), "Content-Type": "application/json"}
+    response = await client.post("/test/batch", data=b'{"records": "\xff\xfe"}', headers=headers)
+    assert response.status_code == 400
+    assert (await response.get_json())["error"] == "bad_request"
+    assert await balance(account_id) == 100
+    assert await LedgerEntry.filter(account_id=account_id, kind="debit").count() == 0
+
+
 @pytest.mark.parametrize("outcome", ["400", "500", "raise"])
 async def test_a_handler_failing_after_the_debit_is_refunded(client: Client, outcome: str) -> None:
     account_id, key = await new_account("free", 3)

@@ -88,6 +88,14 @@ async def test_malformed_json_is_400_bad_request(client: Client) -> None:
     _is_error_body(await response.get_json(), response.headers["X-Request-Id"], "bad_request")
 
 
+async def test_a_body_that_is_not_utf8_is_400_bad_request(client: Client) -> None:
+    response = await client.post(
+        "/test/validated", data=b"\xdd\xa0{", headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 400
+    _is_error_body(await response.get_json(), response.headers["X-Request-Id"], "bad_request")
+
+
 async def test_wrong_content_type_is_415(client: Client) -> None:
     response = await client.post(
         "/test/validated", data="name=a&count=1", headers={"Content-Type": "text/plain"}

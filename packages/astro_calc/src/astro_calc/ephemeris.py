@@ -32,6 +32,22 @@ from astro_calc.errors import CalcInputError, EphemerisUnavailableError
 
 _LOCK: Final = threading.RLock()
 
+#: The dates a request may carry: the Moshier ephemeris covers about 3000 BCE to 3000 CE (Julian
+#: days 625000.5 to 2818000.5) and Python dates start at year 1. Ending at 2999 leaves a year of
+#: room for searches that run past a date (transits, returns). Servers check inputs against these.
+FIRST_YEAR: Final = 1
+LAST_YEAR: Final = 2999
+
+
+def _out_of_span(exc: swe.Error) -> CalcInputError | None:
+    """Swiss Ephemeris's "jd ... outside ... range" as a refused ``date`` (a 400, not a 500)."""
+    if "outside" not in str(exc):
+        return None
+    return CalcInputError(
+        "date", f"outside the ephemeris's span; use dates in the years {FIRST_YEAR}-{LAST_YEAR}"
+    )
+
+
 #: Bodies by our name -> Swiss Ephemeris id.
 BODY_IDS: Final[dict[str, int]] = {
     "sun": swe.SUN,
@@ -205,7 +221,7 @@ def body_position(jd_ut: float, name: str, *, ayanamsa: str | None = None) -> Bo
                 raise EphemerisUnavailableError(
                     f"{name} needs Swiss Ephemeris asteroid files; set ASTRO_EPHE_PATH"
                 ) from exc
-            raise
+            raise _out_of_span(exc) or exc from None
     lon, lat, dist, slon, slat, sdist = values
     return BodyPosition(name, lon % 360.0, lat, dist, slon, slat, sdist)
 
@@ -224,13 +240,13 @@ def body_positions(
             ipl = body_id(name)
             try:
                 values, ret = swe.calc_ut(jd_ut, ipl, flags)
-            except swe.Error:
+            except swe.Error as exc:
                 if name in FILE_BODIES:
                     warnings.append(
                         f"{name} omitted: needs Swiss Ephemeris asteroid files (ASTRO_EPHE_PATH)"
                     )
                     continue
-                raise
+                raise _out_of_span(exc) or exc from None
             if name not in FILE_BODIES and ipl < 40:
                 used = ephemeris_name(ret)
             lon, lat, dist, slon, slat, sdist = values

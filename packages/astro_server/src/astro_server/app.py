@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from quart import Quart, Response, g, request
+from quart import Quart, Request, Response, g, request
 from quart_schema import OpenAPIProvider, QuartSchema, RequestSchemaValidationError
 from quart_schema.openapi import QUART_SCHEMA_OPERATION_ID_ATTRIBUTE
 from werkzeug.exceptions import HTTPException
@@ -69,6 +69,17 @@ class _OpenAPIProvider(OpenAPIProvider):
             if field is not None and field.is_required():
                 parameter["required"] = True
         return parameters, definitions
+
+
+class _Request(Request):
+    """Quart's request, but a body that is not UTF-8 fails as malformed JSON (a 400 through
+    ``on_json_loading_failed``) instead of escaping as a UnicodeDecodeError (a 500)."""
+
+    async def get_json(self, force: bool = False, silent: bool = False, cache: bool = True) -> Any:
+        try:
+            return await super().get_json(force=force, silent=silent, cache=cache)
+        except UnicodeDecodeError as error:
+            return None if silent else self.on_json_loading_failed(error)
 
 
 def error_response(err: APIError) -> Response:
@@ -227,6 +238,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     settings = settings or Settings.from_env()
     configure_logging(settings.log_level)
     app = Quart("astro_server")
+    app.request_class = _Request
     app.config["ASTRO_SETTINGS"] = settings
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.config["ASTRO_VERSION"] = __version__

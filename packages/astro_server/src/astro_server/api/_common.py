@@ -9,9 +9,21 @@ from typing import TypeVar
 
 from quart import Response
 
+from astro_calc.ephemeris import FIRST_YEAR, LAST_YEAR
 from astro_server.responses import json_response
 
 Request = TypeVar("Request")
+Moment = TypeVar("Moment", bound=dt.date | None)  # dates and datetimes (a datetime is a date)
+
+SPAN_TEXT = f"years {FIRST_YEAR}-{LAST_YEAR}"
+
+
+def in_ephemeris_span(value: Moment) -> Moment:
+    """A pydantic validator body: a date or instant the ephemeris covers (``FIRST_YEAR`` to
+    ``LAST_YEAR``), else a ``ValueError`` naming the span (a 400 naming the field)."""
+    if value is not None and not FIRST_YEAR <= value.year <= LAST_YEAR:
+        raise ValueError(f"must lie in the {SPAN_TEXT} (the ephemeris's span)")
+    return value
 
 
 def as_utc(moment: dt.datetime) -> dt.datetime:

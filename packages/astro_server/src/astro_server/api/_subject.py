@@ -25,6 +25,7 @@ from quart import Response
 
 from astro_calc.errors import CalcInputError
 from astro_calc.time import ResolvedTime, parse_time_of_day, resolve, zone
+from astro_server.api._common import in_ephemeris_span
 
 TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
 SUBJECT_FIELDS = frozenset(
@@ -83,6 +84,8 @@ class BirthSubject(BaseModel):
     @classmethod
     def _known_zone(cls, value: str | None) -> str | None:
         return check_zone(value)
+
+    _in_span = field_validator("date")(in_ephemeris_span)
 
     def local_time(self, field: str = "time") -> dt.time:
         """``time`` as a time of day; a malformed one is an error naming ``field``."""

@@ -35,6 +35,7 @@ from astro_calc.uranian import (
     uranian_factors,
     uranian_positions,
 )
+from astro_server.api._common import in_ephemeris_span
 from astro_server.api._msgspec_docs import response_model
 from astro_server.api._subject import check_zone, offset_minutes_field, timezone_field
 from astro_server.schemas import ErrorBody
@@ -63,6 +64,7 @@ class UranianChartRequest(BaseModel):
     timezone: str | None = timezone_field()
 
     _known_zone = field_validator("timezone")(check_zone)
+    _in_span = field_validator("birth_date")(in_ephemeris_span)
 
     def calc_kwargs(self) -> dict[str, object]:
         return {

@@ -40,7 +40,7 @@ from astro_calc.vedic import (
 )
 from astro_calc.vedic.subject import birth_moment
 from astro_calc.vedic.varga import VARGAS
-from astro_server.api._common import utc_or_now
+from astro_server.api._common import in_ephemeris_span, utc_or_now
 from astro_server.api._msgspec_docs import response_model
 from astro_server.api._subject import (
     TIME_PATTERN,
@@ -136,6 +136,8 @@ class DashaRequest(BaseModel):
     depth: int = Field(default=3, ge=1, le=3, description="1 maha, 2 antar, 3 pratyantar")
     at: dt.datetime | None = Field(default=None, description="Report the periods running then")
 
+    _in_span = field_validator("at")(in_ephemeris_span)
+
 
 class PanchangaRequest(BaseModel):
     date: dt.date
@@ -149,12 +151,16 @@ class PanchangaRequest(BaseModel):
         default="upper_limb", description="Sunrise convention"
     )
 
+    _in_span = field_validator("date")(in_ephemeris_span)
+
 
 class RemediesRequest(BaseModel):
     subject: BirthSubjectIn
     at: dt.datetime | None = Field(default=None, description="Date for Sade Sati and dasha lords")
     language: Literal["en", "th"] = "en"
     node: Literal["mean", "true"] = "mean"
+
+    _in_span = field_validator("at")(in_ephemeris_span)
 
 
 @blueprint.post("/api/v3/vedic/chart")

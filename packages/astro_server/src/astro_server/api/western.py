@@ -20,6 +20,7 @@ from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag, validate_request
 
 from astro_calc import western
+from astro_calc.ephemeris import FIRST_YEAR, LAST_YEAR
 from astro_calc.errors import CalcInputError
 from astro_calc.western import (
     ALL_ASPECTS,
@@ -42,7 +43,7 @@ from astro_calc.western import (
     transits,
 )
 from astro_calc.western.transits import DEFAULT_TRANSITING
-from astro_server.api._common import as_utc
+from astro_server.api._common import SPAN_TEXT, as_utc, in_ephemeris_span
 from astro_server.api._msgspec_docs import response_model
 from astro_server.api._subject import BirthSubject, check_zone, names_subject_fields, timezone_field
 from astro_server.responses import json_response
@@ -131,7 +132,9 @@ class CompositeRequest(BaseModel):
 class ReturnsRequest(BaseModel):
     subject: WesternSubject
     kind: Literal["solar", "lunar"] = Field(description="solar: for a year; lunar: after a date")
-    year: int | None = Field(default=None, ge=1, le=9999, description="Solar return year")
+    year: int | None = Field(
+        default=None, ge=FIRST_YEAR, le=LAST_YEAR, description=f"Solar return year ({SPAN_TEXT})"
+    )
     after: dt.datetime | None = Field(
         default=None, description="Lunar return: the first one after this instant (UTC if naive)"
     )
@@ -141,6 +144,7 @@ class ReturnsRequest(BaseModel):
     house_system: HouseSystem = "P"
 
     _known_zone = field_validator("timezone")(check_zone)
+    _in_span = field_validator("after")(in_ephemeris_span)
 
 
 class ProgressionsRequest(BaseModel):
@@ -152,6 +156,8 @@ class ProgressionsRequest(BaseModel):
     )
     house_system: HouseSystem = "P"
     orb_deg: float = Field(default=1.0, gt=0, le=5, description="Orb of aspects to natal points")
+
+    _in_span = field_validator("target_date")(in_ephemeris_span)
 
 
 class TransitsRequest(BaseModel):
@@ -166,6 +172,8 @@ class TransitsRequest(BaseModel):
     )
     include_ingresses: bool = True
     include_stations: bool = True
+
+    _in_span = field_validator("start", "end")(in_ephemeris_span)
 
 
 class ProgressionsResult(msgspec.Struct, frozen=True):
