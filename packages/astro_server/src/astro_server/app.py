@@ -22,6 +22,7 @@ from astro_server.compression import compress_if_accepted
 from astro_server.errors import APIError, validation_error
 from astro_server.responses import current_request_id, json_response
 from astro_server.runtime import Platform, die_with_supervisor, make_rate_limiter
+from astro_server.schemas import ErrorBody
 from astro_server.settings import Settings
 
 log = logging.getLogger("astro_server")
@@ -48,8 +49,46 @@ TAG_GROUPS: list[dict[str, str]] = [
 ]
 
 
+#: Error statuses every operation can answer, documented on each one that does not already say
+#: more: 400 where there is input to refuse (a body or parameters), 413 and 415 where there is a
+#: body, 500 everywhere. All carry the one error body.
+_COMMON_ERRORS: dict[str, tuple[str, str]] = {
+    "400": ("input", "Invalid input: validation_error with details naming each field, or "
+                     "bad_request for a body that is not JSON"),
+    "413": ("body", "payload_too_large: the body exceeds the server's limit"),
+    "415": ("body", "unsupported_media_type: send the body as application/json"),
+    "500": ("any", "internal_server_error (code internal): the request could not be completed"),
+}  # fmt: skip
+
+
+def _document_common_errors(document: dict[str, Any]) -> None:
+    error_schema = ErrorBody.model_json_schema(ref_template="#/components/schemas/{model}")
+    for name, definition in error_schema.pop("$defs", {}).items():
+        document["components"]["schemas"].setdefault(name, definition)
+    for path_item in document["paths"].values():
+        for operation in path_item.values():
+            responses = operation.setdefault("responses", {})
+            has_body = "requestBody" in operation
+            has_input = has_body or bool(operation.get("parameters"))
+            for status, (needs, description) in _COMMON_ERRORS.items():
+                if status in responses or int(status) in responses:  # quart-schema keys are ints
+                    continue
+                if (needs == "body" and not has_body) or (needs == "input" and not has_input):
+                    continue
+                responses[int(status)] = {
+                    "description": description,
+                    "content": {"application/json": {"schema": error_schema}},
+                }
+
+
 class _OpenAPIProvider(OpenAPIProvider):
-    """Operation ids exactly as declared (``createHoroscopeFeedSubscription``), no method prefix."""
+    """Operation ids exactly as declared (``createHoroscopeFeedSubscription``), no method prefix;
+    the common error statuses documented on every operation."""
+
+    def schema(self) -> dict[str, Any]:
+        document = super().schema()
+        _document_common_errors(document)
+        return document
 
     def operation_id(self, method: str, path: str, func: Callable[..., Any]) -> str | None:
         explicit = getattr(func, QUART_SCHEMA_OPERATION_ID_ATTRIBUTE, None)

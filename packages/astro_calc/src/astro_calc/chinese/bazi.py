@@ -35,7 +35,7 @@ from __future__ import annotations
 import calendar as _gregorian
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
 
@@ -192,7 +192,9 @@ class BirthMoment(msgspec.Struct, frozen=True):
 
 class PillarTime(msgspec.Struct, frozen=True):
     mode: str  # clock | mean | true | korean_almanac
-    local: datetime  # the naive reading that decided the day and hour pillars
+    # The naive wall-clock reading that decided the day and hour pillars: no UTC offset, so it is
+    # documented as a plain string, not an RFC 3339 date-time.
+    local: Annotated[datetime, msgspec.Meta(tz=False)]
     correction_minutes: float  # pillar time minus civil clock time
     equation_of_time_minutes: float
     day_boundary: DayBoundary

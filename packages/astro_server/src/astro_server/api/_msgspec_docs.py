@@ -7,7 +7,8 @@ from the structs themselves (msgspec, once); these mirrors only describe them:
 
 Mapping: nested Struct -> mirrored model (same name); ``tuple[X, ...]`` -> ``list[X]``; a
 fixed-length tuple stays a tuple; ``X | None`` stays optional; ``datetime`` and ``date`` keep their
-formats; fields with a default are not required.
+formats (a naive ``Annotated[datetime, Meta(tz=False)]`` is a plain string); fields with a
+default are not required.
 
 Component names are the struct names, and quart-schema keeps one schema per name across the whole
 document, so a tag group whose structs reuse another group's names (``ElementBalance`` is both
@@ -35,6 +36,12 @@ _BUILDING: dict[tuple[type[msgspec.Struct], str], str] = {}
 
 def _mirror_type(tp: Any, prefix: str) -> Any:
     origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        inner, *metadata = typing.get_args(tp)
+        naive = any(isinstance(m, msgspec.Meta) and m.tz is False for m in metadata)
+        if inner is dt.datetime and naive:
+            return str  # a wall-clock reading without an offset is not an RFC 3339 date-time
+        return _mirror_type(inner, prefix)
     if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
         building = _BUILDING.get((tp, prefix))
         if building is not None:
@@ -62,7 +69,7 @@ def _mirror_type(tp: Any, prefix: str) -> Any:
 def response_model(struct: type[msgspec.Struct], *, prefix: str = "") -> type[BaseModel]:
     """A pydantic model with the struct's name (``prefix`` added unless it already starts
     with it), fields, types and docstring."""
-    hints = typing.get_type_hints(struct)
+    hints = typing.get_type_hints(struct, include_extras=True)
     name = struct.__name__ if struct.__name__.startswith(prefix) else prefix + struct.__name__
     fields: dict[str, Any] = {}
     _BUILDING[(struct, prefix)] = name
