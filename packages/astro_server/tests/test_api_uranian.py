@@ -114,6 +114,8 @@ async def test_values_on_the_bounds_are_accepted(
         ("birth_place", ""), ("birth_place", "x" * 201), ("dial_mode", 30), ("dial_mode", "90"),
         ("orb_max", 0.24), ("orb_max", 3.01), ("birth_time", "7:30"), ("birth_time", "07:30:00"),
         ("birth_date", "1962-13-01"), ("birth_date", "3000-01-01"), ("timezone", "Mars/Olympus"),
+        # Each field has its documented JSON type (strict validation; lax pydantic took these):
+        ("birth_lat", "53.55"), ("birth_date", 0), ("timezoneOffsetMinutes", False),
         ("timezoneOffsetMinutes", 1081),
     ],
 )  # fmt: skip
