@@ -30,7 +30,9 @@ SEED = "20261122"
 EXAMPLES = "25"
 
 
-def _fuzz(base_url: str, header: str, paths: str, work: Path) -> subprocess.CompletedProcess[str]:
+def _fuzz(
+    base_url: str, header: str, paths: str, work: Path, *extra: str
+) -> subprocess.CompletedProcess[str]:
     schemathesis = Path(sys.executable).parent / "schemathesis"
     return subprocess.run(
         [
@@ -43,6 +45,7 @@ def _fuzz(base_url: str, header: str, paths: str, work: Path) -> subprocess.Comp
             "--generation-database", "none",
             "--workers", "2",
             "--no-color",
+            *extra,
         ],
         cwd=work, capture_output=True, text=True, timeout=540, check=False,
     )  # fmt: skip
