@@ -283,8 +283,11 @@ async def test_pause_and_resume(client: Client, ana: dict[str, str], receiver: R
     sub = (await resumed.get_json())["subscription"]
     assert (sub["active"], sub["disabled_at"], sub["consecutive_failures"]) == (True, None, 0)
     assert (await HoroscopeFeedSubscription.get(id=sub_id)).next_due_at is not None
-    bad = await client.patch(f"{BASE}/{sub_id}", json={"active": "maybe"}, headers=ana)
-    assert bad.status_code == 400
+    for not_a_boolean in ("maybe", "false", 0):  # strict: lax pydantic read "false" and 0
+        bad = await client.patch(f"{BASE}/{sub_id}", json={"active": not_a_boolean}, headers=ana)
+        assert bad.status_code == 400
+        assert (await bad.get_json())["details"][0]["field"] == "active"
+    assert (await HoroscopeFeedSubscription.get(id=sub_id)).active is True
 
 
 async def test_another_customers_subscription_is_404(

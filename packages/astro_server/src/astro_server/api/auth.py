@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from quart import Blueprint, Response, g, request
 from quart_schema import document_response, operation_id, tag, validate_request
 
@@ -15,6 +15,8 @@ blueprint = Blueprint("auth", __name__)
 
 
 class LoginRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # documented JSON types only (see decisions.md)
+
     email: str = Field(min_length=3, max_length=254, pattern=r"^[^@\s]+@[^@\s]+$")
     password: str = Field(min_length=1, max_length=1024)
 

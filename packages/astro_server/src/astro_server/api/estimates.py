@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from quart import Blueprint, Response, g
 from quart_schema import document_response, operation_id, tag, validate_request
 
@@ -17,6 +17,8 @@ blueprint = Blueprint("estimates", __name__)
 
 
 class EstimateRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # documented JSON types only (see decisions.md)
+
     operation: str = Field(
         min_length=1, max_length=100, description="Operation name, e.g. western.natal"
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from quart import Blueprint, Response, g
 from quart.blueprints import BlueprintSetupState
 from quart_schema import (
@@ -58,6 +58,8 @@ def _configure(state: BlueprintSetupState) -> None:
 
 
 class CreateSubscriptionRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # documented JSON types only (see decisions.md)
+
     destination_url: str = Field(
         min_length=9,
         max_length=2048,
@@ -75,6 +77,8 @@ class CreateSubscriptionRequest(BaseModel):
 
 
 class UpdateSubscriptionRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # "false" or 0 is not a boolean
+
     active: bool
 
 
