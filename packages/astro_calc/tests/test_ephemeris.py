@@ -106,3 +106,14 @@ def test_an_instant_past_the_ephemeris_is_a_refused_date_not_a_crash() -> None:
         ephemeris.body_positions(beyond, ("sun", "moon"))
     last = swe.julday(ephemeris.LAST_YEAR, 12, 31, 23.99)
     assert 0 <= ephemeris.body_position(last + 366, "moon").longitude < 360
+
+
+def test_a_lifetime_of_sade_sati_from_a_late_birth_stops_at_the_ephemeris_end() -> None:
+    from astro_calc.vedic.sade_sati import sade_sati
+
+    birth = swe.julday(ephemeris.LAST_YEAR, 12, 31, 12.0)
+    saturn = ephemeris.body_position(birth, "saturn", ayanamsa="lahiri").longitude
+    report = sade_sati(saturn, birth)  # Saturn on the Moon: a period runs from the birth on
+    end = ephemeris.datetime_from_jd(ephemeris.LAST_JD)
+    assert report.periods
+    assert all(period.end <= end for period in report.periods)

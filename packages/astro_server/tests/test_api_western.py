@@ -116,7 +116,8 @@ async def test_polar_placidus_falls_back_with_a_warning(client: Client, key: str
         ({"timezoneOffsetMinutes": -1081}, "subject.timezoneOffsetMinutes"),
         ({"timezoneOffsetMinutes": 1081}, "subject.timezoneOffsetMinutes"),
         ({"fold": 2}, "subject.fold"),
-        ({"date": "3000-01-01"}, "subject.date"),  # past the ephemeris (years 1-2999)
+        ({"date": "3000-01-01"}, "subject.date"),  # past the ephemeris (years 100-2999)
+        ({"date": "0099-12-31"}, "subject.date"),
     ],
 )
 async def test_subject_limits_are_field_level_400s(
@@ -131,7 +132,7 @@ async def test_subject_limits_are_field_level_400s(
     "subject_override",
     [{"latitude": 90}, {"latitude": -90}, {"longitude": 180}, {"longitude": -180},
      {"timezoneOffsetMinutes": 1080, "timezone": None}, {"time": "23:59:59"},
-     {"date": "2999-12-31"}, {"date": "0001-01-01"}],
+     {"date": "2999-12-31"}, {"date": "0100-01-01"}],
 )  # fmt: skip
 async def test_subject_values_on_the_limits_are_accepted(
     client: Client, key: str, subject_override: dict[str, Any]

@@ -33,9 +33,13 @@ from astro_calc.errors import CalcInputError, EphemerisUnavailableError
 _LOCK: Final = threading.RLock()
 
 #: The dates a request may carry: the Moshier ephemeris covers about 3000 BCE to 3000 CE (Julian
-#: days 625000.5 to 2818000.5) and Python dates start at year 1. Ending at 2999 leaves a year of
-#: room for searches that run past a date (transits, returns). Servers check inputs against these.
-FIRST_YEAR: Final = 1
+#: days 625000.5 to 2818000.5) and Python dates run from year 1. The room left serves the
+#: calculations that look before a date (a Vimshottari dasha starts up to 20 years before birth,
+#: a panchanga's previous sunrise, a UTC offset) or past it (returns, transits: a year at most).
+#: Servers check inputs against these.
+FIRST_YEAR: Final = 100
+#: The last Julian day the Moshier ephemeris computes (3000 CE): long searches stop before it.
+LAST_JD: Final = 2818000.5
 LAST_YEAR: Final = 2999
 
 

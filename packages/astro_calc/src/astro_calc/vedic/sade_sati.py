@@ -89,13 +89,14 @@ def sade_sati(
     ayanamsa: str = "lahiri",
 ) -> SadeSati:
     """Sade Sati periods for a natal Moon (sidereal longitude) from ``start_jd_ut`` (usually the
-    birth) for ``years`` years (module docstring). A period already running at the start is
-    reported from the start."""
+    birth) for ``years`` years, or to the ephemeris's end (module docstring). A period already
+    running at the start is reported from the start."""
     if not 0 < years <= 150:
         raise CalcInputError("years", "must be between 0 and 150")
     moon_sign = sign_index(moon_longitude_deg)
     window = {(moon_sign - 1) % 12: 0, moon_sign: 1, (moon_sign + 1) % 12: 2}
-    end_jd = start_jd_ut + years * 365.25
+    # A lifetime from a birth late in the ephemeris's span stops at its end (3000 CE).
+    end_jd = min(start_jd_ut + years * 365.25, ephemeris.LAST_JD - 1.0)
     sat0 = sign_index(ephemeris.body_position(start_jd_ut, "saturn", ayanamsa=ayanamsa).longitude)
 
     # Segments of time Saturn spends in each window sign: (phase, start, end).
