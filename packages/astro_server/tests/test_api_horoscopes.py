@@ -89,6 +89,8 @@ async def test_range_of_31_days_is_allowed_and_32_is_400(app: Quart, key: str) -
         ("sign=ophiuchus&date=2025-01-01", "sign"),
         ("sign=leo&date=2025-01-01&language=fr", "language"),
         ("sign=leo&date=not-a-date", "date"),
+        ("sign=leo&date=3000-01-01", "date"),  # the ephemeris span: years 100-2999
+        ("sign=leo&date=0099-12-31", "date"),
     ],
 )
 async def test_bad_daily_queries_are_400(app: Quart, key: str, query: str, field: str) -> None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag, validate_querystring
 
 from astro_calc.horoscope import DailyHoroscope
+from astro_server.api._common import in_ephemeris_span
 from astro_server.api._msgspec_docs import response_model
 from astro_server.errors import validation_error
 from astro_server.responses import json_response
@@ -37,12 +38,16 @@ class DailyQuery(BaseModel):
     date: dt.date = Field(description="UTC calendar date (YYYY-MM-DD)")
     language: Literal["en", "th"] = "en"
 
+    _in_span = field_validator("date")(in_ephemeris_span)
+
 
 class RangeQuery(BaseModel):
     sign: Sign
     start: dt.date
     end: dt.date = Field(description="Inclusive; at most 31 days from start")
     language: Literal["en", "th"] = "en"
+
+    _in_span = field_validator("start", "end")(in_ephemeris_span)
 
 
 class PublishedHoroscope(response_model(DailyHoroscope)):  # type: ignore[misc]
