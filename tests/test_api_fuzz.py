@@ -8,8 +8,9 @@ enterprise key rich in credits (so bodies reach the calculations instead of stop
 customer routes with a session token. The seed is fixed so a run is reproducible; a failure prints
 a curl command that replays it.
 
-Found this way and fixed: bodies that are not UTF-8 (a 500 on every billable route) and dates
-past the ephemeris (solar return year 9998, Vedic ``at`` 7428, birth dates in 3588).
+Found this way and fixed: bodies that are not UTF-8 (a 500 on every billable route), dates past
+the ephemeris (solar return year 9998, Vedic ``at`` 7428, birth dates in 3588), and, on
+PostgreSQL only, the NUL character in a login e-mail, a job id or a cursor.
 """
 
 from __future__ import annotations
@@ -74,8 +75,16 @@ def test_no_generated_request_is_a_server_error(production_stack: Stack, tmp_pat
             server.base_url, f"X-API-Key: {created['api_key']}", "^/api/v3/", tmp_path
         ),
         # /auth/logout is left out: it would end the session the other routes are fuzzed with.
+        # Creating a subscription is left out too: its SSRF check resolves the generated host
+        # names (https://0.com/...) through DNS, and tests send nothing off this machine; its
+        # bounds are tested in test_delivery_api.py.
         "customer routes": _fuzz(
-            server.base_url, f"Authorization: Bearer {token}", "^/v1/", tmp_path
+            server.base_url,
+            f"Authorization: Bearer {token}",
+            "^/(v1/|auth/login)",
+            tmp_path,
+            "--exclude-operation-id",
+            "createHoroscopeFeedSubscription",
         ),
     }
     for name, run in runs.items():

@@ -256,3 +256,11 @@ async def test_login_body_is_validated_field_by_field(client: Client) -> None:
     assert response.status_code == 400
     assert body["error"] == "validation_error"
     assert {d["field"] for d in body["details"]} == {"email", "password"}
+
+
+async def test_a_nul_in_the_login_email_is_a_400_not_a_database_error(client: Client) -> None:
+    # PostgreSQL cannot compare text holding NUL: this was a 500 on the production stack.
+    response = await client.post("/auth/login", json={"email": "a\x00b@x.com", "password": "x"})
+    body = await response.get_json()
+    assert response.status_code == 400
+    assert [d["field"] for d in body["details"]] == ["email"]

@@ -300,3 +300,16 @@ async def test_a_job_with_a_live_lease_is_not_taken_by_a_second_worker(app: Quar
     await jobs.run_job(job.id)
     unchanged = await Job.get(id=job.id)
     assert (unchanged.status, unchanged.attempts) == ("running", 1)
+
+
+async def test_a_nul_in_a_job_id_or_cursor_is_a_400_not_a_database_error(client: Client) -> None:
+    # PostgreSQL cannot compare text holding NUL: these were 500s on the production stack.
+    _account_id, key = await new_account("starter", 10)
+    for path, field in (
+        ("/api/v3/jobs?cursor=job_%00", "cursor"),
+        ("/api/v3/jobs/job_%00", "path"),
+    ):
+        response = await client.get(path, headers=key_headers(key))
+        body = await response.get_json()
+        assert response.status_code == 400, body
+        assert [d["field"] for d in body["details"]] == [field]

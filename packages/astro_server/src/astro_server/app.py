@@ -110,15 +110,46 @@ class _OpenAPIProvider(OpenAPIProvider):
         return parameters, definitions
 
 
+_NUL = "\x00"
+_NUL_MESSAGE = "must not contain the NUL character (\\u0000)"
+
+
+def _nul_field(value: Any, path: str = "") -> str | None:
+    """Where a NUL character sits in a parsed JSON value (``records[3].id``), if anywhere."""
+    if isinstance(value, str):
+        return (path or "body") if _NUL in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if _NUL in key:
+                return f"{path}.{key!r}" if path else repr(key)
+            found = _nul_field(item, f"{path}.{key}" if path else key)
+            if found:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _nul_field(item, f"{path}[{index}]")
+            if found:
+                return found
+    return None
+
+
 class _Request(Request):
     """Quart's request, but a body that is not UTF-8 fails as malformed JSON (a 400 through
-    ``on_json_loading_failed``) instead of escaping as a UnicodeDecodeError (a 500)."""
+    ``on_json_loading_failed``) instead of escaping as a UnicodeDecodeError (a 500), and a text
+    value holding a NUL character is a 400 naming its field: PostgreSQL cannot store or compare
+    such text, so it would otherwise fail deep inside a query as a 500."""
 
     async def get_json(self, force: bool = False, silent: bool = False, cache: bool = True) -> Any:
         try:
-            return await super().get_json(force=force, silent=silent, cache=cache)
+            data = await super().get_json(force=force, silent=silent, cache=cache)
         except UnicodeDecodeError as error:
             return None if silent else self.on_json_loading_failed(error)
+        # JSON carries a NUL only as the escape \u0000: look further only when it is there.
+        if not silent and b"\\u0000" in await self.get_data(as_text=False):
+            field = _nul_field(data)
+            if field is not None:
+                raise validation_error([{"field": field, "message": _NUL_MESSAGE}])
+        return data
 
 
 def error_response(err: APIError) -> Response:
@@ -182,6 +213,13 @@ def _register_request_hooks(app: Quart) -> None:
         ok = 0 < len(incoming) <= 64 and incoming.replace("-", "").replace("_", "").isalnum()
         g.request_id = incoming if ok else "req_" + secrets.token_hex(12)
         g.started = time.perf_counter()
+        # A NUL in the path or the query (%00) would reach PostgreSQL in an id or a cursor.
+        if _NUL in request.path:
+            raise validation_error([{"field": "path", "message": _NUL_MESSAGE}])
+        if b"%00" in request.query_string:
+            for name, value in request.args.items(multi=True):
+                if _NUL in name or _NUL in value:
+                    raise validation_error([{"field": name, "message": _NUL_MESSAGE}])
 
     @app.after_request
     async def _finish(response: Response) -> Response:
