@@ -139,6 +139,22 @@ class _Request(Request):
     value holding a NUL character is a 400 naming its field: PostgreSQL cannot store or compare
     such text, so it would otherwise fail deep inside a query as a 500."""
 
+    _raw_body: bytes | None = None
+
+    async def get_data(  # type: ignore[override]
+        self, cache: bool = True, as_text: bool = False, parse_form_data: bool = False
+    ) -> str | bytes:
+        """Quart's, but the body's bytes are kept once read: each of Quart's reads wraps the body
+        in a new task under ``wait_for``, and a billable request reads it four times (JSON,
+        NUL check, strict validation, idempotency hash)."""
+        raw = self._raw_body
+        if raw is None or parse_form_data or not cache:
+            read = await super().get_data(cache, False, parse_form_data)
+            raw = read if isinstance(read, bytes) else read.encode()
+            if cache and not parse_form_data:
+                self._raw_body = raw
+        return raw.decode() if as_text else raw
+
     async def get_json(self, force: bool = False, silent: bool = False, cache: bool = True) -> Any:
         try:
             data = await super().get_json(force=force, silent=silent, cache=cache)
