@@ -420,3 +420,34 @@ async def test_openapi_documents_the_operations(client: Client) -> None:
     request_schema = request_schema["properties"]
     assert request_schema["delivery_time"]["pattern"] == r"^([01]\d|2[0-3]):[0-5]\d$"
     assert request_schema["destination_url"]["pattern"] == "^https://"
+
+
+async def test_a_customer_holds_at_most_the_configured_number_of_subscriptions(
+    database_url: str, tmp_path: Path, receiver: Receiver
+) -> None:
+    # Three allowed: six concurrent creations leave exactly three; one more is a 409 that names
+    # the limit; deleting one makes room. Another customer has a limit of their own.
+    settings = settings_for(
+        database_url, tmp_path, allow_loopback_destinations=True, max_subscriptions_per_customer=3
+    )
+    async with running_app(settings) as application:
+        client = application.test_client()
+        ana_headers, _ = await login(client, "ana@example.com")
+        bo_headers, _ = await login(client, "bo@example.com")
+        signs = ["aries", "taurus", "gemini", "cancer", "leo", "virgo"]
+        results = await asyncio.gather(
+            *(create(client, ana_headers, destination_url=receiver.url(), sign=s) for s in signs)
+        )
+        statuses = sorted(status for status, _ in results)
+        assert statuses == [201, 201, 201, 409, 409, 409]
+        refused = next(body for status, body in results if status == 409)
+        assert (refused["error"], refused["code"]) == ("conflict", "subscription_limit")
+        assert "3" in refused["message"]
+        listed = await client.get(BASE, headers=ana_headers)
+        assert len((await listed.get_json())["subscriptions"]) == 3
+        status, _ = await create(client, bo_headers, destination_url=receiver.url(), sign="leo")
+        assert status == 201
+        kept = next(body["subscription"]["id"] for status, body in results if status == 201)
+        assert (await client.delete(f"{BASE}/{kept}", headers=ana_headers)).status_code == 204
+        status, _ = await create(client, ana_headers, destination_url=receiver.url(), sign="libra")
+        assert status == 201

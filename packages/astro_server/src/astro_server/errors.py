@@ -13,6 +13,7 @@ Slugs by status:
     405 method_not_allowed     route exists, method does not
     409 idempotency_conflict   same Idempotency-Key, different request
     409 idempotency_in_progress  first request with that key still running (Retry-After)
+    409 conflict (code subscription_limit)  the customer holds the most subscriptions allowed
     413 payload_too_large      body over the configured maximum
     415 unsupported_media_type body is not application/json
     429 rate_limited           per-credential limit reached (Retry-After)

@@ -44,6 +44,7 @@ class Settings:
     db_pool_size: int = 20
     api_key_cache_s: float = 5.0
     metrics_token: str | None = None
+    max_subscriptions_per_customer: int = 100
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -89,6 +90,9 @@ class Settings:
             db_pool_size=int(env.get("ASTRO_DB_POOL_SIZE", "20")),
             api_key_cache_s=float(env.get("ASTRO_API_KEY_CACHE_S", "5")),
             metrics_token=env.get("ASTRO_METRICS_TOKEN") or None,
+            max_subscriptions_per_customer=int(
+                env.get("ASTRO_MAX_SUBSCRIPTIONS_PER_CUSTOMER", "100")
+            ),
         )
 
 

@@ -111,7 +111,7 @@ class CompositeRequest(RequestModel):
 class ReturnsRequest(RequestModel):
     subject: WesternSubject
     kind: Literal["solar", "lunar"]
-    year: int | None = Field(default=None, ge=1, le=2999)  # the ephemeris span
+    year: int | None = Field(default=None, ge=100, le=2999)  # the span of dates served
     """Solar return: the year."""
     after: dt.datetime | None = None
     """Lunar return: the first one after this instant."""

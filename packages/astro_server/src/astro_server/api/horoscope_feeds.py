@@ -171,6 +171,7 @@ async def _subscription(sub_id: str) -> HoroscopeFeedSubscription:
 @validate_request(CreateSubscriptionRequest)
 @document_response(CreatedSubscription, 201)
 @document_response(ErrorBody, 400)
+@document_response(ErrorBody, 409)
 @tag(TAGS)
 @operation_id("createHoroscopeFeedSubscription")
 async def create_subscription(data: CreateSubscriptionRequest) -> Response:
@@ -178,6 +179,8 @@ async def create_subscription(data: CreateSubscriptionRequest) -> Response:
 
     400 codes: ``unsafe_destination`` (not https, or resolves to a non-public address),
     ``invalid_timezone``, ``duplicate_subscription`` (same destination, sign and language).
+    409 code ``subscription_limit``: the customer holds the most subscriptions allowed
+    (``ASTRO_MAX_SUBSCRIPTIONS_PER_CUSTOMER``, 100 by default; paused ones count).
     """
     sub, secret = await feeds.create_subscription(
         account_id=g.account.id,

@@ -16,6 +16,7 @@ from typing import Any
 
 from tortoise.exceptions import IntegrityError
 from tortoise.expressions import Q
+from tortoise.transactions import in_transaction
 
 from astro_server.errors import APIError, not_found, validation_error
 from astro_server.models.delivery import (
@@ -161,22 +162,47 @@ async def create_subscription(
     sub_id = "hfs_" + secrets.token_hex(12)
     secret = new_signing_secret()
     try:
-        sub = await HoroscopeFeedSubscription.create(
-            id=sub_id,
-            account_id=account_id,
-            customer_id=customer_id,
-            destination_url=destination_url,
-            destination_hash=destination_hash,
-            sign=sign,
-            language=language,
-            timezone=timezone,
-            delivery_time=delivery_time,
-            secret_ciphertext=_box(settings).encrypt(secret, bound_to=sub_id),
-            next_due_at=next_due(timezone, delivery_time, now).due_at,
-        )
+        async with in_transaction() as conn:
+            # Creations by one customer take turns (the customer's row is locked on PostgreSQL;
+            # SQLite has one writer), so concurrent requests cannot pass the limit together.
+            if conn.capabilities.dialect == "postgres":
+                await conn.execute_query(
+                    "SELECT id FROM customers WHERE id = $1 FOR UPDATE", [customer_id]
+                )
+            held = (
+                await HoroscopeFeedSubscription.filter(customer_id=customer_id)
+                .using_db(conn)
+                .count()
+            )
+            if held >= settings.max_subscriptions_per_customer:
+                raise _limit_reached(settings.max_subscriptions_per_customer)
+            sub = await HoroscopeFeedSubscription.create(
+                id=sub_id,
+                account_id=account_id,
+                customer_id=customer_id,
+                destination_url=destination_url,
+                destination_hash=destination_hash,
+                sign=sign,
+                language=language,
+                timezone=timezone,
+                delivery_time=delivery_time,
+                secret_ciphertext=_box(settings).encrypt(secret, bound_to=sub_id),
+                next_due_at=next_due(timezone, delivery_time, now).due_at,
+                using_db=conn,
+            )
     except IntegrityError:
         raise _duplicate() from None  # lost a race with an identical request
     return sub, secret
+
+
+def _limit_reached(limit: int) -> APIError:
+    return APIError(
+        409,
+        f"This customer already holds {limit} horoscope feed subscriptions, the most allowed; "
+        "delete one to make room.",
+        error="conflict",
+        code="subscription_limit",
+    )
 
 
 def _duplicate() -> APIError:
