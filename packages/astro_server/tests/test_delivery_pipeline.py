@@ -49,7 +49,10 @@ async def settings(
         return fake_horoscope(sign, local_date, language)
 
     monkeypatch.setattr(feed_pipeline, "published_horoscope", published)
-    config = settings_for(database_url, tmp_path, allow_loopback_destinations=True)
+    # Up to 120 subscriptions of one customer below: past the default limit of 100.
+    config = settings_for(
+        database_url, tmp_path, allow_loopback_destinations=True, max_subscriptions_per_customer=500
+    )
     async with running_app(config):
         yield config
 
