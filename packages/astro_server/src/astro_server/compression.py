@@ -69,18 +69,19 @@ def zstd_bytes(body: bytes) -> bytes:
 
 
 async def compress_if_accepted(response: Response, accept_encoding: str) -> Response:
-    # Cheapest tests first: most API calls come from clients that don't ask, or are small.
+    # Cheapest tests first: most API calls come from clients that don't ask, or are small; the
+    # Accept-Encoding header is parsed only for a response that could be compressed.
     if not accept_encoding:
         return response
-    coding = chosen_encoding(accept_encoding)
-    if coding is None:
+    size = response.content_length
+    if size is not None and size < MIN_BYTES:
         return response
     if "Content-Encoding" in response.headers or response.status_code in (204, 304):
         return response
     if response.mimetype not in _COMPRESSIBLE:
         return response
-    size = response.content_length
-    if size is not None and size < MIN_BYTES:
+    coding = chosen_encoding(accept_encoding)
+    if coding is None:
         return response
     body = await response.get_data(as_text=False)
     if len(body) < MIN_BYTES:

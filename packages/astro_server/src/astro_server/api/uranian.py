@@ -128,63 +128,46 @@ def pictures_json(hits: PictureHits) -> msgspec.Raw:
     return msgspec.Raw(b"".join(parts))
 
 
-class _ChartBody(msgspec.Struct):
-    """UranianChart with its pictures already encoded."""
+class _Body(msgspec.Struct):
+    """The three routes' response bodies, pictures already encoded: a part a route does not
+    answer with is left unset and so not written (the fields keep UranianChart's order)."""
 
     birth_place: str
     meta: UranianMeta
     positions: tuple[UranianPosition, ...]
-    midpoints: tuple[Midpoint, ...]
-    planetary_pictures: msgspec.Raw
+    midpoints: tuple[Midpoint, ...] | msgspec.UnsetType = msgspec.UNSET
+    planetary_pictures: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
 
 
-class _PicturesBody(msgspec.Struct):
-    """UranianPictures with its pictures already encoded."""
-
-    birth_place: str
-    meta: UranianMeta
-    positions: tuple[UranianPosition, ...]
-    planetary_pictures: msgspec.Raw
+def _body(factors: UranianFactors, *, with_midpoints: bool, with_pictures: bool) -> bytes:
+    lons, meta = factors.longitudes, factors.meta
+    dial = meta.dial_mode
+    return _encoder.encode(
+        _Body(
+            factors.birth_place,
+            meta,
+            uranian_positions(lons, dial),
+            midpoints(lons, dial) if with_midpoints else msgspec.UNSET,
+            pictures_json(picture_hits(lons, dial, meta.orb_max))
+            if with_pictures
+            else msgspec.UNSET,
+        )
+    )
 
 
 def chart_body(factors: UranianFactors) -> bytes:
     """The Uranian chart response body for a resolved birth."""
-    lons, meta = factors.longitudes, factors.meta
-    return _encoder.encode(
-        _ChartBody(
-            factors.birth_place,
-            meta,
-            uranian_positions(lons, meta.dial_mode),
-            midpoints(lons, meta.dial_mode),
-            pictures_json(picture_hits(lons, meta.dial_mode, meta.orb_max)),
-        )
-    )
+    return _body(factors, with_midpoints=True, with_pictures=True)
 
 
 def pictures_body(factors: UranianFactors) -> bytes:
     """The planetary-pictures response body for a resolved birth."""
-    lons, meta = factors.longitudes, factors.meta
-    return _encoder.encode(
-        _PicturesBody(
-            factors.birth_place,
-            meta,
-            uranian_positions(lons, meta.dial_mode),
-            pictures_json(picture_hits(lons, meta.dial_mode, meta.orb_max)),
-        )
-    )
+    return _body(factors, with_midpoints=False, with_pictures=True)
 
 
 def midpoints_body(factors: UranianFactors) -> bytes:
     """The midpoints response body for a resolved birth."""
-    lons, meta = factors.longitudes, factors.meta
-    return _encoder.encode(
-        UranianMidpoints(
-            factors.birth_place,
-            meta,
-            uranian_positions(lons, meta.dial_mode),
-            midpoints(lons, meta.dial_mode),
-        )
-    )
+    return _body(factors, with_midpoints=True, with_pictures=False)
 
 
 def _json(body: bytes) -> Response:

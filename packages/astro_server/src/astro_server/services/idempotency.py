@@ -31,6 +31,7 @@ from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from astro_server import db
+from astro_server.compression import zstd_bytes
 from astro_server.errors import APIError
 from astro_server.models import IdempotencyRecord
 from astro_server.services.batching import LoopCoalescers, coalescer_for_loop
@@ -164,13 +165,12 @@ _completions: LoopCoalescers[list[Any], None] = weakref.WeakKeyDictionary()
 # 3.5 ms for 100 KB).
 _COMPRESS_FROM = 2048
 _ZSTD_PREFIX = "zs:"
-_zstd_compressor = zstandard.ZstdCompressor(level=1)  # one per process: the event loop's thread
 _zstd_decompressor = zstandard.ZstdDecompressor()
 
 
 def encode_stored_body(body: bytes) -> str:
     if len(body) >= _COMPRESS_FROM:
-        return _ZSTD_PREFIX + base64.b64encode(_zstd_compressor.compress(body)).decode()
+        return _ZSTD_PREFIX + base64.b64encode(zstd_bytes(body)).decode()
     return base64.b64encode(body).decode()
 
 
