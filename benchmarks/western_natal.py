@@ -7,10 +7,11 @@ Run: uv run python benchmarks/western_natal.py [--charts N] [--rounds R] [--imma
 Every contender gets the same random births (1900-2100, latitudes 60S..60N, UTC offsets given)
 and computes a full chart: Sun..Pluto, mean and true node, mean Lilith, Placidus houses and
 aspects. The "raw floor" is the same pyswisseph calls with nothing else (13 calc_ut and one
-houses_ex); astro_calc adds time resolution, signs, houses of bodies, dignities, eleven aspect
-kinds with applying/separating, element and modality balance and the result structs (the
-default chart also tries Chiron, which without asteroid files costs one refused call and a
-warning). kerykeion: AstrologicalSubjectFactory offline plus AspectsFactory.single_chart_aspects.
+houses_ex2, which also gives the angles' speeds); astro_calc adds time resolution, signs, houses
+of bodies, dignities, eleven aspect kinds with applying/separating, element and modality balance
+and the result structs (the default chart also tries Chiron, which without asteroid files costs
+one refused call and a warning). kerykeion: AstrologicalSubjectFactory offline plus
+AspectsFactory.single_chart_aspects.
 
 immanuel (``charts.Natal`` of a ``charts.Subject`` at UTC offset 0, its default configuration)
 pins timezonefinder<6, so it cannot live in the project's environment. With ``--immanuel auto``
@@ -56,7 +57,7 @@ def raw_floor(births: list[Birth]) -> None:
         jd = swe.julday(moment.year, moment.month, moment.day, moment.hour + moment.minute / 60)
         for ipl in range(13):
             swe.calc_ut(jd, ipl, flags)
-        swe.houses_ex(jd, lat, lon, b"P", swe.FLG_MOSEPH)
+        swe.houses_ex2(jd, lat, lon, b"P", swe.FLG_MOSEPH)
 
 
 def ours(births: list[Birth], bodies: tuple[str, ...] | None, encode: bool) -> None:

@@ -117,3 +117,30 @@ def test_a_lifetime_of_sade_sati_from_a_late_birth_stops_at_the_ephemeris_end() 
     end = ephemeris.datetime_from_jd(ephemeris.LAST_JD)
     assert report.periods
     assert all(period.end <= end for period in report.periods)
+
+
+def test_a_path_set_by_other_code_does_not_change_our_results(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # PyJHora points pyswisseph at its own directory on import; its seorbel.txt gives Kronos a
+    # semi-axis of 64.8169 AU where Swiss Ephemeris's built-in elements (what we use without a
+    # path) have 64.8196, 0.0088 degrees apart in 2100. Results must not depend on who set what.
+    import importlib.util
+    from pathlib import Path
+
+    monkeypatch.delenv("ASTRO_EPHE_PATH", raising=False)
+    spec = importlib.util.find_spec("jhora")
+    assert spec is not None
+    assert spec.origin is not None
+    foreign = Path(spec.origin).parent / "data" / "ephe"
+    assert (foreign / "seorbel.txt").exists()
+    jd = swe.julday(2100, 1, 1, 0.0)
+    ours = ephemeris.body_position(jd, "kronos").longitude
+    try:
+        swe.set_ephe_path(str(foreign))
+        theirs = swe.calc_ut(jd, swe.KRONOS, swe.FLG_MOSEPH)[0][0]
+        assert abs(theirs - ours) > 0.005  # the foreign path really changes Kronos
+        assert ephemeris.body_position(jd, "kronos").longitude == ours
+    finally:
+        swe.set_ephe_path(None)
+    assert ephemeris.body_position(jd, "kronos").longitude == ours

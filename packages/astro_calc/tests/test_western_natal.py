@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
@@ -118,6 +119,52 @@ def test_positions_and_cusps_match_direct_swisseph_over_random_charts() -> None:
         assert _close(chart.angles.imum_coeli.longitude, ascmc[1] + 180.0)
         assert _close(chart.angles.vertex.longitude, ascmc[3])
     assert polar_fallbacks > 5  # the sample really crossed the polar circles
+
+
+def _house_pos_reference(jd: float, lat: float, lon: float, system: str, body_lon: float) -> float:
+    """Swiss Ephemeris's own house position of an ecliptic point (latitude 0)."""
+    try:
+        _cusps, ascmc = swe.houses_ex(jd, lat, lon, system.encode(), swe.FLG_MOSEPH)
+    except swe.Error:
+        system = "O"
+        _cusps, ascmc = swe.houses_ex(jd, lat, lon, b"O", swe.FLG_MOSEPH)
+    eps = swe.calc_ut(jd, swe.ECL_NUT, swe.FLG_MOSEPH)[0][0]
+    return float(swe.house_pos(ascmc[2], lat, eps, (body_lon, 0.0), system.encode()))
+
+
+def test_planet_houses_match_swisseph_house_pos_also_where_cusps_run_out_of_order() -> None:
+    """Near and inside the polar circles Regiomontanus, Campanus and Topocentric (from about 65
+    degrees) return cusps out of zodiac order; the house of a body is then Swiss Ephemeris's
+    ``house_pos`` (the house circles), not the first cusp span that contains it."""
+    rng = random.Random(20261122)
+    out_of_order = 0
+    for i in range(360):
+        moment = _random_moment(rng)
+        lat = rng.choice((1.0, -1.0)) * rng.uniform(60.0, 89.9)
+        lon = rng.uniform(-180.0, 180.0)
+        system = "TRCPKWEOBAMX"[i % 12]
+        chart = natal_chart(_utc_subject(moment, lat, lon), house_system=system)
+        offsets = [(h.cusp - chart.houses[0].cusp) % 360.0 for h in chart.houses]
+        out_of_order += any(b <= a for a, b in itertools.pairwise(offsets))
+        jd = chart.meta.julian_day
+        for p in chart.planets:
+            ref = _house_pos_reference(jd, lat, lon, system, p.longitude)
+            if abs(ref - round(ref)) < 1e-7:
+                continue  # on a cusp to rounding: either side is right
+            assert p.house == int(ref), (system, moment, lat, p.name, p.house, ref)
+    assert out_of_order > 20  # the sample really met cusps out of order
+
+
+def test_topocentric_in_oulu_puts_the_sun_past_the_midheaven_in_house_10() -> None:
+    # Oulu 65.0121 N: Topocentric cusps 1 and 2 are 88.77 and 88.68 (out of order); the Sun at
+    # 296.2 lies between cusp 10 (288.7) and cusp 11 (303.4). The first-span rule put every body
+    # in house 1.
+    subject = BirthSubject(date(2018, 1, 16), "09:56", 65.0121, 25.4651, timezone_offset_minutes=0)
+    chart = natal_chart(subject, house_system="T")
+    sun = next(p for p in chart.planets if p.name == "sun")
+    assert chart.houses[9].cusp < sun.longitude < chart.houses[10].cusp
+    assert sun.house == 10
+    assert len({p.house for p in chart.planets}) > 3
 
 
 _KERYKEION_HOUSES = {
@@ -360,6 +407,42 @@ def test_chiron_with_files_matches_swisseph(monkeypatch: pytest.MonkeyPatch) -> 
     assert not any("chiron" in w for w in c.meta.warnings)
 
 
+@pytest.mark.usefixtures("restore_swisseph")
+def test_chiron_found_missing_at_one_date_is_still_computed_at_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # kerykeion's files hold seas_18 (1800-2400 CE) only: Chiron is there in 1990, not in 1500.
+    # Asking for 1500 first must not make it disappear from later 1990 charts.
+    import kerykeion
+
+    monkeypatch.setenv("ASTRO_EPHE_PATH", str(Path(kerykeion.__file__).parent / "sweph"))
+    modern = BirthSubject(date(1990, 1, 1), "12:00", 13.75, 100.5, timezone_offset_minutes=420)
+    early = BirthSubject(date(1500, 1, 1), "12:00", 13.75, 100.5, timezone_offset_minutes=420)
+    names = {p.name for p in natal_chart(modern).planets}
+    assert "chiron" in names
+    assert "chiron" not in {p.name for p in natal_chart(early).planets}
+    assert {p.name for p in natal_chart(modern).planets} == names
+
+
+@pytest.mark.usefixtures("restore_swisseph")
+def test_meta_says_moshier_when_planets_fell_back_from_missing_swiss_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # kerykeion's directory has asteroid files but no planet or moon files (sepl/semo): Swiss
+    # Ephemeris computes the planets from Moshier and says so in each result's flags. The mean
+    # node and mean Lilith are analytic and come back flagged as Swiss either way.
+    import kerykeion
+
+    files = Path(kerykeion.__file__).parent / "sweph"
+    assert not list(files.glob("sepl*"))
+    assert not list(files.glob("semo*"))
+    monkeypatch.setenv("ASTRO_EPHE_PATH", str(files))
+    subject = BirthSubject(date(1990, 6, 1), "12:00", 48.85, 2.35, timezone_offset_minutes=0)
+    for bodies in (("sun", "moon"), ("sun", "mean_lilith"), ("mean_lilith", "sun")):
+        assert natal_chart(subject, bodies=bodies).meta.ephemeris == "moshier", bodies
+    assert natal_chart(subject).meta.ephemeris == "moshier"
+
+
 def test_result_encodes_with_the_api_field_names() -> None:
     c = natal_chart(
         BirthSubject(date(1990, 5, 1), "07:30", 13.75, 100.5, timezone_offset_minutes=420)
@@ -412,3 +495,36 @@ def test_bad_coordinates_name_the_field(lat: float, lon: float, field: str) -> N
     with pytest.raises(CalcInputError) as info:
         natal_chart(BirthSubject(date(1990, 5, 1), "07:30", lat, lon, timezone_offset_minutes=0))
     assert info.value.field == field
+
+
+def test_aspects_to_the_angles_apply_as_the_real_orb_changes() -> None:
+    """The ascendant and midheaven turn with the Earth (about a degree every four minutes): an
+    aspect to an angle is applying when the orb one second later, from direct Swiss Ephemeris
+    positions and cusps, is smaller."""
+    rng = random.Random(41)
+    checked = 0
+    dt = 1.0 / 86400.0
+    for _ in range(60):
+        moment = _random_moment(rng)
+        lat, lon = rng.uniform(-60.0, 60.0), rng.uniform(-180.0, 180.0)
+        chart = natal_chart(_utc_subject(moment, lat, lon))
+        jd = chart.meta.julian_day
+        _c, later = swe.houses_ex(jd + dt, lat, lon, b"P", swe.FLG_MOSEPH)
+        angle_later = {"ascendant": later[0], "midheaven": later[1]}
+        for a in chart.aspects:
+            if a.body2 not in angle_later and a.body1 not in angle_later:
+                continue
+            if a.orb < 0.02:
+                continue  # exact to within the step: either answer is right
+            names = (a.body1, a.body2)
+            lons = []
+            for name in names:
+                if name in angle_later:
+                    lons.append(angle_later[name])
+                else:
+                    lons.append(swe.calc_ut(jd + dt, SWE_IDS[name], swe.FLG_MOSEPH)[0][0])
+            sep = abs((lons[0] - lons[1] + 180.0) % 360.0 - 180.0)
+            orb_later = abs(sep - a.aspect_angle)
+            assert a.applying == (orb_later < a.orb), (names, a.aspect, a.orb, orb_later)
+            checked += 1
+    assert checked > 100

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import date
 
 import pytest
@@ -66,6 +67,27 @@ def test_house_overlays_use_the_other_chart_cusps() -> None:
         # Independent rule: the house whose cusp is the last one passed going backward from lon.
         back = [((lon - c) % 360.0, i + 1) for i, c in enumerate(cusps_b[:12])]
         assert overlay.house == min(back)[1]
+
+
+def test_house_overlays_in_regiomontanus_at_tromso_follow_swisseph_house_pos() -> None:
+    # At Tromso (69.65 N) Regiomontanus cusps can run out of zodiac order; the overlay house is
+    # then Swiss Ephemeris's house_pos on B's house circles.
+    b = BirthSubject(date(1967, 9, 19), "16:45", 69.6492, 18.9553, timezone_offset_minutes=0)
+    jd_b = swe.julday(1967, 9, 19, 16.75)
+    cusps, ascmc = swe.houses_ex(jd_b, b.latitude, b.longitude, b"R", swe.FLG_MOSEPH)
+    offsets = [(c - cusps[0]) % 360.0 for c in cusps[:12]]
+    assert any(y <= x for x, y in itertools.pairwise(offsets))  # out of order
+    eps = swe.calc_ut(jd_b, swe.ECL_NUT, swe.FLG_MOSEPH)[0][0]
+    s = synastry(A, b, house_system="R", bodies=tuple(IDS))
+    pa = _positions(JD_A)
+    houses = set()
+    for overlay in s.house_overlays:
+        if overlay.owner != "a":
+            continue
+        ref = swe.house_pos(ascmc[2], b.latitude, eps, (pa[overlay.body], 0.0), b"R")
+        assert overlay.house == int(ref), (overlay.body, ref)
+        houses.add(overlay.house)
+    assert len(houses) > 2
 
 
 def test_compatibility_score_follows_the_documented_formula() -> None:

@@ -136,7 +136,38 @@ class Houses(msgspec.Struct, frozen=True):
     midheaven: float
     armc: float
     vertex: float
+    #: How fast the ascendant and the midheaven move, degrees of longitude per day (about 360 or
+    #: more: the Earth's rotation). Zero for houses built from a given ARMC.
+    ascendant_speed: float
+    midheaven_speed: float
+    #: Whether the cusps follow each other in zodiac order from cusp 1 (every system does except
+    #: Regiomontanus, Campanus and Topocentric near and inside the polar circles).
+    in_order: bool
+    #: What :meth:`house_of` needs when the cusps are out of order: the geographic latitude, the
+    #: true obliquity and the ayanamsa subtracted from the cusps (0 for tropical). Only filled in
+    #: then (NaN otherwise): an in-order lookup needs nothing but the cusps.
+    latitude: float
+    obliquity: float
+    ayanamsa_deg: float
     warnings: tuple[str, ...] = ()
+
+    def house_of(self, longitude: float) -> int:
+        """House number (1-12) of an ecliptic longitude (in the cusps' zodiac) on these houses.
+
+        When the cusps run in zodiac order the house is the one between its cusp and the next.
+        Inside the polar circles (and for Topocentric from about 65 degrees) some systems put
+        cusps out of order; "between two cusps" is then ambiguous along the ecliptic, so the
+        house is the one Swiss Ephemeris's ``house_pos`` finds from the house circles themselves
+        (ARMC, latitude, obliquity; the body taken on the ecliptic), checked against it in the
+        tests."""
+        if self.in_order:
+            return house_of(longitude, self.cusps)
+        tropical = (longitude + self.ayanamsa_deg) % 360.0
+        with _LOCK:
+            position = swe.house_pos(
+                self.armc, self.latitude, self.obliquity, (tropical, 0.0), self.system.encode()
+            )
+        return min(12, max(1, int(position)))
 
 
 def ephemeris_path() -> str | None:
@@ -155,7 +186,24 @@ def ephemeris_name(retflag: int | None = None) -> EphemerisName:
     return "swiss" if ephemeris_path() else "moshier"
 
 
-_configured_path: str | None = None
+#: The ephemeris path last given to pyswisseph by this module; ``_UNSET`` when unknown: at start,
+#: and whenever other code in the process set a path itself (kerykeion and PyJHora do, PyJHora on
+#: import, to a directory holding its own ``seorbel.txt`` that moves Kronos by up to 0.05 degrees).
+_UNSET: Final = object()
+_configured_path: object = _UNSET
+_swe_set_ephe_path = swe.set_ephe_path
+
+
+def _foreign_set_ephe_path(*args: object, **kwargs: object) -> None:
+    """pyswisseph's ``set_ephe_path`` as other code in the process sees it: it also makes this
+    module set its own path again before its next calculation. Re-setting the path on every call
+    would be safe too, but costs about 0.24 ms (it resets Swiss Ephemeris's caches)."""
+    global _configured_path
+    _configured_path = _UNSET
+    _swe_set_ephe_path(*args, **kwargs)
+
+
+swe.set_ephe_path = _foreign_set_ephe_path
 
 
 def _prepare(ayanamsa: str | None) -> int:
@@ -163,7 +211,7 @@ def _prepare(ayanamsa: str | None) -> int:
     global _configured_path
     path = ephemeris_path()
     if path != _configured_path:
-        swe.set_ephe_path(path)
+        _swe_set_ephe_path(path)
         _configured_path = path
     flags: int = _base_flags() | int(swe.FLG_SPEED)
     if ayanamsa is not None:
@@ -234,7 +282,10 @@ def body_positions(
     jd_ut: float, names: tuple[str, ...] | list[str], *, ayanamsa: str | None = None
 ) -> tuple[dict[str, BodyPosition], EphemerisName, tuple[str, ...]]:
     """Positions of many bodies under one lock; bodies needing absent files are skipped with a
-    warning. Returns (positions, ephemeris used, warnings)."""
+    warning. Returns (positions, ephemeris used, warnings): "moshier" when any body was computed
+    from the Moshier ephemeris (no path set, or Swiss files missing for a body or a date), "swiss"
+    only when every file-based body came from Swiss Ephemeris files (the mean node and mean
+    Lilith are analytic and need no file either way)."""
     out: dict[str, BodyPosition] = {}
     warnings: list[str] = []
     used: EphemerisName = ephemeris_name()
@@ -251,8 +302,8 @@ def body_positions(
                     )
                     continue
                 raise _out_of_span(exc) or exc from None
-            if name not in FILE_BODIES and ipl < 40:
-                used = ephemeris_name(ret)
+            if ret & swe.FLG_MOSEPH:
+                used = "moshier"
             lon, lat, dist, slon, slat, sdist = values
             out[name] = BodyPosition(name, lon % 360.0, lat, dist, slon, slat, sdist)
     return out, used, tuple(warnings)
@@ -299,7 +350,9 @@ def houses(
     with _LOCK:
         flags = _prepare(ayanamsa) & ~swe.FLG_SPEED
         try:
-            cusps, ascmc = swe.houses_ex(jd_ut, latitude, longitude, used.encode(), flags)
+            cusps, ascmc, _speeds, ascmc_speed = swe.houses_ex2(
+                jd_ut, latitude, longitude, used.encode(), flags
+            )
         except swe.Error:
             if system not in _POLAR_FRAGILE:
                 raise
@@ -308,15 +361,29 @@ def houses(
                 f"{HOUSE_SYSTEMS[system]} houses are undefined at latitude {latitude:.2f}; "
                 "Porphyry used instead"
             )
-            cusps, ascmc = swe.houses_ex(jd_ut, latitude, longitude, b"O", flags)
+            cusps, ascmc, _speeds, ascmc_speed = swe.houses_ex2(
+                jd_ut, latitude, longitude, b"O", flags
+            )
+    ordered = tuple(float(c) % 360.0 for c in cusps[:12])
+    in_order = cusps_in_order(ordered)
+    eps = ayan = math.nan
+    if not in_order:
+        eps = obliquity(jd_ut)
+        ayan = ayanamsa_value(jd_ut, ayanamsa) if ayanamsa is not None else 0.0
     return Houses(
         system=used,
         requested_system=system,
-        cusps=tuple(float(c) % 360.0 for c in cusps[:12]),
+        cusps=ordered,
         ascendant=float(ascmc[0]) % 360.0,
         midheaven=float(ascmc[1]) % 360.0,
         armc=float(ascmc[2]) % 360.0,
         vertex=float(ascmc[3]) % 360.0,
+        ascendant_speed=float(ascmc_speed[0]),
+        midheaven_speed=float(ascmc_speed[1]),
+        in_order=in_order,
+        latitude=latitude,
+        obliquity=eps,
+        ayanamsa_deg=ayan,
         warnings=tuple(warnings),
     )
 
@@ -346,20 +413,40 @@ def houses_from_armc(
                 "Porphyry used instead"
             )
             cusps, ascmc = swe.houses_armc(armc % 360.0, latitude, obliquity_deg, b"O")
+    ordered = tuple(float(c) % 360.0 for c in cusps[:12])
     return Houses(
         system=used,
         requested_system=system,
-        cusps=tuple(float(c) % 360.0 for c in cusps[:12]),
+        cusps=ordered,
         ascendant=float(ascmc[0]) % 360.0,
         midheaven=float(ascmc[1]) % 360.0,
         armc=float(ascmc[2]) % 360.0,
         vertex=float(ascmc[3]) % 360.0,
+        ascendant_speed=0.0,
+        midheaven_speed=0.0,
+        in_order=cusps_in_order(ordered),
+        latitude=latitude,
+        obliquity=obliquity_deg,
+        ayanamsa_deg=0.0,
         warnings=tuple(warnings),
     )
 
 
+def cusps_in_order(cusps: tuple[float, ...]) -> bool:
+    """Whether twelve cusps follow each other in zodiac order, counted from cusp 1."""
+    start = cusps[0]
+    previous = 0.0
+    for c in cusps[1:]:
+        offset = (c - start) % 360.0
+        if offset <= previous:
+            return False
+        previous = offset
+    return True
+
+
 def house_of(longitude: float, cusps: tuple[float, ...]) -> int:
-    """House number (1-12) of an ecliptic longitude given twelve cusps."""
+    """House number (1-12) of an ecliptic longitude given twelve cusps in zodiac order (a house
+    runs from its cusp up to the next); :meth:`Houses.house_of` also handles cusps out of order."""
     for i in range(12):
         start = cusps[i]
         end = cusps[(i + 1) % 12]

@@ -153,7 +153,7 @@ def sidereal_chart_at(
     for g in GRAHAS:
         lon, speed = raw[g]
         s = sign_index(lon)
-        house = (s - asc_sign) % 12 + 1 if system == "W" else ephemeris.house_of(lon, houses.cusps)
+        house = (s - asc_sign) % 12 + 1 if system == "W" else houses.house_of(lon)
         nak = nakshatra_index(lon)
         grahas.append(
             GrahaPosition(

@@ -4,7 +4,10 @@ Convention: the separation of two points is the shorter arc between their longit
 An aspect holds when the separation is within the orb of its exact angle; when two aspects could
 hold (only with widened orbs) the tighter one is taken. Default orbs and angles are in
 ``data/western/aspects.json``. An aspect is *applying* when the orb is shrinking given the two
-points' longitude speeds (angles and other fixed points have speed 0), *separating* otherwise.
+points' longitude speeds, *separating* otherwise. In a natal (or return) chart the ascendant and
+midheaven move with the Earth's rotation (about a degree every four minutes; their speeds come
+from Swiss Ephemeris), so an aspect to an angle applies or separates mostly by the angle's own
+motion; in synastry, composite and directed charts the angles are taken as standing still.
 """
 
 from __future__ import annotations

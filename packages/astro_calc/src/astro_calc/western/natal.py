@@ -20,7 +20,6 @@ published charts from Astrodatabank, in ``tests/test_western_natal.py``.
 
 from __future__ import annotations
 
-import itertools
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
@@ -180,18 +179,18 @@ def check_house_system(system: str) -> str:
     return system
 
 
-def house_finder(cusps: tuple[float, ...]) -> Callable[[float], int]:
-    """House number of a longitude for these cusps: a bisection over the cusps' distances from
-    cusp 1 when they run in order (every house system does), else the general rule."""
-    start = cusps[0]
-    offsets = [(c - start) % 360.0 for c in cusps]
-    if all(a < b for a, b in itertools.pairwise(offsets)):
+def house_finder(houses: ephemeris.Houses) -> Callable[[float], int]:
+    """House number of a longitude on these houses: a bisection over the cusps' distances from
+    cusp 1 when they run in order, else :meth:`ephemeris.Houses.house_of`'s house circles."""
+    if not houses.in_order:
+        return houses.house_of
+    start = houses.cusps[0]
+    offsets = [(c - start) % 360.0 for c in houses.cusps]
 
-        def find(longitude: float) -> int:
-            return bisect_right(offsets, (longitude - start) % 360.0)
+    def find(longitude: float) -> int:
+        return bisect_right(offsets, (longitude - start) % 360.0)
 
-        return find
-    return lambda longitude: ephemeris.house_of(longitude, cusps)
+    return find
 
 
 @cache
@@ -201,10 +200,10 @@ def _by_sign(name: str) -> tuple[tuple[str, tuple[str, ...], int], ...]:
 
 
 def planet_positions(
-    positions: Mapping[str, ephemeris.BodyPosition], cusps: tuple[float, ...]
+    positions: Mapping[str, ephemeris.BodyPosition], houses: ephemeris.Houses
 ) -> tuple[PlanetPosition, ...]:
     out = []
-    house_of = house_finder(cusps)
+    house_of = house_finder(houses)
     for name, p in positions.items():
         lon = p.longitude
         speed = p.speed
@@ -253,11 +252,19 @@ def balance(planets: Iterable[PlanetPosition]) -> tuple[ElementBalance, Modality
 
 
 def aspect_points(
-    planets: Iterable[PlanetPosition], ascendant: float, midheaven: float
+    planets: Iterable[PlanetPosition],
+    ascendant: float,
+    midheaven: float,
+    *,
+    ascendant_speed: float = 0.0,
+    midheaven_speed: float = 0.0,
 ) -> list[Point]:
+    """The points aspects are looked for between: the bodies and the two angles, each with its
+    longitude speed in degrees per day (an angle's is 0 where it stands still: synastry,
+    composite, directed charts)."""
     points: list[Point] = [(p.name, p.longitude, p.speed) for p in planets]
-    points.append(("ascendant", ascendant, 0.0))
-    points.append(("midheaven", midheaven, 0.0))
+    points.append(("ascendant", ascendant, ascendant_speed))
+    points.append(("midheaven", midheaven, midheaven_speed))
     return points
 
 
@@ -279,20 +286,23 @@ def chart_at(
     return _chart(time_echo, latitude, longitude, house_system, names, definitions)
 
 
-#: Bodies found missing per ephemeris path: asking pyswisseph again searches the disk each time.
+#: Bodies found missing without an ephemeris path: asking pyswisseph again searches the disk
+#: each time. Only then is "missing" true of every date: with a path, an asteroid file covers
+#: 600 years and Chiron itself 675-4650 CE, so a body missing at one date may be there at another.
 _MISSING: dict[str | None, set[str]] = {}
 
 
 def cached_positions(
     jd: float, names: tuple[str, ...]
 ) -> tuple[dict[str, ephemeris.BodyPosition], str, tuple[str, ...]]:
-    """:func:`ephemeris.body_positions`, remembering which file bodies are absent per path."""
+    """:func:`ephemeris.body_positions`, remembering which file bodies are absent when no
+    ephemeris path is set."""
     path = ephemeris.ephemeris_path()
     missing = _MISSING.get(path, set())
     ask = tuple(n for n in names if n not in missing) if missing else names
     positions, used, warnings = ephemeris.body_positions(jd, ask)
     absent = [n for n in ask if n in ephemeris.FILE_BODIES and n not in positions]
-    if absent:
+    if absent and path is None:
         _MISSING.setdefault(path, set()).update(absent)
     if len(ask) != len(names):
         known = tuple(
@@ -315,10 +325,18 @@ def _chart(
     jd = time_echo.julian_day
     positions, used, warnings = cached_positions(jd, names)
     h = ephemeris.houses(jd, latitude, longitude, house_system)
-    planets = planet_positions(positions, h.cusps)
+    planets = planet_positions(positions, h)
     elements, modalities = balance(planets)
     found = aspects_within(
-        aspect_points(planets, h.ascendant, h.midheaven), definitions, skip_pairs=_NODE_PAIR
+        aspect_points(
+            planets,
+            h.ascendant,
+            h.midheaven,
+            ascendant_speed=h.ascendant_speed,
+            midheaven_speed=h.midheaven_speed,
+        ),
+        definitions,
+        skip_pairs=_NODE_PAIR,
     )
     return NatalChart(
         planets=planets,

@@ -147,7 +147,7 @@ def secondary_progressions(
     else:
         armc = _armc_of_midheaven(natal_houses.midheaven + solar_arc, eps)
     prog_houses = ephemeris.houses_from_armc(armc, subject.latitude, eps, house_system)
-    planets = planet_positions(positions, prog_houses.cusps)
+    planets = planet_positions(positions, prog_houses)
     definitions = aspect_set(MAJOR_ASPECTS, dict.fromkeys(MAJOR_ASPECTS, orb_deg))
     # Natal points are fixed: only the progressed body moves toward or away from exact.
     natal_points: list[Point] = [

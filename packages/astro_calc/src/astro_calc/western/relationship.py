@@ -181,14 +181,16 @@ def synastry(
         chart_b.planets, chart_b.angles.ascendant.longitude, chart_b.angles.midheaven.longitude
     )
     inter = aspects_between(points_a, points_b, definitions)
-    cusps_a = tuple(h.cusp for h in chart_a.houses)
-    cusps_b = tuple(h.cusp for h in chart_b.houses)
-    overlays = [
-        HouseOverlay("a", p.name, ephemeris.house_of(p.longitude, cusps_b)) for p in chart_a.planets
-    ]
-    overlays += [
-        HouseOverlay("b", p.name, ephemeris.house_of(p.longitude, cusps_a)) for p in chart_b.planets
-    ]
+    # The other chart's houses as geometry, not only cusps: near the poles some systems' cusps
+    # are out of zodiac order and the house is then found from the house circles.
+    houses_a = ephemeris.houses(
+        echo_a.julian_day, subject_a.latitude, subject_a.longitude, house_system
+    )
+    houses_b = ephemeris.houses(
+        echo_b.julian_day, subject_b.latitude, subject_b.longitude, house_system
+    )
+    overlays = [HouseOverlay("a", p.name, houses_b.house_of(p.longitude)) for p in chart_a.planets]
+    overlays += [HouseOverlay("b", p.name, houses_a.house_of(p.longitude)) for p in chart_b.planets]
     return Synastry(
         chart_a=chart_a,
         chart_b=chart_b,
