@@ -58,3 +58,43 @@ def test_bad_time_strings_are_refused(text: str) -> None:
 
 def test_time_with_seconds_parses() -> None:
     assert ltime.parse_time_of_day("23:59:58") == time(23, 59, 58)
+
+
+def test_before_standard_time_the_birth_place_keeps_its_own_local_mean_time() -> None:
+    # Germany took standard time in 1893; before, the tz database's Europe/Berlin is Berlin's mean
+    # time (+0:53:28). Munich (11.575 E) kept its own: 11.575 * 4 min = +0:46:18, so 12:00 local
+    # was 11:13:42 UT (astro.com's atlas uses the place's LMT the same way).
+    for zone_name in ("Europe/Berlin", None):
+        r = ltime.resolve(
+            date(1850, 6, 1),
+            time(12, 0),
+            latitude=48.137,
+            longitude=11.575,
+            timezone_name=zone_name,
+        )
+        assert r.utc == datetime(1850, 6, 1, 11, 13, 42, tzinfo=UTC)
+        assert r.offset_minutes == 46
+        assert r.timezone == "Europe/Berlin"
+    # After 1893 the zone's legal time applies to every place in it.
+    r = ltime.resolve(date(1900, 6, 1), time(12, 0), latitude=48.137, longitude=11.575)
+    assert r.utc == datetime(1900, 6, 1, 11, 0, tzinfo=UTC)
+
+
+def test_a_named_legal_mean_time_is_kept() -> None:
+    # Paris Mean Time (+0:09:21) was France's legal time from 1891 to 1911: it applies in Brest
+    # too, whose own mean time would be -0:17:58.
+    r = ltime.resolve(date(1900, 6, 1), time(12, 0), latitude=48.39, longitude=-4.49)
+    assert r.utc == datetime(1900, 6, 1, 11, 50, 39, tzinfo=UTC)
+
+
+def test_without_coordinates_the_zone_local_mean_time_stays() -> None:
+    r = ltime.resolve(date(1850, 6, 1), time(12, 0), timezone_name="Europe/Berlin")
+    assert r.utc == datetime(1850, 6, 1, 11, 6, 32, tzinfo=UTC)
+
+
+def test_the_error_for_a_skipped_local_time_names_the_callers_field() -> None:
+    with pytest.raises(NonexistentLocalTimeError) as info:
+        ltime.resolve(
+            date(2021, 3, 28), time(2, 30), timezone_name="Europe/Berlin", time_field="birth_time"
+        )
+    assert info.value.field == "birth_time"

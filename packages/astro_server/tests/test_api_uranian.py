@@ -140,6 +140,16 @@ async def test_time_matching_the_pattern_but_impossible_is_a_400(client: Client,
     assert (await response.get_json())["details"][0]["field"] == "birth_time"
 
 
+async def test_a_local_time_skipped_by_daylight_saving_names_birth_time(
+    client: Client, key: str
+) -> None:
+    body = {**BODY, "birth_date": "2021-03-28", "birth_time": "02:30", "timezone": "Europe/Berlin"}
+    body.pop("timezoneOffsetMinutes", None)
+    response = await client.post(CHART, json=body, headers=key_headers(key))
+    assert response.status_code == 400
+    assert (await response.get_json())["details"][0]["field"] == "birth_time"
+
+
 @pytest.mark.parametrize(
     "missing", ["birth_date", "birth_time", "birth_lat", "birth_lon", "birth_place"]
 )

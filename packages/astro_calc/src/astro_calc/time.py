@@ -9,6 +9,13 @@ A birth moment is given as a local date and time plus one of:
 * neither: the zone is found from the coordinates (timezonefinder, which ships its boundary data)
   and then treated as above.
 
+Before a zone's first standard time the tz database gives the local mean time (``LMT``) of the
+zone's reference city (Berlin's +0:53:28 for all of Germany, say). A birth then was timed by the
+mean sun at the birth place, so when the coordinates are known the place's own local mean time is
+used instead (4 minutes per degree east of Greenwich, to the second), as astrological atlases do:
+Munich in 1850 is +0:46:18, not Berlin's +0:53:28 (a 1.3 degree difference in the ascendant).
+Named mean times that were legal time (Paris Mean Time, Amsterdam's, Bangkok's) are kept.
+
 When both are given the explicit offset wins (it is what the caller observed) and the zone is
 echoed for reference. The resolved UTC instant and offset are returned so every result can echo
 them.
@@ -113,8 +120,10 @@ def resolve(
     offset_minutes: int | None = None,
     timezone_name: str | None = None,
     fold: int = 0,
+    time_field: str = "time",
 ) -> ResolvedTime:
-    """Resolve a local birth moment to UTC (see the module docstring for the rules)."""
+    """Resolve a local birth moment to UTC (see the module docstring for the rules).
+    ``time_field`` names the time in the error for a local time skipped by a clock change."""
     naive = datetime.combine(local_date, local_time)
     if offset_minutes is not None:
         if not -18 * 60 <= offset_minutes <= 18 * 60:
@@ -134,7 +143,12 @@ def resolve(
         timezone_name = timezone_at(latitude, longitude)
         source = "coordinates"
     tz = zone(timezone_name)
-    local = localize(naive, tz, fold=fold)
+    local = localize(naive, tz, fold=fold, field=time_field)
+    if longitude is not None and local.tzname() == "LMT":
+        mean_time = timezone(
+            timedelta(seconds=round(local_mean_time_offset_minutes(longitude) * 60))
+        )
+        local = naive.replace(tzinfo=mean_time)
     offset = local.utcoffset()
     assert offset is not None
     return ResolvedTime(

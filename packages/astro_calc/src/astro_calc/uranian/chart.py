@@ -442,6 +442,7 @@ def _resolve(
         longitude=birth_lon,
         offset_minutes=timezone_offset_minutes,
         timezone_name=timezone,
+        time_field="birth_time",
     )
 
 
