@@ -159,3 +159,18 @@ def test_buddhist_public_holidays_match_holidays_thailand_1997_to_2025() -> None
                 assert _dates(day.year)[names[name]] == [day], (day, name)
                 checked += 1
     assert checked == 4 * 29
+
+
+def test_official_songkran_days_follow_the_holidays_acts_in_every_year() -> None:
+    # Oracle: the holidays package's Thailand calendar (it cites the Royal Gazette acts and the
+    # cabinet resolutions); in-lieu days for weekend holidays are not Songkran days.
+    import holidays
+
+    for year in range(1914, 2101):
+        calendar = holidays.Thailand(years=year, language="en_US")
+        expected = sorted(
+            day
+            for day, name in calendar.items()
+            if "Songkran" in name and ("in lieu" not in name or year == 2020)
+        )
+        assert _dates(year).get("songkran", []) == expected, year

@@ -8,8 +8,13 @@ Rules (the lunar month moves one month later in an athikamat year where noted):
 * Khao Phansa: waning 1 of month 8 (the second month 8 in an athikamat year).
 * Ok Phansa: waxing 15 of month 11.
 * Loy Krathong: waxing 15 of month 12.
-* Songkran public holidays: 13-15 April (12-14 April in 1989-1997, by the cabinet decisions of
-  those years).
+* Songkran public holidays, as the Holidays Acts and cabinet resolutions set them (Royal Gazette;
+  the history as the ``holidays`` package records it, our test oracle): none before the first
+  act of 1914; 28 March-15 April 1914-1925 (the old new year of 1 April); 31 March-3 April
+  1926-1937; 31 March-2 April 1938-1940; none 1941-1947; 13-15 April 1948-1953; none 1954-1956;
+  13 April only 1957-1988; 12-14 April 1989-1997; 13-15 April from 1998, except 2020, when the
+  cabinet moved the three days to 27 July, 4 and 7 September (COVID-19). Days given in lieu of
+  holidays falling on a weekend are not Songkran days and are not listed.
 * Maha Songkran: the instant the Sun enters Aries. By default (``ayanamsa="suriyayatra"``) it is
   computed as the official announcements (ประกาศสงกรานต์) compute it, with the Suriyayatra's mean
   motions and equation of centre (:mod:`astro_calc.thai.songkran`); any other ``ayanamsa`` names a
@@ -82,6 +87,23 @@ def maha_songkran_instant(year: int, *, ayanamsa: str = SURIYAYATRA) -> datetime
     return datetime_from_jd(next_longitude("sun", 0.0, start, ayanamsa=ayanamsa, max_days=40))
 
 
+def songkran_holidays(year: int) -> tuple[date, ...]:
+    """The official Songkran public holidays of a Gregorian year (history in the module
+    docstring; empty in the years without one)."""
+    if year < 1914 or 1941 <= year <= 1947 or 1954 <= year <= 1956:
+        return ()
+    if year == 2020:
+        return (date(2020, 7, 27), date(2020, 9, 4), date(2020, 9, 7))
+    if year <= 1925:
+        return tuple(date(year, 3, 28) + timedelta(days=i) for i in range(19))
+    if year <= 1940:
+        return tuple(date(year, 3, 31) + timedelta(days=i) for i in range(4 if year <= 1937 else 3))
+    if 1957 <= year <= 1988:
+        return (date(year, 4, 13),)
+    first = 12 if 1989 <= year <= 1997 else 13
+    return tuple(date(year, 4, first + i) for i in range(3))
+
+
 def thai_festivals(year: int, *, ayanamsa: str = SURIYAYATRA) -> FestivalYear:
     """Festivals of a Gregorian year (1900-2200), in date order (rules in the module docstring)."""
     check_year(year)
@@ -95,8 +117,7 @@ def thai_festivals(year: int, *, ayanamsa: str = SURIYAYATRA) -> FestivalYear:
         _festival("ok_phansa", lunar_to_gregorian(year, 11, "waxing", 15)),
         _festival("loy_krathong", lunar_to_gregorian(year, 12, "waxing", 15)),
     ]
-    first = 12 if 1989 <= year <= 1997 else 13
-    items += [_festival("songkran", date(year, 4, first + i)) for i in range(3)]
+    items += [_festival("songkran", day) for day in songkran_holidays(year)]
     instant = maha_songkran_instant(year, ayanamsa=ayanamsa)
     songkran_day = instant.astimezone(THAI_CLOCK).date()
     new_year_day = thaloeng_sok(year - CS_TO_CE)
