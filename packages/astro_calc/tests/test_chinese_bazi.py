@@ -295,3 +295,19 @@ def test_bad_inputs_name_their_fields() -> None:
     with pytest.raises(CalcInputError) as err:
         _chart(datetime(2000, 1, 1, tzinfo=CST), solar_time="sidereal")
     assert err.value.field == "solar_time"
+
+
+@pytest.mark.parametrize(
+    ("day", "clock", "offset"),
+    [(date(1801, 1, 1), time(0, 10), 480), (date(2199, 12, 31), time(23, 50), -720)],
+)
+def test_the_first_and_last_days_of_the_range_at_any_offset(
+    day: date, clock: time, offset: int
+) -> None:
+    # 1801-01-01 00:10 at UTC+8 is still 1800 in UT, and its month needs the jie of 1799: the
+    # range is the local date's, so the chart must not fail on the neighbouring years.
+    chart = bazi_chart(day, clock, latitude=39.9, longitude=116.4, offset_minutes=offset)
+    ec = Solar.fromYmdHms(day.year, day.month, day.day, clock.hour, clock.minute, 0)
+    ec8 = ec.getLunar().getEightChar()
+    assert chart.pillars.year.ganzhi == ec8.getYear()
+    assert chart.pillars.month.ganzhi == ec8.getMonth()

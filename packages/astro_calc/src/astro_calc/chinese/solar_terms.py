@@ -84,10 +84,17 @@ _CACHE_LOCK: Final = threading.Lock()
 
 def solar_terms(year: int) -> tuple[SolarTerm, ...]:
     """The 24 solar terms of a Gregorian year in time order (小寒 first), cached per year."""
+    _check_year(year)
+    return _terms_of(year)
+
+
+def _terms_of(year: int) -> tuple[SolarTerm, ...]:
+    """:func:`solar_terms` without the range check: the neighbouring years a calculation at
+    the edge of the range looks into (a birth on 1 January 1801 at UTC+8 is still 1800 in UT,
+    and its month needs the jie of 1799)."""
     cached = _CACHE.get(year)
     if cached is not None:
         return cached
-    _check_year(year)
     terms = []
     for i in range(24):
         jd = _term_jd(year, i)
@@ -120,7 +127,7 @@ def _jie_around(year: int) -> tuple[list[float], list[SolarTerm]]:
     """The jie of ``year - 1``, ``year`` and ``year + 1`` in order, with their Julian days."""
     cached = _JIE_CACHE.get(year)
     if cached is None:
-        terms = [t for y in (year - 1, year, year + 1) for t in solar_terms(y) if t.is_jie]
+        terms = [t for y in (year - 1, year, year + 1) for t in _terms_of(y) if t.is_jie]
         cached = ([t.jd_ut for t in terms], terms)
         _JIE_CACHE[year] = cached
     return cached
@@ -135,7 +142,7 @@ def jie_bracket(jd_ut: float, year: int) -> tuple[SolarTerm, SolarTerm]:
 
 def term_at(jd_ut: float, year: int) -> tuple[SolarTerm, SolarTerm]:
     """The solar term in force at ``jd_ut`` (the last one reached) and the next one."""
-    terms = [*solar_terms(year - 1)[-2:], *solar_terms(year), *solar_terms(year + 1)[:2]]
+    terms = [*_terms_of(year - 1)[-2:], *_terms_of(year), *_terms_of(year + 1)[:2]]
     jds = [t.jd_ut for t in terms]
     i = bisect.bisect_right(jds, jd_ut)
     return terms[i - 1], terms[i]
