@@ -139,6 +139,20 @@ async def test_a_bad_record_is_named_before_anything_is_charged(client: Client) 
     assert (await Account.get(id=account_id)).credits == 200
 
 
+async def test_a_repeated_record_id_is_named_at_the_repeat(client: Client) -> None:
+    account_id, key = await new_account("starter", 200)
+    records = _records(3)
+    records[2] = {**records[2], "id": records[0]["id"]}
+    response = await client.post(
+        "/api/v3/vedic/kundli-matching/batch", json={"records": records}, headers=key_headers(key)
+    )
+    assert response.status_code == 400
+    body = await response.get_json()
+    assert [d["field"] for d in body["details"]] == ["records[2].id"]
+    assert "repeated" in body["details"][0]["message"]
+    assert (await Account.get(id=account_id)).credits == 200
+
+
 async def test_a_record_failing_in_the_calculation_gets_its_own_error(client: Client) -> None:
     _id, key = await new_account("starter", 200)
     # 02:30 on 2021-03-14 does not exist in New York (clocks jumped from 02:00 to 03:00).

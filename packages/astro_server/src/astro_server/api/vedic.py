@@ -22,6 +22,7 @@ import datetime as dt
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 from quart import Blueprint, Response, g
 from quart_schema import document_response, operation_id, tag, validate_request
 
@@ -115,7 +116,11 @@ class BatchRequest(BaseModel):
         seen: set[str] = set()
         for i, record in enumerate(self.records):
             if record.id in seen:
-                raise ValueError(f"records[{i}].id {record.id!r} is repeated; ids must be unique")
+                raise PydanticCustomError(
+                    "repeated_id",
+                    "{id!r} is repeated; record ids must be unique",
+                    {"field": f"records[{i}].id", "id": record.id},
+                )
             seen.add(record.id)
         return self
 
