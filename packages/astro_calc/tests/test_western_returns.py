@@ -105,3 +105,35 @@ def test_naive_after_is_refused() -> None:
     with pytest.raises(CalcInputError) as info:
         lunar_return(SUBJECT, datetime(2024, 1, 1))
     assert info.value.field == "after"
+
+
+@pytest.mark.parametrize(
+    ("subject", "year"),
+    [
+        # Returns of early-1900s births in the 2090s come about three days before the birthday
+        # (1900 was no leap year), and east of Greenwich the local birth date is a day ahead of
+        # UT: the search window must reach back that far (these failed with "does not reach").
+        (BirthSubject(date(1907, 9, 10), "09:30", 35.68, 139.69, timezone="Asia/Tokyo"), 2096),
+        (
+            BirthSubject(date(1903, 3, 22), "00:30", -36.85, 174.76, timezone_offset_minutes=720),
+            2097,
+        ),
+        (BirthSubject(date(1935, 4, 17), "04:46", 1.29, 103.85, timezone_offset_minutes=435), 2096),
+        (BirthSubject(date(150, 6, 15), "12:00", 41.9, 12.5, timezone_offset_minutes=60), 2999),
+    ],
+)
+def test_solar_returns_far_from_birth_match_swisseph_solcross(
+    subject: BirthSubject, year: int
+) -> None:
+    r = solar_return(subject, year)
+    natal_sun = r.natal_longitude
+    # Swiss Ephemeris's own Sun-crossing search, started a month before the anniversary.
+    start = swe.julday(year, subject.date.month, 1, 0.0) - 30
+    ref = swe.solcross_ut(natal_sun, start, swe.FLG_MOSEPH)
+    assert abs(r.return_julian_day - ref) * 86400 < 1.0
+
+
+def test_lunar_return_before_birth_is_refused() -> None:
+    with pytest.raises(CalcInputError) as info:
+        lunar_return(SUBJECT, datetime(1980, 1, 1, tzinfo=UTC))
+    assert info.value.field == "after"

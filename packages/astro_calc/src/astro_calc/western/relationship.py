@@ -8,14 +8,20 @@ subject's and the second subject's points contributes a weight
 sextiles and conjunctions are harmonious, squares and oppositions challenging; minor aspects do
 not count. ``score = 100 * H / (H + C)`` rounded to one decimal, 50 when neither occurs.
 
-Composite (midpoint method): each body and each house cusp and angle is the midpoint, on the
-shorter arc, of the two natal longitudes; houses of bodies are read from the composite cusps.
+Composite (midpoint method): each body and the midheaven are the midpoints, on the shorter arc, of
+the two natal longitudes. The houses, the ascendant and the vertex are derived from that midheaven
+(Robert Hand's method, *Planets in Composite*, 1975): the composite midheaven's right ascension
+(the ARMC) at the mean latitude of the two births, with the true obliquity at their mean instant,
+cast in the chosen house system. Midpoints of the natal cusps taken one by one are not used: when
+two natal cusps lie nearly opposite, neighbouring midpoints flip to opposite sides and about one
+pair in twenty got cusps out of zodiac order, an ascendant in the west and most bodies in house 1.
 Davison: the chart for the instant halfway between the two births (in UT) at the place halfway
 between them (mean latitude, longitude midpoint on the shorter arc).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Final, Literal
@@ -41,6 +47,7 @@ from astro_calc.western.natal import (
     check_bodies,
     check_house_system,
     house_cusps,
+    house_finder,
 )
 from astro_calc.western.subject import (
     SIGNS,
@@ -207,6 +214,12 @@ def synastry(
     )
 
 
+def right_ascension(longitude: float, obliquity: float) -> float:
+    """Right ascension in degrees of a point on the ecliptic (latitude 0)."""
+    lam, eps = math.radians(longitude), math.radians(obliquity)
+    return math.degrees(math.atan2(math.sin(lam) * math.cos(eps), math.cos(lam))) % 360.0
+
+
 CompositeMethod = Literal["midpoint", "davison"]
 
 
@@ -274,9 +287,10 @@ def composite_chart(
         )
     chart_a = chart_of(echo_a, subject_a.latitude, subject_a.longitude)
     chart_b = chart_of(echo_b, subject_b.latitude, subject_b.longitude)
-    cusps = tuple(
-        midpoint(x.cusp, y.cusp) for x, y in zip(chart_a.houses, chart_b.houses, strict=True)
-    )
+    mc = midpoint(chart_a.angles.midheaven.longitude, chart_b.angles.midheaven.longitude)
+    eps = ephemeris.obliquity((echo_a.julian_day + echo_b.julian_day) / 2.0)
+    houses = ephemeris.houses_from_armc(right_ascension(mc, eps), lat, eps, house_system)
+    house_of = house_finder(houses)
     by_name_b = {p.name: p for p in chart_b.planets}
     planets = []
     for pa in chart_a.planets:
@@ -295,15 +309,15 @@ def composite_chart(
                 speed=speed,
                 sign=sign,
                 sign_degree=lon_c % 30.0,
-                house=ephemeris.house_of(lon_c, cusps),
+                house=house_of(lon_c),
                 retrograde=speed < 0,
                 dignities=dignities,
                 dignity_score=dignity_score(dignities) if dignities else 0,
             )
         )
-    asc = midpoint(chart_a.angles.ascendant.longitude, chart_b.angles.ascendant.longitude)
-    mc = midpoint(chart_a.angles.midheaven.longitude, chart_b.angles.midheaven.longitude)
-    vertex = midpoint(chart_a.angles.vertex.longitude, chart_b.angles.vertex.longitude)
+    cusps = houses.cusps
+    asc = houses.ascendant
+    vertex = houses.vertex
     elements, modalities = balance(planets)
     found = aspects_within(
         aspect_points(planets, asc, mc),
@@ -324,9 +338,11 @@ def composite_chart(
             davison=None,
             latitude=lat,
             longitude=lon,
-            house_system=chart_a.meta.house_system,
+            house_system=houses.system,
             ephemeris=chart_a.meta.ephemeris,
-            warnings=tuple(dict.fromkeys((*chart_a.meta.warnings, *chart_b.meta.warnings))),
+            warnings=tuple(
+                dict.fromkeys((*chart_a.meta.warnings, *chart_b.meta.warnings, *houses.warnings))
+            ),
         ),
     )
 

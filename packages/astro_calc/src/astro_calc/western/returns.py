@@ -78,10 +78,14 @@ def _finish(
 
 
 def solar_return_instant(natal_sun_longitude: float, year: int, birthday: date) -> float:
-    """Julian day (UT) of the solar return in ``year`` (searching from two days before the
-    birthday's anniversary; a 29 February birthday uses 28 February)."""
+    """Julian day (UT) of the solar return in ``year``: the Sun's one crossing of its natal
+    longitude within ten days either side of the birthday's anniversary (a 29 February birthday
+    uses 28 February). The calendar date of a return wanders: the leap-year cycle moves it by up
+    to two days, the Gregorian year's excess over the tropical year by about a day per 3,000
+    years, and a birth's local date can be a day off its UT date; returns of an early-1900s birth
+    in the 2090s come about three days before the birthday."""
     day = 28 if (birthday.month, birthday.day) == (2, 29) else birthday.day
-    start = datetime(year, birthday.month, day, tzinfo=UTC) - timedelta(days=2)
+    start = datetime(year, birthday.month, day, tzinfo=UTC) - timedelta(days=10)
     return search.next_longitude(
         "sun",
         natal_sun_longitude,
@@ -133,6 +137,8 @@ def lunar_return(
     check_house_system(house_system)
     birth = resolve_subject(subject)
     start = aware(after, "after")
+    if start < birth.utc:
+        raise CalcInputError("after", "must not be before the birth")
     lat, lon = _place(subject, latitude, longitude)
     natal_moon = ephemeris.body_position(birth.julian_day, "moon").longitude
     jd = search.next_longitude(

@@ -125,7 +125,14 @@ class PairRequest(BaseModel):
 class CompositeRequest(BaseModel):
     subject_a: WesternSubject
     subject_b: WesternSubject
-    method: Literal["midpoint", "davison"] = Field(default="midpoint")
+    method: Literal["midpoint", "davison"] = Field(
+        default="midpoint",
+        description=(
+            "midpoint: bodies and midheaven at the shorter-arc midpoints, houses and ascendant "
+            "derived from that midheaven at the mean latitude (Robert Hand's method); davison: "
+            "the chart for the midpoint in time and place"
+        ),
+    )
     house_system: HouseSystem = "P"
 
 
@@ -231,7 +238,8 @@ async def western_synastry(data: PairRequest) -> Response:
 @tag(TAG)
 @operation_id("westernComposite")
 async def western_composite(data: CompositeRequest) -> Response:
-    """Composite chart by shorter-arc midpoints, or the Davison time-and-place midpoint chart."""
+    """Composite chart by shorter-arc midpoints (houses derived from the composite midheaven), or
+    the Davison time-and-place midpoint chart."""
     result = composite_chart(
         data.subject_a.to_calc(),
         data.subject_b.to_calc(),
