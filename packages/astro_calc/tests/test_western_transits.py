@@ -148,3 +148,31 @@ def test_end_before_start_is_refused() -> None:
     with pytest.raises(CalcInputError) as info:
         transits(SUBJECT, date(2024, 2, 1), date(2024, 1, 1))
     assert info.value.field == "end"
+
+
+def test_short_direct_loops_of_the_true_node_are_found_wherever_the_range_starts() -> None:
+    # In July 2014 the true node turned direct for about five hours; a half-day grid started at
+    # 07:13:16 stepped over the whole loop. Reference: the sign changes of pyswisseph's speed,
+    # scanned here minute by minute over the two days.
+    subject = BirthSubject(date(1994, 4, 10), "17:59", -16.959, -162.532, timezone_offset_minutes=0)
+    t0 = swe.julday(2014, 7, 18, 0.0)
+    expected = []
+    previous = _calc(t0, swe.TRUE_NODE)[1]
+    for i in range(1, 2 * 1440):
+        speed = _calc(t0 + i * MINUTE, swe.TRUE_NODE)[1]
+        if (speed < 0) != (previous < 0):
+            expected.append((t0 + i * MINUTE, "retrograde" if speed < 0 else "direct"))
+        previous = speed
+    assert [kind for _jd, kind in expected] == ["direct", "retrograde"]
+    for start in (datetime(2014, 3, 20, 7, 13, 16, tzinfo=UTC), datetime(2014, 7, 10, tzinfo=UTC)):
+        report = transits(
+            subject, start, datetime(2015, 3, 20, tzinfo=UTC), transiting_bodies=["true_node"]
+        )
+        found = [
+            (e.julian_day, e.station)
+            for e in report.events
+            if e.kind == "station" and abs(e.julian_day - t0 - 1) < 1
+        ]
+        assert [s for _jd, s in found] == [kind for _jd, kind in expected], start
+        for (jd, _s), (ref, _k) in zip(found, expected, strict=True):
+            assert abs(jd - ref) * 1440 < 2

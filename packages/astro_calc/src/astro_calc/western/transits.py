@@ -58,7 +58,9 @@ _STEP_DAYS: Final[dict[str, float]] = {
     "neptune": 4.0,
     "pluto": 4.0,
     "mean_node": 4.0,
-    "true_node": 0.5,
+    # Its direct loops can last only about five hours; near a station its speed also flickers
+    # around zero for minutes (Moshier), and flickers shorter than the step are not reported.
+    "true_node": 1.0 / 24.0,
     "mean_lilith": 2.0,
     "chiron": 4.0,
 }
