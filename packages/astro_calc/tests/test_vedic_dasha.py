@@ -116,6 +116,14 @@ def test_current_periods_at_a_date() -> None:
     assert d.current.pratyantardasha == "rahu"
 
 
+def test_no_periods_run_before_birth_or_after_the_cycle() -> None:
+    birth = 2451545.0
+    # Moon at 5 degrees: 3/8 of Ketu's 7 years had passed before birth, yet nothing ran then.
+    assert vimshottari_from_moon(birth, 5.0, at_jd_ut=birth - 1).current is None
+    assert vimshottari_from_moon(birth, 5.0, at_jd_ut=birth).current is not None
+    assert vimshottari_from_moon(birth, 0.0, at_jd_ut=birth + 121 * 365.25).current is None
+
+
 @pytest.mark.parametrize("bad", [365.0, 0.0])
 def test_year_length_is_one_of_the_offered_values(bad: float) -> None:
     with pytest.raises(CalcInputError) as err:

@@ -130,7 +130,8 @@ def vimshottari_from_moon(
     """Vimshottari periods from the Moon's sidereal longitude at birth (module docstring).
 
     ``depth`` 1..3 chooses how many levels are listed; ``at_jd_ut`` adds the current mahadasha,
-    antardasha and pratyantardasha at that moment. Checked against PyJHora to one day."""
+    antardasha and pratyantardasha at that moment (none before birth or after the cycle).
+    Checked against PyJHora to one day."""
     if year_days not in YEAR_LENGTHS_DAYS:
         raise CalcInputError("year_days", "must be one of 365.25, 365.2422, 360")
     if depth not in (1, 2, 3):
@@ -153,7 +154,13 @@ def vimshottari_from_moon(
             )
         )
         t += span
-    current = _current(first, cycle_start, year_days, at_jd_ut) if at_jd_ut is not None else None
+    # No periods run before birth (the first period's unexpired part starts at birth) nor after
+    # the 120-year cycle.
+    current = (
+        _current(first, cycle_start, year_days, at_jd_ut)
+        if at_jd_ut is not None and at_jd_ut >= birth_jd_ut
+        else None
+    )
     return VimshottariDasha(
         moon_longitude_deg=moon_longitude_deg % 360.0,
         nakshatra=nak + 1,
