@@ -176,6 +176,17 @@ def test_panchanga_on_the_full_moon_of_april_2024(
             longitude=LONGITUDE,
             timezoneOffsetMinutes=330,
         )
+        hindu = client.vedic.panchanga(
+            date="2024-04-23",
+            time="17:30",
+            latitude=LATITUDE,
+            longitude=LONGITUDE,
+            timezoneOffsetMinutes=330,
+            sunrise="hindu",
+        )
+    # The classical Hindu sunrise (disc centre, no refraction) comes minutes after the almanac's.
+    assert hindu.sunrise_convention == "hindu"
+    assert dt.timedelta(minutes=2) < hindu.sunrise - day.sunrise < dt.timedelta(minutes=8)
     assert_every_field_is_declared(day)
     assert (day.tithi.number, day.tithi.name, day.tithi.paksha) == (15, "Purnima", "shukla")
     full_moon = dt.datetime(2024, 4, 23, 23, 49, tzinfo=UTC)

@@ -142,3 +142,19 @@ def test_polar_night_is_an_input_error() -> None:
     with pytest.raises(CalcInputError) as err:
         panchanga_at(jd, 78.2, 15.6)
     assert err.value.field == "latitude"
+
+
+@pytest.mark.parametrize("day", [(2023, 11, 13), (2024, 6, 21), (2024, 12, 21), (2025, 3, 20)])
+def test_hindu_sunrise_matches_pyjhora(day: tuple[int, int, int]) -> None:
+    # PyJHora's sunrise is the classical Hindu one (disc centre, no refraction, geocentric).
+    jh = _jhora()
+    place = jh.drik.Place("Delhi", *DELHI, 5.5)
+    jd_local = jh.utils.julian_day_number(jh.drik.Date(*day), (10, 0, 0))
+    ref_hours = jh.drik.sunrise(jd_local, place)[0]
+    p = panchanga_at(jd_local - 5.5 / 24, *DELHI, sunrise="hindu")
+    local = p.sunrise + timedelta(hours=5.5)
+    ours_hours = local.hour + local.minute / 60 + (local.second + local.microsecond / 1e6) / 3600
+    assert abs(ours_hours - ref_hours) * 3600 < 2.0
+    upper = panchanga_at(jd_local - 5.5 / 24, *DELHI)
+    # Three to eight minutes after the almanac sunrise (upper limb, refraction) at Delhi.
+    assert timedelta(minutes=2) < p.sunrise - upper.sunrise < timedelta(minutes=8)

@@ -476,15 +476,20 @@ def rise_set(
     *,
     altitude_m: float = 0.0,
     disc_center: bool = False,
+    hindu: bool = False,
 ) -> float | None:
     """The next rise, set or transit of a body after ``jd_ut`` (Julian day UT), or None when the
     body does not rise or set that day (polar day or night).
 
     Convention: upper limb of the disc with standard refraction (the almanac sunrise), unless
-    ``disc_center`` asks for the centre of the disc (the Hindu convention)."""
+    ``disc_center`` asks for the centre of the disc; ``hindu`` for Swiss Ephemeris's Hindu rising
+    (the centre of the disc on the horizon, no refraction, seen from the Earth's centre without
+    the body's ecliptic latitude: the classical Hindu sunrise)."""
     rsmi = _RISE_FLAGS[kind]
     if disc_center and kind in ("rise", "set"):
         rsmi |= swe.BIT_DISC_CENTER
+    if hindu and kind in ("rise", "set"):
+        rsmi |= swe.BIT_HINDU_RISING
     with _LOCK:
         flags = _prepare(None) & ~swe.FLG_SPEED
         res, tret = swe.rise_trans(

@@ -13,8 +13,11 @@ Conventions
   the previous vara. The weekday is that of the sunrise's local date.
 * Sunrise convention (``sunrise`` parameter): ``"upper_limb"`` (default) is the almanac sunrise,
   the Sun's upper limb on the horizon with standard refraction, as used by Drik Panchang and most
-  modern almanacs; ``"disc_center"`` puts the centre of the disc on the horizon (with refraction),
-  closer to the classical Hindu definition.
+  modern almanacs; ``"disc_center"`` puts the centre of the disc on the horizon (with refraction);
+  ``"hindu"`` is the classical Hindu sunrise, the centre of the disc on the horizon with no
+  refraction, seen from the Earth's centre (Swiss Ephemeris's Hindu rising; the definition in
+  Drik Panchang's FAQ and PyJHora's default), about four minutes after the almanac sunrise at
+  mid latitudes.
 * Start and end times are the instants the angle crosses the element's boundaries, found by
   root refinement to 0.5 s; times are UTC.
 
@@ -36,7 +39,7 @@ from astro_calc.errors import CalcInputError
 from astro_calc.search import refine_root
 from astro_calc.vedic.zodiac import NAKSHATRA_SPAN_DEG, NAKSHATRAS
 
-SunriseConvention = Literal["upper_limb", "disc_center"]
+SunriseConvention = Literal["upper_limb", "disc_center", "hindu"]
 
 TITHI_NAMES: Final = (
     "Pratipada",
@@ -196,13 +199,21 @@ def _dt(jd: float) -> datetime:
     return ephemeris.datetime_from_jd(jd)
 
 
+def _rise_set(
+    jd: float, latitude: float, longitude: float, kind: ephemeris.RiseKind, c: SunriseConvention
+) -> float | None:
+    return ephemeris.rise_set(
+        jd, "sun", latitude, longitude, kind, disc_center=c == "disc_center", hindu=c == "hindu"
+    )
+
+
 def _sunrise_on_or_before(
-    jd: float, latitude: float, longitude: float, disc_center: bool
+    jd: float, latitude: float, longitude: float, convention: SunriseConvention
 ) -> tuple[float, float]:
     """(last sunrise at or before jd, the following sunrise)."""
 
     def rise(t: float) -> float:
-        r = ephemeris.rise_set(t, "sun", latitude, longitude, "rise", disc_center=disc_center)
+        r = _rise_set(t, latitude, longitude, "rise", convention)
         if r is None:
             raise CalcInputError(
                 "latitude", "the Sun does not rise or set at this place and date (polar day)"
@@ -228,17 +239,16 @@ def panchanga_at(
 
     Checked against Drik Panchang published tithi/nakshatra end times (New Delhi) to 2 minutes
     and PyJHora tithi, nakshatra, yoga and karana numbers and end times to 1 minute."""
-    if sunrise not in ("upper_limb", "disc_center"):
-        raise CalcInputError("sunrise", "must be 'upper_limb' or 'disc_center'")
+    if sunrise not in ("upper_limb", "disc_center", "hindu"):
+        raise CalcInputError("sunrise", "must be 'upper_limb', 'disc_center' or 'hindu'")
     if not -90.0 <= latitude <= 90.0:
         raise CalcInputError("latitude", "must be between -90 and 90")
     if not -180.0 <= longitude <= 180.0:
         raise CalcInputError("longitude", "must be between -180 and 180")
     ephemeris.ayanamsa_value(jd_ut, ayanamsa)  # validates the name, naming the field
 
-    disc_center = sunrise == "disc_center"
-    rise_jd, next_rise_jd = _sunrise_on_or_before(jd_ut, latitude, longitude, disc_center)
-    set_jd = ephemeris.rise_set(rise_jd, "sun", latitude, longitude, "set", disc_center=disc_center)
+    rise_jd, next_rise_jd = _sunrise_on_or_before(jd_ut, latitude, longitude, sunrise)
+    set_jd = _rise_set(rise_jd, latitude, longitude, "set", sunrise)
     if set_jd is None:
         raise CalcInputError("latitude", "the Sun does not set at this place and date")
 

@@ -116,7 +116,7 @@ class PanchangaRequest(RequestModel):
     timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)
     timezone: str | None = Field(default=None, max_length=64)
     ayanamsa: Ayanamsa = "lahiri"
-    sunrise: Literal["upper_limb", "disc_center"] = "upper_limb"
+    sunrise: Literal["upper_limb", "disc_center", "hindu"] = "upper_limb"
 
 
 class VedicRemediesRequest(RequestModel):
@@ -360,7 +360,7 @@ class VedicPanchanga(ResponseModel):
     longitude: float
     ayanamsa: str
     sunrise_convention: str
-    """upper_limb or disc_center."""
+    """upper_limb, disc_center or hindu."""
     sunrise: dt.datetime
     sunset: dt.datetime
     next_sunrise: dt.datetime

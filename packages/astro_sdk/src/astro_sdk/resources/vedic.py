@@ -82,7 +82,7 @@ def _panchanga_fields(
     timezoneOffsetMinutes: int | None,
     timezone: str | None,
     ayanamsa: Ayanamsa | None,
-    sunrise: Literal["upper_limb", "disc_center"] | None,
+    sunrise: Literal["upper_limb", "disc_center", "hindu"] | None,
 ) -> dict[str, Any]:
     return {
         "date": date,
@@ -172,7 +172,7 @@ class Vedic(SyncResource):
         timezoneOffsetMinutes: int | None = None,
         timezone: str | None = None,
         ayanamsa: Ayanamsa | None = None,
-        sunrise: Literal["upper_limb", "disc_center"] | None = None,
+        sunrise: Literal["upper_limb", "disc_center", "hindu"] | None = None,
         idempotency_key: str | None = None,
     ) -> VedicPanchanga:
         """``POST /api/v3/vedic/panchanga``: tithi, vara, nakshatra, yoga, karana."""
@@ -275,7 +275,7 @@ class AsyncVedic(AsyncResource):
         timezoneOffsetMinutes: int | None = None,
         timezone: str | None = None,
         ayanamsa: Ayanamsa | None = None,
-        sunrise: Literal["upper_limb", "disc_center"] | None = None,
+        sunrise: Literal["upper_limb", "disc_center", "hindu"] | None = None,
         idempotency_key: str | None = None,
     ) -> VedicPanchanga:
         body = validate_request(

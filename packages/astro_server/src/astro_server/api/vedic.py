@@ -152,8 +152,13 @@ class PanchangaRequest(BaseModel):
     timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)
     timezone: str | None = Field(default=None, max_length=64)
     ayanamsa: Ayanamsa = "lahiri"
-    sunrise: Literal["upper_limb", "disc_center"] = Field(
-        default="upper_limb", description="Sunrise convention"
+    sunrise: Literal["upper_limb", "disc_center", "hindu"] = Field(
+        default="upper_limb",
+        description=(
+            "Sunrise convention: upper_limb (almanac sunrise: upper limb, refraction), "
+            "disc_center (centre of the disc, refraction), hindu (centre of the disc, no "
+            "refraction, geocentric: the classical Hindu sunrise)"
+        ),
     )
 
     _in_span = field_validator("date")(in_ephemeris_span)
