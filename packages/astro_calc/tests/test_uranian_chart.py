@@ -329,3 +329,13 @@ def test_inputs_on_the_bounds_are_accepted(override: dict[str, object]) -> None:
     kwargs = {**BIRTH, "timezone_offset_minutes": 60, **override}
     c = uranian_chart(**kwargs)  # type: ignore[arg-type]
     assert len(c.positions) == 22
+
+
+def test_at_a_pole_the_undefined_ascendant_comes_with_a_warning() -> None:
+    chart = uranian_chart(
+        date(1990, 1, 1), "12:00", 90.0, 0.0, "North Pole", timezone_offset_minutes=0
+    )
+    assert any("ascendant is undefined" in w for w in chart.meta.warnings)
+    assert not uranian_chart(
+        date(1990, 1, 1), "12:00", 89.0, 0.0, "Near the pole", timezone_offset_minutes=0
+    ).meta.warnings

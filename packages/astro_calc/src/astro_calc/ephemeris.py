@@ -365,6 +365,11 @@ def houses(
                 jd_ut, latitude, longitude, b"O", flags
             )
     ordered = tuple(float(c) % 360.0 for c in cusps[:12])
+    if abs(latitude) == 90.0:
+        warnings.append(
+            "at a geographic pole the horizon is the equator and the ascendant is undefined: "
+            "Swiss Ephemeris gives 0 Aries, and the houses follow it"
+        )
     in_order = cusps_in_order(ordered)
     eps = ayan = math.nan
     if not in_order:

@@ -201,7 +201,7 @@ def factor_longitudes(
     lons["aries_point"] = 0.0
     for name in HAMBURG:
         lons[name] = positions[name].longitude
-    return lons, used, warnings
+    return lons, used, (*warnings, *h.warnings)
 
 
 def uranian_positions(lons: dict[str, float], dial: float) -> tuple[UranianPosition, ...]:
