@@ -153,7 +153,11 @@ class SajuRequest(LuckOptions):
     subject: ChineseBirthSubject
     hour_basis: Literal["korean_almanac", "clock", "mean", "true"] = Field(
         default="korean_almanac",
-        description="korean_almanac: double hours on 127.5 deg E (default); clock; mean; true",
+        description=(
+            "korean_almanac (default): the day and hour pillars are read on the 127.5 deg E "
+            "meridian (UTC+8:30), so a birth at 00:10 KST (UTC+9) still has the previous "
+            "day's day pillar; clock: the civil clock; mean or true: local solar time"
+        ),
     )
     day_boundary: DayBoundary = Field(
         default="midnight",
