@@ -114,6 +114,10 @@ def test_john_smith_soul_urge_and_personality() -> None:
         ("Business", 28, 1),
         # chaldean-numerology-calculator.com: MAYA = 4 + 1 + 1 + 1 = 7.
         ("Maya", 7, 7),
+        # Cheiro keeps no master numbers: compounds 11 and 22 reduce to 2 and 4.
+        # MICHAEL = 4+1+3+5+1+5+3 = 22 -> 4; BARBARA = 2+1+2+2+1+2+1 = 11 -> 2.
+        ("Michael", 22, 4),
+        ("Barbara", 11, 2),
     ],
 )
 def test_chaldean_published_examples(name: str, compound: int, value: int) -> None:
@@ -178,3 +182,11 @@ def test_unknown_system_and_language_name_their_fields() -> None:
     with pytest.raises(CalcInputError) as language_error:
         numerology_profile("Ann", date(1990, 1, 1), language="jp")
     assert language_error.value.field == "language"
+
+
+def test_a_stray_thai_mark_beside_a_latin_name_is_not_a_thai_name() -> None:
+    # ๆ (repetition mark) and Thai digits have no letter value: the Latin name is read as usual.
+    for name in ("John ๆ", "Smith ๑๒"):
+        profile = numerology_profile(name, date(1990, 1, 1), on_date=_DAY)
+        assert profile.expression is not None
+        assert profile.thai_name is None

@@ -169,3 +169,19 @@ def test_bad_draw_input_names_the_field(kwargs: dict[str, object], field: str) -
     with pytest.raises(CalcInputError) as error:
         draw_tarot(**kwargs)  # type: ignore[arg-type]
     assert error.value.field == field
+
+
+def test_celtic_cross_positions_follow_waites_order() -> None:
+    # The Pictorial Key to the Tarot (1910), Part III section 7: the first card covers, the second
+    # crosses, the third crowns, the fourth is beneath, the fifth behind, the sixth before; then
+    # himself, his house, hopes or fears, what will come.
+    names = [c.position_name for c in draw_tarot("celtic_cross", seed="waite").cards]
+    assert names[:6] == [
+        "The present situation",
+        "The challenge crossing you",
+        "The best that can be achieved",
+        "The foundation beneath",
+        "The recent past",
+        "The near future",
+    ]
+    assert names[6:] == ["Yourself", "Your surroundings", "Hopes and fears", "The outcome"]

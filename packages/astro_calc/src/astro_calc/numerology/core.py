@@ -79,7 +79,12 @@ def latin_name_parts(name: str) -> list[str]:
 
 
 def has_thai_letters(name: str) -> bool:
-    return bool(_THAI_BLOCK.search(name))
+    """Whether the name holds a Thai character the Thai table gives a value (a stray ๆ, ฯ or
+    Thai digit beside a Latin name does not make it a Thai name)."""
+    if not _THAI_BLOCK.search(name):
+        return False
+    table = letter_tables()["thai"]
+    return any(ch in table for ch in name)
 
 
 def is_vowel(part: str, i: int) -> bool:
@@ -109,10 +114,12 @@ def part_sum(part: str, system: System, selection: Selection = "all") -> int:
 
 
 def name_number(parts: list[str], system: System, selection: Selection = "all") -> tuple[int, int]:
-    """(reduced number, compound) of a name: Pythagorean reduces each part first (Decoz),
-    Chaldean adds the whole name (Cheiro). The compound is the sum before the final reduction."""
+    """(reduced number, compound) of a name: Pythagorean reduces each part first and keeps the
+    master numbers 11, 22 and 33 (Decoz); Chaldean adds the whole name and always reduces to 1-9,
+    the compound carrying its own meaning (Cheiro's *Book of Numbers*: 11 and 22 are ordinary
+    compounds there). The compound is the sum before the final reduction."""
     if system == "chaldean":
         compound = sum(part_sum(p, system, selection) for p in parts)
-        return reduce_number(compound), compound
+        return reduce_number(compound, keep_masters=False), compound
     compound = sum(reduce_number(part_sum(p, system, selection)) for p in parts)
     return reduce_number(compound), compound

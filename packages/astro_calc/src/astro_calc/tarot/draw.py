@@ -4,9 +4,10 @@ Spreads and their positions:
 
 * ``single``: 1 card.
 * ``three_card``: past, present, future.
-* ``celtic_cross``: the ten positions of A. E. Waite's *Pictorial Key to the Tarot* (1910):
-  present, crossing, foundation, recent past, crown, near future, self, environment,
-  hopes and fears, outcome.
+* ``celtic_cross``: the ten positions in the order of A. E. Waite's *Pictorial Key to the Tarot*
+  (1910), Part III section 7: the card that covers (present), crosses, crowns (the best that can
+  be achieved), is beneath (foundation), behind (recent past), before (near future), then self,
+  environment, hopes and fears, outcome. (Many modern books deal the crown after the past.)
 * ``relationship``: you, partner, the bond, the challenge, the potential (5 cards).
 * ``yes_no``: 1 card read with :func:`yes_no_answer`.
 
