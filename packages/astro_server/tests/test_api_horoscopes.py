@@ -44,6 +44,21 @@ async def test_daily_serves_the_published_horoscope(app: Quart, key: str) -> Non
     assert data["published_at"].endswith("Z")
 
 
+async def test_head_on_a_billable_route_is_405_and_charges_nothing(app: Quart) -> None:
+    from astro_server.models import Account
+
+    account_id, api_key = await new_account("free", credits=10)
+    client: Client = app.test_client()
+    for path in (
+        "/api/v3/horoscopes/daily?sign=leo&date=2025-03-15&language=en",
+        "/api/v3/horoscopes/range?sign=leo&start=2025-03-15&end=2025-03-16&language=en",
+    ):
+        response = await client.head(path, headers=key_headers(api_key))
+        assert response.status_code == 405, path
+        assert response.headers["Allow"] == "GET"
+    assert (await Account.get(id=account_id)).credits == 10
+
+
 async def test_published_content_never_changes(app: Quart) -> None:
     first = await horoscopes.get_or_publish("aries", date(2025, 6, 1), "en")
     row = await PublishedHoroscope.get(sign="aries", date=date(2025, 6, 1), language="en")

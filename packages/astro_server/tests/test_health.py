@@ -89,3 +89,25 @@ async def test_metrics_with_a_token_need_it_from_everyone(tmp_path: Path) -> Non
             headers={"Authorization": "Bearer scrape-me-9f2c"},
         )
         assert right.status_code == 200
+
+
+async def test_invented_http_methods_share_one_metrics_label(tmp_path: Path) -> None:
+    async with running_app(Settings(data_dir=tmp_path, secret_key="k" * 32)) as app:
+        client = app.test_client()
+        for i in range(3):
+            response = await client.open("/healthz", method=f"INVENTED{i}")
+            assert response.status_code == 405
+        scrape = await client.get("/metrics", scope_base={"client": ("127.0.0.1", 50000)})
+        text = await scrape.get_data(as_text=True)
+        assert "INVENTED" not in text
+        assert 'method="OTHER"' in text
+
+
+async def test_the_embedded_database_file_is_private_to_its_owner(tmp_path: Path) -> None:
+    import stat
+
+    async with running_app(Settings(data_dir=tmp_path / "var", secret_key="k" * 32)):
+        files = sorted((tmp_path / "var").glob("astro.sqlite3*"))
+        assert files
+        for f in files:
+            assert stat.S_IMODE(f.stat().st_mode) == 0o600, f

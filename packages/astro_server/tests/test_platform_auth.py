@@ -111,6 +111,24 @@ async def test_revoked_api_key_is_401(client: Client) -> None:
     assert "revoked" in (await response.get_json())["message"]
 
 
+async def test_revoking_never_touches_another_tenants_key_sharing_the_prefix(
+    client: Client,
+) -> None:
+    # The display prefix holds four random characters: two tenants' keys can share it.
+    _a, key_a = await new_account("free", credits=5)
+    _b, key_b = await new_account("free", credits=5)
+    clash = key_b[:8] + "Zz9_"
+    await ApiKey.filter(key_hash=credentials.digest(key_a)).update(prefix=clash)
+    await ApiKey.filter(key_hash=credentials.digest(key_b)).update(prefix=clash)
+    with pytest.raises(ValueError, match="give the whole key"):
+        await accounts.revoke_api_key(clash)
+    assert await accounts.revoke_api_key(key_b) == 1  # the whole key: exactly that one
+    assert (await client.get("/test/key-route", headers=key_headers(key_b))).status_code == 401
+    assert (await client.get("/test/key-route", headers=key_headers(key_a))).status_code == 200
+    assert await accounts.revoke_api_key(clash) == 1  # now the prefix names one live key
+    assert (await client.get("/test/key-route", headers=key_headers(key_a))).status_code == 401
+
+
 async def test_a_key_revoked_in_this_process_is_refused_at_once_though_cached(
     client: Client,
 ) -> None:

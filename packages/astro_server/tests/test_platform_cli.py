@@ -64,6 +64,20 @@ def test_operator_commands_from_an_empty_database(empty_database_url: str, tmp_p
         ).stdout
     )
     assert customer["customer_id"].startswith("cus_")
+    again = _cli(
+        env,
+        "create-customer",
+        "--account",
+        created["account_id"],
+        "--email",
+        "owner@acme.test",
+        "--password",
+        "long enough pw",
+        check=False,
+    )
+    assert again.returncode == 2
+    assert "already exists" in again.stderr
+    assert "Traceback" not in again.stderr
     topped = json.loads(
         _cli(
             env, "add-credits", "--account", created["account_id"], "--credits", "25", "--json"

@@ -9,7 +9,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from quart import Quart, Request, Response, g, request
 from quart_schema import OpenAPIProvider, QuartSchema, RequestSchemaValidationError
@@ -158,7 +158,9 @@ class _Request(Request):
     async def get_json(self, force: bool = False, silent: bool = False, cache: bool = True) -> Any:
         try:
             data = await super().get_json(force=force, silent=silent, cache=cache)
-        except UnicodeDecodeError as error:
+        except (UnicodeDecodeError, RecursionError) as error:
+            # RecursionError: arrays or objects nested about a thousand deep, which the json
+            # module cannot parse (no body of ours nests more than a few levels).
             return None if silent else self.on_json_loading_failed(error)
         # JSON carries a NUL only as the escape \u0000: look further only when it is there.
         if not silent and b"\\u0000" in await self.get_data(as_text=False):
@@ -220,6 +222,9 @@ def _register_error_handlers(app: Quart) -> None:
         )
 
 
+_METHODS: Final = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
 def _register_request_hooks(app: Quart) -> None:
     from astro_server.services import metrics
 
@@ -248,7 +253,10 @@ def _register_request_hooks(app: Quart) -> None:
                 response.headers.setdefault(name, value)
         rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
         elapsed = time.perf_counter() - getattr(g, "started", time.perf_counter())
-        metrics.HTTP_REQUESTS.labels(rule, request.method, str(response.status_code)).inc()
+        # Any token is a valid HTTP method: one label value per client-chosen name would let
+        # anyone grow /metrics without bound.
+        method = request.method if request.method in _METHODS else "OTHER"
+        metrics.HTTP_REQUESTS.labels(rule, method, str(response.status_code)).inc()
         metrics.HTTP_LATENCY.labels(rule).observe(elapsed)
         if rule not in ("/healthz", "/metrics"):
             account = getattr(g, "account", None)

@@ -225,7 +225,10 @@ def build_parser() -> argparse.ArgumentParser:
     key.add_argument("--json", action="store_true")
     key.set_defaults(func=cmd_create_key)
 
-    revoke = sub.add_parser("revoke-key", help="revoke a key by its first 12 characters")
+    revoke = sub.add_parser(
+        "revoke-key",
+        help="revoke a key, given whole or by its first 12 characters if no other key has them",
+    )
     revoke.add_argument("key_prefix")
     revoke.add_argument("--json", action="store_true")
     revoke.set_defaults(func=cmd_revoke_key)

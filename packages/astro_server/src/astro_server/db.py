@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+from pathlib import Path
 from typing import Any
 
 from tortoise import Tortoise, connections
@@ -23,10 +26,20 @@ async def _keep_session(connection: Any) -> None:
     """
 
 
+def _create_private(path: Path) -> None:
+    """Create the SQLite file readable by its owner only, before SQLite creates it with the
+    umask's 0644: it holds password and key digests, customers' birth data in job parameters
+    and replayed bodies. SQLite gives its -wal and -shm files the database file's mode."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def tortoise_config(settings: Settings) -> dict[str, Any]:
     url = settings.effective_database_url
     if settings.embedded:
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if url.startswith("sqlite://") and url != "sqlite://:memory:":
+        _create_private(Path(url.removeprefix("sqlite://")))
     connection: str | dict[str, Any] = url
     if url.startswith(("postgres://", "postgresql://", "asyncpg://")):
         expanded = expand_db_url(url)

@@ -474,6 +474,15 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
 
         @wraps(func)
         async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if request.method == "HEAD":
+                # Quart answers HEAD with the GET handler and drops the body: a billable GET
+                # would charge for nothing (link checkers and proxies send HEAD freely).
+                raise APIError(
+                    405,
+                    "HEAD is not served on billable routes: it would charge credits for no body; "
+                    "send GET.",
+                    headers={"Allow": "GET"},
+                )
             account: Account = g.account
             if not tier_allows(account.tier, op.tier):
                 raise forbidden_for_tier(operation, op, account.tier)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import ssl
 import time
 from collections import OrderedDict
@@ -45,6 +46,7 @@ from astro_server.services.delivery.ssrf import (
     system_resolver,
 )
 
+log = logging.getLogger(__name__)
 USER_AGENT = "astro-webhooks/1.0"
 DEFAULT_TIMEOUT_S = 15.0
 DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024
@@ -334,6 +336,8 @@ class DeliveryClient:
                 finally:
                     pool.in_use -= 1
         except UnsafeDestination as exc:
+            # The attempt record is shown to the customer: the resolver's answer is logged only.
+            log.warning("delivery destination refused: %s", exc.detail)
             return AttemptResult(None, elapsed_ms(), "", f"unsafe_destination: {exc.reason}")
         except TimeoutError:
             return AttemptResult(None, elapsed_ms(), "", f"timeout after {self.timeout_s:g} s")

@@ -44,13 +44,15 @@ Resolver = Callable[[str, int], Awaitable[Sequence[str]]]
 
 
 class UnsafeDestination(Exception):
-    """The destination may not receive deliveries; ``reason`` says why (safe to show clients)."""
+    """The destination may not receive deliveries; ``reason`` says why (safe to show clients);
+    ``detail``, for operators only (logs), also says what the resolver answered."""
 
     code = "unsafe_destination"
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, detail: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.detail = detail or reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,7 +303,9 @@ async def check_destination(
     """Check ``url`` and resolve its host; refuse if ANY resolved address is not public.
 
     Raises :class:`UnsafeDestination`. Resolution failures are refusals too (a destination that
-    does not resolve cannot be checked).
+    does not resolve cannot be checked). Every refusal after resolution says the same thing and
+    names no address: the client must not learn what this server's resolver answers (an
+    internal name resolving to 10.x would otherwise be told apart from one that does not exist).
     """
     host, port, literal = check_url_syntax(url, allow_loopback=allow_loopback)
     if literal is not None:
@@ -310,18 +314,22 @@ async def check_destination(
     try:
         raw = await resolve(host, port)
     except (OSError, UnicodeError) as exc:
-        raise UnsafeDestination(f"the destination host {host} does not resolve ({exc})") from None
+        raise UnsafeDestination(_unresolvable(host), f"{host} does not resolve ({exc})") from None
     addresses: list[str] = []
     for text in raw:
         try:
             address = ipaddress.ip_address(text)
         except ValueError:
-            raise UnsafeDestination(f"the destination host {host} resolved to {text!r}") from None
+            raise UnsafeDestination(_unresolvable(host), f"{host} resolved to {text!r}") from None
         reason = address_refusal(address, allow_loopback=allow_loopback)
         if reason is not None:
-            raise UnsafeDestination(f"the destination host {host} resolves to {address}, {reason}")
+            raise UnsafeDestination(_unresolvable(host), f"{host} resolves to {address}, {reason}")
         if str(address) not in addresses:
             addresses.append(str(address))
     if not addresses:
-        raise UnsafeDestination(f"the destination host {host} resolves to no address")
+        raise UnsafeDestination(_unresolvable(host))
     return CheckedDestination(url, host, port, tuple(addresses))
+
+
+def _unresolvable(host: str) -> str:
+    return f"the destination host {host} does not resolve to public addresses only"
