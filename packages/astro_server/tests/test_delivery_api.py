@@ -212,6 +212,13 @@ async def test_duplicate_subscription_is_400(
     assert status == 201
     other, _ = await login(client, "cy@example.com")
     assert (await create(client, other, destination_url=receiver.url(), sign="leo"))[0] == 201
+    # Other spellings of the same destination are the same destination (and stored canonical).
+    same = receiver.url().replace("https://localhost", "HTTPS://LocalHost") + "?#again"
+    status, body = await create(client, ana, destination_url=same, sign="leo")
+    assert (status, body["code"]) == (400, "duplicate_subscription")
+    status, body = await create(client, ana, destination_url=same, sign="libra")
+    assert status == 201
+    assert body["subscription"]["destination_url"] == receiver.url()
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import pytest
 from astro_server.services.delivery.ssrf import (
     UnsafeDestination,
     address_refusal,
+    canonical_url,
     check_destination,
     check_url_syntax,
     parse_ipv4_numeric,
@@ -233,3 +234,28 @@ def test_syntax_check_reports_host_port_and_literal() -> None:
 )
 def test_public_addresses_are_not_refused(address: str) -> None:
     assert address_refusal(ipaddress.ip_address(address)) is None
+
+
+@pytest.mark.parametrize(
+    "url", ["https://1572395042/in", "https://0x5d.0xb8.0xd8.0x22/in", "https://93.184.55330/in"]
+)
+def test_numeric_encodings_of_a_public_ipv4_address_are_refused(url: str) -> None:
+    with pytest.raises(UnsafeDestination, match=r"write it as 93\.184"):
+        check_url_syntax(url)
+
+
+@pytest.mark.parametrize(
+    ("url", "canonical"),
+    [
+        ("HTTPS://Hooks.Example.COM:443/in#frag", "https://hooks.example.com/in"),
+        ("https://hooks.example.com/in?", "https://hooks.example.com/in"),
+        ("https://hooks.example.com", "https://hooks.example.com/"),
+        ("https://hooks.example.com:8443/in?a=1", "https://hooks.example.com:8443/in?a=1"),
+        ("https://93.184.216.34./in", "https://93.184.216.34/in"),
+        ("https://[2606:2800:0220:0001::0001]/in", "https://[2606:2800:220:1::1]/in"),
+        ("https://bücher.example/in", "https://xn--bcher-kva.example/in"),
+    ],
+)
+def test_destinations_have_one_canonical_spelling(url: str, canonical: str) -> None:
+    assert canonical_url(url) == canonical
+    assert canonical_url(canonical) == canonical

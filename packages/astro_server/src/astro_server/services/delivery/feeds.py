@@ -28,7 +28,7 @@ from astro_server.services.delivery.http import DeliveryClient
 from astro_server.services.delivery.schedule import InvalidTimezone, delivery_zone, next_due
 from astro_server.services.delivery.secrets_box import SecretBox
 from astro_server.services.delivery.signing import ROTATION_OVERLAP, new_signing_secret
-from astro_server.services.delivery.ssrf import UnsafeDestination, check_destination
+from astro_server.services.delivery.ssrf import UnsafeDestination, canonical_url, check_destination
 from astro_server.settings import Settings
 
 SIGNS = (
@@ -153,6 +153,7 @@ async def create_subscription(
         raise _bad_request(
             "unsafe_destination", "destination_url", f"Unsafe destination: {exc.reason}."
         ) from None
+    destination_url = canonical_url(destination_url)
     destination_hash = hashlib.sha256(destination_url.encode()).hexdigest()
     duplicate = await HoroscopeFeedSubscription.filter(
         customer_id=customer_id, destination_hash=destination_hash, sign=sign, language=language

@@ -281,6 +281,13 @@ def check_url_syntax(
         reason = address_refusal(literal, allow_loopback=allow_loopback)
         if reason is not None:
             raise UnsafeDestination(f"the destination host {host} is {reason}")
+        if literal.version == 4 and host.rstrip(".") != str(literal):
+            # 1572395042, 0x5d.0xb8.0xd8.0x22, 93.184.55338: legal to inet_aton, unreadable to
+            # people and to other tools; refused even when the address is public.
+            raise UnsafeDestination(
+                f"the destination host {host} is a numeric encoding of an IPv4 address; "
+                f"write it as {literal}"
+            )
         return str(literal), port, literal
     name = _ascii_host(host)
     reason = _name_refusal(name, allow_loopback=allow_loopback)
@@ -333,3 +340,19 @@ async def check_destination(
 
 def _unresolvable(host: str) -> str:
     return f"the destination host {host} does not resolve to public addresses only"
+
+
+def canonical_url(url: str) -> str:
+    """The one spelling of a destination that passed :func:`check_url_syntax`, stored and
+    compared for duplicates: lower-case scheme and host (IDNA ASCII form), no default port
+    443, ``/`` for an empty path, no empty query and no fragment (never sent to a server), so
+    ``HTTPS://Hooks.Example.com:443/in#x`` and ``https://hooks.example.com/in`` are one."""
+    parts, host, port = _split_https(url)
+    if parts.netloc.rsplit("@", 1)[-1].startswith("["):
+        shown = f"[{ipaddress.IPv6Address(host).compressed}]"
+    else:
+        literal = parse_ipv4_numeric(host)
+        shown = str(literal) if literal is not None else _ascii_host(host)
+    netloc = shown if port == 443 else f"{shown}:{port}"
+    query = f"?{parts.query}" if parts.query else ""
+    return f"https://{netloc}{parts.path or '/'}{query}"
