@@ -130,3 +130,22 @@ def test_naive_local_times_are_not_documented_as_rfc3339(document: dict[str, Any
     # violated its documented "date-time" format).
     local = document["components"]["schemas"]["ChinesePillarTime"]["properties"]["local"]
     assert local == {"type": "string"} or "format" not in local
+
+
+def test_path_parameters_are_named_and_patterned_as_the_spec_has_them(
+    document: dict[str, Any],
+) -> None:
+    # Spec endpoint 3: PATCH /v1/horoscope-feed-subscriptions/{id}, id ^hfs_[a-f0-9]{24}$.
+    patch = document["paths"]["/v1/horoscope-feed-subscriptions/{id}"]["patch"]
+    (parameter,) = [p for p in patch["parameters"] if p["in"] == "path"]
+    assert parameter["name"] == "id"
+    assert parameter["schema"]["pattern"] == "^hfs_[a-f0-9]{24}$"
+    job = document["paths"]["/api/v3/jobs/{job_id}"]["get"]
+    assert job["parameters"][0]["schema"]["pattern"] == "^job_[a-f0-9]{24}$"
+    assert not any("sub_id" in path for path in document["paths"])
+
+
+def test_operations_answering_204_document_it(document: dict[str, Any]) -> None:
+    delete = document["paths"]["/v1/horoscope-feed-subscriptions/{id}"]["delete"]
+    assert "204" in delete["responses"]
+    assert "204" in document["paths"]["/auth/logout"]["post"]["responses"]

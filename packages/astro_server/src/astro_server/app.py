@@ -81,12 +81,41 @@ def _document_common_errors(document: dict[str, Any]) -> None:
                 }
 
 
+#: Path parameters as the spec names them, with the pattern every id of ours follows.
+_PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
+    "sub_id": ("id", r"^hfs_[a-f0-9]{24}$"),
+    "job_id": ("job_id", r"^job_[a-f0-9]{24}$"),
+    "delivery_id": ("delivery_id", r"^dlv_[a-f0-9]{24}$"),
+}
+#: Operations that answer 204 with no body.
+_NO_CONTENT: Final = frozenset({"logout", "deleteHoroscopeFeedSubscription"})
+
+
+def _document_path_parameters(document: dict[str, Any]) -> None:
+    paths: dict[str, Any] = {}
+    for path, item in document["paths"].items():
+        for old, (new, _pattern) in _PATH_PARAMETERS.items():
+            path = path.replace("{" + old + "}", "{" + new + "}")
+        paths[path] = item
+        for operation in item.values():
+            for parameter in operation.get("parameters", ()):
+                if parameter.get("in") == "path" and parameter["name"] in _PATH_PARAMETERS:
+                    new, pattern = _PATH_PARAMETERS[parameter["name"]]
+                    parameter["name"] = new
+                    parameter["schema"] = {"type": "string", "pattern": pattern}
+            if operation.get("operationId") in _NO_CONTENT:
+                operation.setdefault("responses", {})[204] = {"description": "Done; no body."}
+    document["paths"] = paths
+
+
 class _OpenAPIProvider(OpenAPIProvider):
     """Operation ids exactly as declared (``createHoroscopeFeedSubscription``), no method prefix;
-    the common error statuses documented on every operation."""
+    path parameters named and patterned as the spec has them; the common error statuses
+    documented on every operation."""
 
     def schema(self) -> dict[str, Any]:
         document = super().schema()
+        _document_path_parameters(document)
         _document_common_errors(document)
         return document
 

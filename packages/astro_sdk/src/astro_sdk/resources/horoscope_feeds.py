@@ -34,7 +34,7 @@ from astro_sdk.models.horoscope_feeds import (
 __all__ = ["AsyncHoroscopeFeeds", "HoroscopeFeeds"]
 
 BASE = "/v1/horoscope-feed-subscriptions"
-ITEM = BASE + "/{sub_id}"
+ITEM = BASE + "/{id}"
 
 
 def _op(
@@ -176,7 +176,7 @@ class HoroscopeFeeds(SyncResource):
         return fetch(cursor)
 
     def get(self, subscription_id: str) -> Subscription:
-        envelope = self._client.request(GET, path_params={"sub_id": subscription_id})
+        envelope = self._client.request(GET, path_params={"id": subscription_id})
         return _unwrap(envelope, envelope.subscription)  # type: ignore[no-any-return]
 
     def pause(self, subscription_id: str) -> Subscription:
@@ -189,19 +189,19 @@ class HoroscopeFeeds(SyncResource):
 
     def _set_active(self, subscription_id: str, active: bool) -> Subscription:
         body = validate_request(UpdateSubscriptionRequest, {"active": active})
-        envelope = self._client.request(UPDATE, body=body, path_params={"sub_id": subscription_id})
+        envelope = self._client.request(UPDATE, body=body, path_params={"id": subscription_id})
         return _unwrap(envelope, envelope.subscription)  # type: ignore[no-any-return]
 
     def delete(self, subscription_id: str) -> DeletedSubscription:
-        return self._client.request(DELETE, path_params={"sub_id": subscription_id})
+        return self._client.request(DELETE, path_params={"id": subscription_id})
 
     def rotate_secret(self, subscription_id: str) -> RotatedSecret:
         """A new signing secret; the old one keeps signing beside it for 24 hours."""
-        return self._client.request(ROTATE_SECRET, path_params={"sub_id": subscription_id})
+        return self._client.request(ROTATE_SECRET, path_params={"id": subscription_id})
 
     def test(self, subscription_id: str) -> FeedDelivery:
         """Send today's horoscope now (marked ``"test": true``) and return the attempt."""
-        envelope = self._client.request(TEST, path_params={"sub_id": subscription_id})
+        envelope = self._client.request(TEST, path_params={"id": subscription_id})
         return _unwrap(envelope, envelope.delivery)  # type: ignore[no-any-return]
 
     def deliveries(
@@ -209,7 +209,7 @@ class HoroscopeFeeds(SyncResource):
     ) -> CursorPage[FeedDelivery]:
         """The delivery log, newest first, each message with its attempts."""
         query = validate_request(DeliveryListQuery, {"limit": limit})
-        path_params = {"sub_id": subscription_id}
+        path_params = {"id": subscription_id}
 
         def fetch(page_cursor: str | None) -> CursorPage[FeedDelivery]:
             page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
@@ -221,7 +221,7 @@ class HoroscopeFeeds(SyncResource):
     def retry_delivery(self, subscription_id: str, delivery_id: str) -> FeedDelivery:
         """Send a finished message again (same ``webhook-id`` and body)."""
         envelope = self._client.request(
-            RETRY_DELIVERY, path_params={"sub_id": subscription_id, "delivery_id": delivery_id}
+            RETRY_DELIVERY, path_params={"id": subscription_id, "delivery_id": delivery_id}
         )
         return _unwrap(envelope, envelope.delivery)  # type: ignore[no-any-return]
 
@@ -259,7 +259,7 @@ class AsyncHoroscopeFeeds(AsyncResource):
         return AsyncCursorPager(lambda: fetch(cursor))
 
     async def get(self, subscription_id: str) -> Subscription:
-        envelope = await self._client.request(GET, path_params={"sub_id": subscription_id})
+        envelope = await self._client.request(GET, path_params={"id": subscription_id})
         return _unwrap(envelope, envelope.subscription)  # type: ignore[no-any-return]
 
     async def pause(self, subscription_id: str) -> Subscription:
@@ -271,25 +271,25 @@ class AsyncHoroscopeFeeds(AsyncResource):
     async def _set_active(self, subscription_id: str, active: bool) -> Subscription:
         body = validate_request(UpdateSubscriptionRequest, {"active": active})
         envelope = await self._client.request(
-            UPDATE, body=body, path_params={"sub_id": subscription_id}
+            UPDATE, body=body, path_params={"id": subscription_id}
         )
         return _unwrap(envelope, envelope.subscription)  # type: ignore[no-any-return]
 
     async def delete(self, subscription_id: str) -> DeletedSubscription:
-        return await self._client.request(DELETE, path_params={"sub_id": subscription_id})
+        return await self._client.request(DELETE, path_params={"id": subscription_id})
 
     async def rotate_secret(self, subscription_id: str) -> RotatedSecret:
-        return await self._client.request(ROTATE_SECRET, path_params={"sub_id": subscription_id})
+        return await self._client.request(ROTATE_SECRET, path_params={"id": subscription_id})
 
     async def test(self, subscription_id: str) -> FeedDelivery:
-        envelope = await self._client.request(TEST, path_params={"sub_id": subscription_id})
+        envelope = await self._client.request(TEST, path_params={"id": subscription_id})
         return _unwrap(envelope, envelope.delivery)  # type: ignore[no-any-return]
 
     def deliveries(
         self, subscription_id: str, *, limit: int | None = None, cursor: str | None = None
     ) -> AsyncCursorPager[FeedDelivery]:
         query = validate_request(DeliveryListQuery, {"limit": limit})
-        path_params = {"sub_id": subscription_id}
+        path_params = {"id": subscription_id}
 
         async def fetch(page_cursor: str | None) -> AsyncCursorPage[FeedDelivery]:
             page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
@@ -302,6 +302,6 @@ class AsyncHoroscopeFeeds(AsyncResource):
 
     async def retry_delivery(self, subscription_id: str, delivery_id: str) -> FeedDelivery:
         envelope = await self._client.request(
-            RETRY_DELIVERY, path_params={"sub_id": subscription_id, "delivery_id": delivery_id}
+            RETRY_DELIVERY, path_params={"id": subscription_id, "delivery_id": delivery_id}
         )
         return _unwrap(envelope, envelope.delivery)  # type: ignore[no-any-return]
