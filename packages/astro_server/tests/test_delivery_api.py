@@ -197,6 +197,16 @@ async def test_invalid_timezone_is_400(
     assert body["details"][0]["field"] == "timezone"
 
 
+async def test_a_bad_zone_and_an_unsafe_destination_are_both_named(
+    client: Client, ana: dict[str, str]
+) -> None:
+    status, body = await create(
+        client, ana, destination_url="https://10.0.0.1/in", sign="leo", timezone="Mars/Olympus"
+    )
+    assert status == 400
+    assert [d["field"] for d in body["details"]] == ["timezone", "destination_url"]
+
+
 async def test_duplicate_subscription_is_400(
     client: Client, ana: dict[str, str], receiver: Receiver
 ) -> None:
@@ -294,6 +304,13 @@ async def test_pause_and_resume(client: Client, ana: dict[str, str], receiver: R
         bad = await client.patch(f"{BASE}/{sub_id}", json={"active": not_a_boolean}, headers=ana)
         assert bad.status_code == 400
         assert (await bad.get_json())["details"][0]["field"] == "active"
+    assert (await HoroscopeFeedSubscription.get(id=sub_id)).active is True
+    # A field this route does not change is refused by name, not answered 200 unchanged.
+    other = await client.patch(
+        f"{BASE}/{sub_id}", json={"active": False, "delivery_time": "09:00"}, headers=ana
+    )
+    assert other.status_code == 400
+    assert (await other.get_json())["details"][0]["field"] == "delivery_time"
     assert (await HoroscopeFeedSubscription.get(id=sub_id)).active is True
 
 

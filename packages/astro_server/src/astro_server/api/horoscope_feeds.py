@@ -77,7 +77,9 @@ class CreateSubscriptionRequest(BaseModel):
 
 
 class UpdateSubscriptionRequest(BaseModel):
-    model_config = ConfigDict(strict=True)  # "false" or 0 is not a boolean
+    # "false" or 0 is not a boolean; a field this route does not change (delivery_time, ...) is
+    # refused by name instead of answering 200 with nothing changed.
+    model_config = ConfigDict(strict=True, extra="forbid")
 
     active: bool
 

@@ -141,18 +141,28 @@ async def create_subscription(
     settings: Settings,
 ) -> tuple[HoroscopeFeedSubscription, str]:
     """Create a subscription; returns it with its signing secret (shown to the caller once)."""
+    # Both checks run, so a request failing both is told about both fields at once; the error's
+    # code is the first failure's.
+    problems: list[tuple[str, str, str]] = []
     try:
         delivery_zone(timezone)
     except InvalidTimezone as exc:
-        raise _bad_request("invalid_timezone", "timezone", str(exc)) from None
+        problems.append(("invalid_timezone", "timezone", str(exc)))
     try:
         await check_destination(
             destination_url, allow_loopback=settings.allow_loopback_destinations
         )
     except UnsafeDestination as exc:
-        raise _bad_request(
-            "unsafe_destination", "destination_url", f"Unsafe destination: {exc.reason}."
-        ) from None
+        problems.append(
+            ("unsafe_destination", "destination_url", f"Unsafe destination: {exc.reason}.")
+        )
+    if problems:
+        err = validation_error(
+            [{"field": field, "message": message} for _code, field, message in problems],
+            problems[0][2],
+        )
+        err.code = problems[0][0]
+        raise err
     destination_url = canonical_url(destination_url)
     destination_hash = hashlib.sha256(destination_url.encode()).hexdigest()
     duplicate = await HoroscopeFeedSubscription.filter(
