@@ -137,6 +137,7 @@ async def test_twenty_concurrent_requests_with_one_idempotency_key(
     assert (balance, ledger_total, debits) == (9, 9, 1)
 
 
+@pytest.mark.usefixtures("fresh_rate_window")
 async def test_two_api_processes_share_one_rate_limit(production_stack: Stack) -> None:
     limits = {"ASTRO_RATE_LIMIT_FREE": "10"}
     first = production_stack.server(limits)

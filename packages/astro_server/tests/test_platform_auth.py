@@ -254,6 +254,7 @@ async def test_logout_ends_the_session(client: Client) -> None:
     assert response.status_code == 401
 
 
+@pytest.mark.usefixtures("fresh_rate_window")
 async def test_login_is_rate_limited_per_email(client: Client) -> None:
     account_id, _ = await new_account()
     await _customer(account_id)

@@ -176,6 +176,7 @@ async def test_incoming_request_id_is_echoed(client: Client) -> None:
     assert (await response.get_json())["request_id"] == "abc-123"
 
 
+@pytest.mark.usefixtures("fresh_rate_window")
 async def test_rate_limit_headers_count_down_to_429_with_retry_after(client: Client) -> None:
     _, key = await new_account("free", 0)
     remaining = []
@@ -194,6 +195,7 @@ async def test_rate_limit_headers_count_down_to_429_with_retry_after(client: Cli
     assert response.headers["RateLimit-Remaining"] == "0"
 
 
+@pytest.mark.usefixtures("fresh_rate_window")
 async def test_rate_limit_is_per_credential_and_per_tier(client: Client) -> None:
     _, first = await new_account("free", 0)
     _, starter = await new_account("starter", 0)
