@@ -169,20 +169,16 @@ def test_panchanga_on_the_full_moon_of_april_2024(
 ) -> None:
     account = create_account(shared_stack, "free", 5)
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
-        day = client.vedic.panchanga(
-            date="2024-04-23",
-            time="17:30",
-            latitude=LATITUDE,
-            longitude=LONGITUDE,
-            timezoneOffsetMinutes=330,
-        )
-        hindu = client.vedic.panchanga(
-            date="2024-04-23",
-            time="17:30",
-            latitude=LATITUDE,
-            longitude=LONGITUDE,
-            timezoneOffsetMinutes=330,
-            sunrise="hindu",
+        day, hindu = (
+            client.vedic.panchanga(
+                date="2024-04-23",
+                time="17:30",
+                latitude=LATITUDE,
+                longitude=LONGITUDE,
+                timezoneOffsetMinutes=330,
+                sunrise=sunrise,
+            )
+            for sunrise in (None, "hindu")
         )
     # The classical Hindu sunrise (disc centre, no refraction) comes minutes after the almanac's.
     assert hindu.sunrise_convention == "hindu"

@@ -179,10 +179,8 @@ def _base_flags() -> int:
     return int(swe.FLG_SWIEPH if ephemeris_path() else swe.FLG_MOSEPH)
 
 
-def ephemeris_name(retflag: int | None = None) -> EphemerisName:
-    """Which ephemeris produced a result (from pyswisseph's returned flags when given)."""
-    if retflag is not None:
-        return "moshier" if retflag & swe.FLG_MOSEPH else "swiss"
+def ephemeris_name() -> EphemerisName:
+    """Which ephemeris calculations ask for: Swiss files when a path is set, else Moshier."""
     return "swiss" if ephemeris_path() else "moshier"
 
 
@@ -435,6 +433,14 @@ def houses_from_armc(
         ayanamsa_deg=0.0,
         warnings=tuple(warnings),
     )
+
+
+def armc_of_midheaven(midheaven: float, obliquity_deg: float) -> float:
+    """The ARMC (right ascension of the midheaven, degrees) of an ecliptic longitude taken as
+    the midheaven: what :func:`houses_from_armc` needs for a directed or composite MC."""
+    lam = math.radians(midheaven)
+    eps = math.radians(obliquity_deg)
+    return math.degrees(math.atan2(math.sin(lam) * math.cos(eps), math.cos(lam))) % 360.0
 
 
 def cusps_in_order(cusps: tuple[float, ...]) -> bool:

@@ -16,7 +16,6 @@ one of A E I O U (so Y is a vowel in "Mary" and "Lynn", a consonant in "Yolanda"
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Final, Literal
 
@@ -42,7 +41,6 @@ _SPECIAL: Final[dict[str, str]] = {
     "þ": "TH",
     "ı": "I",
 }
-_THAI_BLOCK: Final = re.compile(r"[\u0E00-\u0E7F]")
 
 
 def reduce_number(value: int, *, keep_masters: bool = True) -> int:
@@ -81,8 +79,6 @@ def latin_name_parts(name: str) -> list[str]:
 def has_thai_letters(name: str) -> bool:
     """Whether the name holds a Thai character the Thai table gives a value (a stray ๆ, ฯ or
     Thai digit beside a Latin name does not make it a Thai name)."""
-    if not _THAI_BLOCK.search(name):
-        return False
     table = letter_tables()["thai"]
     return any(ch in table for ch in name)
 

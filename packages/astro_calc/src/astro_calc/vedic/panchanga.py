@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from datetime import datetime
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 import msgspec
 
@@ -239,7 +239,7 @@ def panchanga_at(
 
     Checked against Drik Panchang published tithi/nakshatra end times (New Delhi) to 2 minutes
     and PyJHora tithi, nakshatra, yoga and karana numbers and end times to 1 minute."""
-    if sunrise not in ("upper_limb", "disc_center", "hindu"):
+    if sunrise not in get_args(SunriseConvention):
         raise CalcInputError("sunrise", "must be 'upper_limb', 'disc_center' or 'hindu'")
     if not -90.0 <= latitude <= 90.0:
         raise CalcInputError("latitude", "must be between -90 and 90")

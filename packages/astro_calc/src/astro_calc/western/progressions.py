@@ -19,7 +19,6 @@ arithmetic recomputed in ``tests/test_western_progressions.py``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from datetime import date, datetime
 from typing import Final, Literal
@@ -107,13 +106,6 @@ def _ages(birth: SubjectTime, target: datetime | date) -> tuple[datetime, float,
     return when, age_years, birth.julian_day + age_years
 
 
-def _armc_of_midheaven(midheaven: float, obliquity_deg: float) -> float:
-    """Right ascension of an ecliptic longitude on the ecliptic (latitude 0)."""
-    lam = math.radians(midheaven)
-    eps = math.radians(obliquity_deg)
-    return math.degrees(math.atan2(math.sin(lam) * math.cos(eps), math.cos(lam))) % 360.0
-
-
 def secondary_progressions(
     subject: BirthSubject,
     target: datetime | date,
@@ -145,7 +137,7 @@ def secondary_progressions(
     if mc_method == "naibod":
         armc = natal_houses.armc + age_years * NAIBOD_DEG_PER_YEAR
     else:
-        armc = _armc_of_midheaven(natal_houses.midheaven + solar_arc, eps)
+        armc = ephemeris.armc_of_midheaven(natal_houses.midheaven + solar_arc, eps)
     prog_houses = ephemeris.houses_from_armc(armc, subject.latitude, eps, house_system)
     planets = planet_positions(positions, prog_houses)
     definitions = aspect_set(MAJOR_ASPECTS, dict.fromkeys(MAJOR_ASPECTS, orb_deg))

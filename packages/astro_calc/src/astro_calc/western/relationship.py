@@ -21,7 +21,6 @@ between them (mean latitude, longitude midpoint on the shorter arc).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Final, Literal
@@ -214,12 +213,6 @@ def synastry(
     )
 
 
-def right_ascension(longitude: float, obliquity: float) -> float:
-    """Right ascension in degrees of a point on the ecliptic (latitude 0)."""
-    lam, eps = math.radians(longitude), math.radians(obliquity)
-    return math.degrees(math.atan2(math.sin(lam) * math.cos(eps), math.cos(lam))) % 360.0
-
-
 CompositeMethod = Literal["midpoint", "davison"]
 
 
@@ -289,7 +282,9 @@ def composite_chart(
     chart_b = chart_of(echo_b, subject_b.latitude, subject_b.longitude)
     mc = midpoint(chart_a.angles.midheaven.longitude, chart_b.angles.midheaven.longitude)
     eps = ephemeris.obliquity((echo_a.julian_day + echo_b.julian_day) / 2.0)
-    houses = ephemeris.houses_from_armc(right_ascension(mc, eps), lat, eps, house_system)
+    houses = ephemeris.houses_from_armc(
+        ephemeris.armc_of_midheaven(mc, eps), lat, eps, house_system
+    )
     house_of = house_finder(houses)
     by_name_b = {p.name: p for p in chart_b.planets}
     planets = []

@@ -122,8 +122,11 @@ def subscription_view(sub: HoroscopeFeedSubscription) -> dict[str, Any]:
     }
 
 
-def _bad_request(code: str, field: str, message: str) -> APIError:
-    err = validation_error([{"field": field, "message": message}], message)
+def _bad_request(code: str, field: str, message: str, *more: tuple[str, str, str]) -> APIError:
+    """A 400 naming ``field``, and the field of each further (code, field, message) problem;
+    the code and message are the first problem's."""
+    problems = ((code, field, message), *more)
+    err = validation_error([{"field": f, "message": m} for _c, f, m in problems], message)
     err.code = code
     return err
 
@@ -157,12 +160,7 @@ async def create_subscription(
             ("unsafe_destination", "destination_url", f"Unsafe destination: {exc.reason}.")
         )
     if problems:
-        err = validation_error(
-            [{"field": field, "message": message} for _code, field, message in problems],
-            problems[0][2],
-        )
-        err.code = problems[0][0]
-        raise err
+        raise _bad_request(*problems[0], *problems[1:])
     destination_url = canonical_url(destination_url)
     destination_hash = hashlib.sha256(destination_url.encode()).hexdigest()
     duplicate = await HoroscopeFeedSubscription.filter(

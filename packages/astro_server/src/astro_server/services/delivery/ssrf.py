@@ -274,7 +274,15 @@ def _name_refusal(name: str, *, allow_loopback: bool) -> str | None:
 def check_url_syntax(
     url: str, *, allow_loopback: bool = False
 ) -> tuple[str, int, IPAddress | None]:
-    """Check everything that needs no DNS: returns ``(host, port, literal address or None)``."""
+    """Check everything that needs no DNS: returns ``(host, port, literal address or None)``;
+    the host is the address's standard text or the IDNA ASCII name."""
+    _parts, host, port, literal = _checked_syntax(url, allow_loopback=allow_loopback)
+    return host, port, literal
+
+
+def _checked_syntax(
+    url: str, *, allow_loopback: bool
+) -> tuple[SplitResult, str, int, IPAddress | None]:
     parts, host, port = _split_https(url)
     literal = _literal_address(parts, host)
     if literal is not None:
@@ -288,12 +296,12 @@ def check_url_syntax(
                 f"the destination host {host} is a numeric encoding of an IPv4 address; "
                 f"write it as {literal}"
             )
-        return str(literal), port, literal
+        return parts, str(literal), port, literal
     name = _ascii_host(host)
     reason = _name_refusal(name, allow_loopback=allow_loopback)
     if reason is not None:
         raise UnsafeDestination(f"the destination host {name} is {reason}")
-    return name, port, None
+    return parts, name, port, None
 
 
 async def system_resolver(host: str, port: int) -> Sequence[str]:
@@ -347,12 +355,8 @@ def canonical_url(url: str) -> str:
     compared for duplicates: lower-case scheme and host (IDNA ASCII form), no default port
     443, ``/`` for an empty path, no empty query and no fragment (never sent to a server), so
     ``HTTPS://Hooks.Example.com:443/in#x`` and ``https://hooks.example.com/in`` are one."""
-    parts, host, port = _split_https(url)
-    if parts.netloc.rsplit("@", 1)[-1].startswith("["):
-        shown = f"[{ipaddress.IPv6Address(host).compressed}]"
-    else:
-        literal = parse_ipv4_numeric(host)
-        shown = str(literal) if literal is not None else _ascii_host(host)
+    parts, host, port, literal = _checked_syntax(url, allow_loopback=True)
+    shown = f"[{host}]" if literal is not None and literal.version == 6 else host
     netloc = shown if port == 443 else f"{shown}:{port}"
     query = f"?{parts.query}" if parts.query else ""
     return f"https://{netloc}{parts.path or '/'}{query}"
