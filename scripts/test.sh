@@ -50,6 +50,15 @@ if ! command -v redis-server >/dev/null 2>&1; then
   log "installing Redis with apt-get"
   apt_install redis-server
 fi
+# Chromium renders the PDF reports (and drives the browser tests); poppler-utils checks the PDFs.
+if ! command -v chromium >/dev/null 2>&1; then
+  log "installing Chromium with apt-get"
+  apt_install --no-install-recommends chromium chromium-driver
+fi
+if ! command -v pdftotext >/dev/null 2>&1; then
+  log "installing poppler-utils with apt-get"
+  apt_install --no-install-recommends poppler-utils
+fi
 
 # --- services ------------------------------------------------------------------------------------
 WORK=$(mktemp -d /tmp/astro-test.XXXXXX)
