@@ -5,6 +5,7 @@ Add a model: define it in a module here, import it below, then run
 """
 
 from astro_server.models.accounts import Account, ApiKey, Customer, CustomerSession
+from astro_server.models.audit import AuditEvent
 from astro_server.models.billing import IdempotencyRecord, LedgerEntry
 from astro_server.models.delivery import (
     FeedDelivery,
@@ -17,6 +18,7 @@ from astro_server.models.jobs import Job
 __all__ = [
     "Account",
     "ApiKey",
+    "AuditEvent",
     "Customer",
     "CustomerSession",
     "FeedDelivery",
