@@ -10,7 +10,7 @@ usage and ledger are empty.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from quart import Blueprint, Response, g
@@ -54,7 +54,7 @@ ScopeName = Literal[
     "keys",
     "webhooks",
 ]
-assert set(ScopeName.__args__) == {scopes.ALL, *scopes.SCOPES}  # one list: scopes.py
+assert set(get_args(ScopeName)) == {scopes.ALL, *scopes.SCOPES}  # one list: scopes.py
 
 
 def _iso(value: dt.datetime | None) -> str | None:
@@ -62,6 +62,10 @@ def _iso(value: dt.datetime | None) -> str | None:
 
 
 # --- models ------------------------------------------------------------------------------------
+
+
+def _every_scope() -> list[ScopeName]:
+    return ["*"]
 
 
 class AccountInfo(BaseModel):
@@ -150,7 +154,7 @@ class CreateKeyRequest(BaseModel):
         default=None, description="Default: the calling key's (a key manages its own only)"
     )
     scopes: list[ScopeName] = Field(
-        default_factory=lambda: ["*"], min_length=1, max_length=len(scopes.SCOPES) + 1
+        default_factory=_every_scope, min_length=1, max_length=len(scopes.SCOPES) + 1
     )
 
     @field_validator("name")

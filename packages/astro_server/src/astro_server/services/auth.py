@@ -323,6 +323,8 @@ def require_api_key(func: F) -> F:
         g.livemode = key.livemode
         return await current_app.ensure_async(func)(*args, **kwargs)
 
+    # 403: a key without the route's scope (services/scopes.py).
+    wrapper = document_response(ErrorBody, 403)(wrapper)
     return _document_auth_errors(cast(F, security_scheme(API_KEY_SECURITY)(wrapper)))
 
 
