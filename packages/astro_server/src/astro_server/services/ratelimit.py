@@ -10,15 +10,19 @@ the number of seconds until the current window ends.
 
 The limiter also carries the API-key revocation generation (``services/auth.py``): a counter
 bumped after every key revocation or rotation, read in the same Redis pipeline as the request's
-hit (no extra round trip), so every API process sees a revocation on its next request.
+hit (no extra round trip), so every API process sees a revocation on its next request. In
+embedded mode the generation is the modification time (ns) of a file in the data directory, so a
+revocation by the operator CLI (another process) reaches the server at once too.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from redis.exceptions import NoScriptError
@@ -73,9 +77,18 @@ def _decision(count: int, limit: int, reset_s: float, generation: int = 0) -> Ra
 class MemoryRateLimiter:
     """Counters in this process (embedded mode: one API process)."""
 
-    def __init__(self) -> None:
+    def __init__(self, generation_file: Path | None = None) -> None:
         self._windows: dict[str, tuple[int, int]] = {}
         self._generation = 0
+        self._generation_file = generation_file
+
+    def _current_generation(self) -> int:
+        if self._generation_file is None:
+            return self._generation
+        try:
+            return os.stat(self._generation_file).st_mtime_ns
+        except FileNotFoundError:
+            return 0
 
     async def hit(self, key: str, limit: int, window_s: int = 60) -> RateLimitDecision:
         now = time.time()
@@ -85,11 +98,19 @@ class MemoryRateLimiter:
         self._windows[key] = (index, count)
         if len(self._windows) > 100_000:  # drop counters of past windows
             self._windows = {k: v for k, v in self._windows.items() if v[0] == index}
-        return _decision(count, limit, (index + 1) * window_s - now, self._generation)
+        return _decision(count, limit, (index + 1) * window_s - now, self._current_generation())
 
     async def bump_generation(self) -> int:
         self._generation += 1
-        return self._generation
+        path = self._generation_file
+        if path is None:
+            return self._generation
+        before = self._current_generation()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+        stamp = max(time.time_ns(), before + 1)  # strictly newer, even within a clock tick
+        os.utime(path, ns=(stamp, stamp))
+        return stamp
 
     async def close(self) -> None:
         self._windows.clear()
