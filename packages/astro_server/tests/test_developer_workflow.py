@@ -356,3 +356,72 @@ async def test_audit_rows_record_key_changes_and_cannot_be_changed(
             await AuditEvent.filter(account_id=account_id).update(action="x")
         with pytest.raises((OperationalError, asyncpg.RaiseError), match="append-only"):
             await AuditEvent.filter(account_id=account_id).delete()
+
+
+async def test_usage_sums_closed_days_once_and_matches_the_ledger(
+    sdk: Callable[[str], AsyncIterator[AsyncAstroClient]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whole closed days come from usage_daily, made once; the partial edges and open days from
+    the ledger: the totals equal a plain sum over the ledger, before and after more days close."""
+    from astro_server import db
+    from astro_server.models import UsageDaily, UsageRollup
+
+    moved = MovableClock()
+    monkeypatch.setattr(clock, "now", moved)
+    account_id, key = await new_account("free", 0)
+    now = datetime.now(UTC)
+    rows = []
+    for i in range(200):  # every 7 hours back over ~58 days, three operations, some refunds
+        at = now - timedelta(hours=7 * i, minutes=i % 60)
+        kind, amount = ("refund", 2) if i % 9 == 0 else ("debit", -(1 + i % 3))
+        rows.append([account_id, kind, amount, f"op.{i % 3}", at])
+    await db.execute_many(
+        "INSERT INTO ledger_entries (account_id, kind, amount, operation, created_at) "
+        "VALUES (?, ?, ?, ?, ?)",
+        rows,
+    )
+
+    def expected(
+        start: datetime, end: datetime, by_day: bool
+    ) -> dict[str, tuple[int, int, int, int]]:
+        out: dict[str, list[int]] = {}
+        for _, kind, amount, operation, at in rows:
+            if start <= at < end:
+                key_ = at.date().isoformat() if by_day else operation
+                entry = out.setdefault(key_, [0, 0, 0, 0])
+                if kind == "debit":
+                    entry[0] += 1
+                    entry[1] -= amount
+                else:
+                    entry[2] += 1
+                    entry[3] += amount
+        return {k: (v[0], v[1], v[2], v[3]) for k, v in out.items()}
+
+    async def check(client: AsyncAstroClient, start: datetime, end: datetime) -> None:
+        for group_by in ("operation", "day"):
+            got = await client.usage.get(start=start, end=end, group_by=group_by)
+            assert {
+                g.key: (g.calls, g.credits_charged, g.refunds, g.credits_refunded)
+                for g in got.groups
+            } == expected(start, end, group_by == "day")
+
+    async with sdk(key) as client:
+        windows = [
+            (now - timedelta(days=30, hours=5), now + timedelta(minutes=1)),
+            (now - timedelta(days=60), now - timedelta(days=3, hours=2)),
+            (now - timedelta(hours=20), now),  # inside the open days: the ledger only
+        ]
+        for start, end in windows:
+            await check(client, start, end)
+        summed = await UsageDaily.filter(account_id=account_id).count()
+        state = await UsageRollup.get(account_id=account_id)
+        assert summed > 0
+        assert state.rolled_until == (now - timedelta(hours=1)).date().isoformat()
+        for start, end in windows:  # again, from the stored sums: the same answers
+            await check(client, start, end)
+        assert await UsageDaily.filter(account_id=account_id).count() == summed
+        moved.offset = timedelta(days=2)  # two more days close: summed incrementally
+        await check(client, now - timedelta(days=10), now + timedelta(minutes=1))
+    state = await UsageRollup.get(account_id=account_id)
+    assert state.rolled_until == (now + timedelta(days=2, hours=-1)).date().isoformat()
+    assert await UsageDaily.filter(account_id=account_id).count() > summed

@@ -6,7 +6,7 @@ Add a model: define it in a module here, import it below, then run
 
 from astro_server.models.accounts import Account, ApiKey, Customer, CustomerSession
 from astro_server.models.audit import AuditEvent
-from astro_server.models.billing import IdempotencyRecord, LedgerEntry
+from astro_server.models.billing import IdempotencyRecord, LedgerEntry, UsageDaily, UsageRollup
 from astro_server.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
@@ -28,4 +28,6 @@ __all__ = [
     "Job",
     "LedgerEntry",
     "PublishedHoroscope",
+    "UsageDaily",
+    "UsageRollup",
 ]

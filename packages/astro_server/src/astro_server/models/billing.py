@@ -55,3 +55,31 @@ class IdempotencyRecord(Model):
     class Meta:
         table = "idempotency_records"
         unique_together = (("credential_id", "method", "path", "key"),)
+
+
+class UsageDaily(Model):
+    """Debits and refunds of one account, UTC day, operation and kind, summed once the day is
+    closed (services/usage.py rolls closed days up on demand; the ledger stays the truth)."""
+
+    id = fields.BigIntField(primary_key=True, generated=True)
+    account_id = fields.CharField(max_length=40)
+    day = fields.CharField(max_length=10)  # YYYY-MM-DD (UTC)
+    operation = fields.CharField(max_length=100)
+    kind = fields.CharField(max_length=16)  # debit | refund
+    calls = fields.BigIntField()
+    credits = fields.BigIntField()  # signed sum of the rows' amounts
+
+    class Meta:
+        table = "usage_daily"
+        unique_together = (("account_id", "day", "operation", "kind"),)
+
+
+class UsageRollup(Model):
+    """How far an account's ledger is summed into ``usage_daily``: every UTC day before
+    ``rolled_until`` (YYYY-MM-DD, exclusive)."""
+
+    account_id = fields.CharField(max_length=40, primary_key=True)
+    rolled_until = fields.CharField(max_length=10)
+
+    class Meta:
+        table = "usage_rollups"

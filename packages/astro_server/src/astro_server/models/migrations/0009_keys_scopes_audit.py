@@ -3,8 +3,8 @@ live/test mode; the append-only audit log.
 
 Besides the fields: on PostgreSQL, ``astro_claim_and_debit`` (0005) again, now writing each
 debit's ``balance_after``; the usage endpoint's covering index ``(account_id, created_at)
-INCLUDE (kind, operation, amount)`` (SQLite: the same columns as index keys); and a trigger that
-refuses UPDATE and DELETE on ``audit_log``.
+INCLUDE (kind, operation, amount)`` (SQLite: the same columns as index keys); a trigger that
+refuses UPDATE and DELETE on ``audit_log``; and the usage roll-up tables.
 """
 
 from tortoise import migrations
@@ -250,6 +250,29 @@ class Migration(migrations.Migration):
         ops.AddIndex(
             model_name="LedgerEntry",
             index=Index(fields=["account_id", "id"]),
+        ),
+        ops.CreateModel(
+            name='UsageDaily',
+            fields=[
+                ('id', fields.BigIntField(generated=True, primary_key=True, unique=True, db_index=True)),
+                ('account_id', fields.CharField(max_length=40)),
+                ('day', fields.CharField(max_length=10)),
+                ('operation', fields.CharField(max_length=100)),
+                ('kind', fields.CharField(max_length=16)),
+                ('calls', fields.BigIntField()),
+                ('credits', fields.BigIntField()),
+            ],
+            options={'table': 'usage_daily', 'app': 'astro', 'unique_together': (('account_id', 'day', 'operation', 'kind'),), 'pk_attr': 'id', 'table_description': 'Debits and refunds of one account, UTC day, operation and kind, summed once the day is'},
+            bases=['Model'],
+        ),
+        ops.CreateModel(
+            name='UsageRollup',
+            fields=[
+                ('account_id', fields.CharField(primary_key=True, unique=True, db_index=True, max_length=40)),
+                ('rolled_until', fields.CharField(max_length=10)),
+            ],
+            options={'table': 'usage_rollups', 'app': 'astro', 'pk_attr': 'account_id', 'table_description': "How far an account's ledger is summed into ``usage_daily``: every UTC day before"},
+            bases=['Model'],
         ),
         ops.RunPython(forwards, backwards),
     ]
