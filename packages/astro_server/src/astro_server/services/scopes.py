@@ -10,8 +10,8 @@ request is authenticated; no route declares anything. Groups that share a scope:
 with ``chinese`` (the spec's "Chinese & Korean" tag group), numerology with ``tarot`` ("Tarot &
 Numerology"), chart pictures and brand profiles with ``reports``, the audit log with ``team``.
 The developer workflow (account, usage, ledger, estimates, jobs) needs no scope: every key can
-read its own account and jobs. A path segment missing from the table needs ``*`` (closed by default: a new
-group is reachable by scoped keys once it has its line here).
+read its own account and jobs. A path segment missing from the table needs ``*`` (closed by
+default: a new group is reachable by scoped keys once it has its line here).
 """
 
 from __future__ import annotations
