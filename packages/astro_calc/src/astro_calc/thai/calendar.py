@@ -136,11 +136,12 @@ def lunar_year_table(
 ) -> dict[date, ThaiLunarDate]:
     """Every civil day of a Gregorian year mapped to its Thai lunar date (built once per source,
     cached)."""
-    return _lunar_year_table(gregorian_year, check_year_type_source(year_type_source))
+    return _lunar_year_table(gregorian_year, year_type_source)
 
 
 @lru_cache(maxsize=1024)
 def _lunar_year_table(gregorian_year: int, source: YearTypeSource) -> dict[date, ThaiLunarDate]:
+    check_year_type_source(source)  # an unknown source raises and is never cached
     start = date(gregorian_year, 1, 1)
     end = date(gregorian_year, 12, 31)
     table: dict[date, ThaiLunarDate] = {}
@@ -183,9 +184,7 @@ def _lunar_year_table(gregorian_year: int, source: YearTypeSource) -> dict[date,
 def thai_lunar_date(day: date, *, year_type_source: YearTypeSource = "almanac") -> ThaiLunarDate:
     """The Thai lunar date of a civil day, 1900-2200 (see the module docstring)."""
     check_year(day.year, "date")
-    if year_type_source != "almanac" and year_type_source != "rule":
-        check_year_type_source(year_type_source)
-    return _lunar_year_table(day.year, year_type_source)[day]
+    return _lunar_year_table(day.year, year_type_source)[day]  # the source checked on a miss
 
 
 def lunar_to_gregorian(
