@@ -8,9 +8,9 @@ Which source decides a year's type (``year_type_source``)
   transcribed by the ``holidays`` package for 1914-2157; kept in ``data/thai/
   almanac_year_types.json`` with its source). Outside 1914-2157 the rule below decides, with one
   join: the table's 1914 holds the extra day that the rule gives to 1911 (``ALMANAC_JOIN``), so
-  1911 is pakatimat under the almanac and the calendar before 1912 is the rule's day for day.
-  The table's calendar meets the rule's at Eade's anchor year 1963 and again at lunar year 2158,
-  so every date outside 1912-2157 is the same under both sources.
+  1911 is pakatimat under the almanac. The table's calendar meets the rule's at Eade's anchor
+  year 1963 and again at lunar year 2158, so the two sources give the same lunar date to every
+  day before the end of month 7 of lunar year 1911 (June 1911) and from lunar year 2158 on.
 * ``"rule"``: the Suriyayatra rule with the recorded official exceptions, below. It disagrees
   with the table in 82 of its 244 years (Makha and Visakha Bucha a day, sometimes a month, off
   in 76 of them; the list with the reasons is in ``tests/thai_published_table.py``); where a
