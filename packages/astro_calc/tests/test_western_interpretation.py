@@ -41,6 +41,7 @@ from astro_calc.western.interpretation import (
     SECTIONS,
     NatalInterpretation,
     balance_score,
+    localized_names,
     natal_interpretation,
     planet_dignity,
     texts,
@@ -592,3 +593,18 @@ def test_dignity_remark_names_the_school(base: NatalChart) -> None:
     assert "อุจจ์" in text("moon", "taurus", "th")
     peregrine = text("mars", "gemini", "en")
     assert not any(w in peregrine for w in ("rules", "exalted", "detriment", "fall"))
+
+
+def test_localized_names() -> None:
+    en, th = localized_names("en"), localized_names("th")
+    assert en.sections.keys() == th.sections.keys() == set(SECTIONS)
+    assert th.planets["jupiter"] == "ดาวพฤหัสบดี"
+    assert th.signs["libra"] == "ตุลย์"
+    assert th.aspects == {"conjunction": "กุม", "opposition": "เล็ง", "trine": "ตรีโกณ",
+                          "square": "จตุเกณฑ์", "sextile": "โยค"}  # fmt: skip
+    assert en.dignities["domicile"] == "domicile"
+    assert set(en.planets) == set(PLANETS)
+    assert set(en.signs) == set(SIGNS)
+    for names in (en, th):
+        for mapping in msgspec.structs.astuple(names):
+            assert all(v.strip() for v in mapping.values())

@@ -180,6 +180,24 @@ class PlanetDignity(msgspec.Struct, frozen=True):
     label: str
 
 
+class LocalizedNames(msgspec.Struct, frozen=True):
+    """Names in one language for tables and headings: ``planets`` (sun..pluto), ``angles``
+    (ascendant, midheaven), ``signs``, ``houses`` (``"1"``.. ``"12"``: "1st" in English, "1" in
+    Thai), ``aspects`` (the five major), ``elements``, ``modalities``, ``dignities`` (domicile,
+    exaltation, detriment, fall, peregrine) and ``sections`` (the chapter titles of
+    :data:`SECTIONS`)."""
+
+    planets: dict[str, str]
+    angles: dict[str, str]
+    signs: dict[str, str]
+    houses: dict[str, str]
+    aspects: dict[str, str]
+    elements: dict[str, str]
+    modalities: dict[str, str]
+    dignities: dict[str, str]
+    sections: dict[str, str]
+
+
 def _check_language(language: str) -> None:
     if language not in LANGUAGES:
         raise CalcInputError("language", f"unknown language {language!r}; one of en, th")
@@ -198,6 +216,16 @@ def texts(language: Language) -> dict[str, dict[str, Any]]:
         name: load_data("western", f"interpretation/{language}/{name}.json")
         for name in _SECTION_FILES
     }
+
+
+@cache
+def localized_names(language: Language) -> LocalizedNames:
+    """The names of planets, angles, signs, houses, aspects, elements, modalities, dignities and
+    sections in ``language`` (the same data the texts use)."""
+    names = texts(language)["names"]
+    return LocalizedNames(
+        **{field: dict(names[field]) for field in LocalizedNames.__struct_fields__}
+    )
 
 
 def _fill(template: str, values: dict[str, str]) -> str:
