@@ -608,3 +608,20 @@ def test_localized_names() -> None:
     for names in (en, th):
         for mapping in msgspec.structs.astuple(names):
             assert all(v.strip() for v in mapping.values())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_placement_has_its_own_text(language: str) -> None:
+    """No two placements share a summary or a paragraph, and no two aspect sentences match."""
+    data = texts(language)  # type: ignore[arg-type]
+    for section in ("planet_sign", "planet_house", "angles"):
+        for field in ("summary", "detail"):
+            values = [
+                entry[field]
+                for key, by_planet in data[section].items()
+                if key != "_comment"
+                for entry in by_planet.values()
+            ]
+            assert len(values) == len(set(values)), (section, field)
+    sentences = [t for pair in data["aspects"]["pairs"].values() for t in pair.values()]
+    assert len(sentences) == len(set(sentences))
