@@ -398,7 +398,7 @@ def test_a_real_grand_trine() -> None:
     items = natal_interpretation(chart, language="en", level="full").items
     (item,) = [i for i in items if i.basis.pattern == "grand_trine"]
     assert item.basis.bodies == ("moon", "jupiter", "neptune")
-    assert item.text.startswith("Moon, Jupiter and Neptune form a grand trine")
+    assert item.text.startswith("The Moon, Jupiter and Neptune form a grand trine")
     th = natal_interpretation(chart, language="th", level="full").items
     (item_th,) = [i for i in th if i.basis.pattern == "grand_trine"]
     assert item_th.text.startswith("ดาวจันทร์ ดาวพฤหัสบดี และดาวเนปจูน")
@@ -589,7 +589,12 @@ def test_dignity_remark_names_the_school(base: NatalChart) -> None:
         return next(i.text for i in items if i.basis.body == planet and i.basis.house is None)
 
     assert "traditional ruler of Scorpio" in text("mars", "scorpio", "en")
+    assert "modern astrology gives the sign to Pluto" in text("mars", "scorpio", "en")
     assert "modern astrology Pluto rules Scorpio" in text("pluto", "scorpio", "en")
+    assert "the traditional ruler is Mars" in text("pluto", "scorpio", "en")
+    assert "opposite Scorpio" in text("pluto", "taurus", "en")
+    assert "The Moon rules Cancer" in text("moon", "cancer", "en")
+    assert "ให้ดาวพลูโตครอง" in text("mars", "scorpio", "th")
     assert "ตำราดั้งเดิม" in text("mars", "scorpio", "th")
     assert "สมัยใหม่" in text("pluto", "scorpio", "th")
     assert "exalted" in text("moon", "taurus", "en")
