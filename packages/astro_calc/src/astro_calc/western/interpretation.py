@@ -295,7 +295,9 @@ def _dignity_sentence(planet: str, sign: str, data: dict[str, Any]) -> str:
     state = "domicile" if found[0] == "rulership" else found[0]
     names = data["names"]
     key = state
-    if state in ("domicile", "detriment"):
+    if len(found) == 2:  # Mercury in Virgo (rulership, exaltation) or Pisces (detriment, fall)
+        key = "domicile_exaltation" if state == "domicile" else "detriment_fall"
+    elif state in ("domicile", "detriment"):
         school = _school(planet, sign)
         if school != "both":
             key = f"{state}_{school}"
