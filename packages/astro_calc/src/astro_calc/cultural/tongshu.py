@@ -12,8 +12,8 @@ Conventions
   officers then follow the days in order 建 除 满 平 定 执 破 危 成 收 开 闭 (so 破 is the day
   that clashes with the month, 月破).
 * Clash (冲): the branch opposite the day's (six apart), its zodiac animal, and the clashing stem
-  (four stems on: 甲 clashes 戊, as almanacs print it); the evil direction (煞) by the day branch's triad: 申子辰 south, 亥卯未 west,
-  寅午戌 north, 巳酉丑 east.
+  (four stems on: 甲 clashes 戊, as almanacs print it); the evil direction (煞) by the day
+  branch's triad: 申子辰 south, 亥卯未 west, 寅午戌 north, 巳酉丑 east.
 * Suitable/avoid (宜/忌): by the officer, from the rule table ``data/cultural/tongshu.json``
   (the popular Tong Shu verses, Xie Ji Bian Fang Shu juan 4); the days before the equinoxes and
   solstices (四离) and before 立春, 立夏, 立秋, 立冬 (四绝) are "nothing suitable" (诸事不宜).
@@ -41,7 +41,7 @@ from astro_calc.chinese.symbols import BRANCHES, STEMS, day_cycle_index, ganzhi
 from astro_calc.cultural._data import load
 
 Language = Literal["en", "th"]
-#: Solar-term indices (0 = 小寒) whose eve is a 四离 (equinoxes, solstices) or 四绝 (the four starts).
+#: Solar terms (0 = 小寒) whose eve is a 四离 (equinox, solstice) or a 四绝 (a season's start).
 _SI_LI: Final = (5, 11, 17, 23)  # 春分 夏至 秋分 冬至
 _SI_JUE: Final = (2, 8, 14, 20)  # 立春 立夏 立秋 立冬
 

@@ -1,0 +1,65 @@
+"""Chinese and Korean lunar festivals, and the Chinese ghost month.
+
+Each festival is its traditional date in the Chinese lunisolar calendar
+(:mod:`astro_calc.chinese.calendar`, GB/T 33661-2017, civil day at UTC+8); Qingming is the civil
+day (China) of the solar term 清明. Korean Seollal, Jeongwol Daeboreum and Chuseok keep the same
+lunar dates; the Korean calendar is reckoned at UTC+9, which moves a new moon across midnight in
+rare months (none between 1950 and 2050 for these festivals, checked against the ``holidays``
+package's KR lunar holidays). Names (Chinese, Korean, English, Thai) are in
+``data/cultural/festivals.json``. Checked against lunar-python's festival dates.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import lru_cache
+from typing import Literal
+
+import msgspec
+
+from astro_calc.chinese.calendar import gregorian_date, reference_offset_minutes
+from astro_calc.chinese.solar_terms import civil_date, solar_terms
+from astro_calc.cultural._data import load
+from astro_calc.errors import CalcInputError
+
+Language = Literal["en", "th"]
+Tradition = Literal["chinese", "korean"]
+
+
+class LunarFestival(msgspec.Struct, frozen=True):
+    key: str
+    tradition: Tradition
+    date: date
+    name: str  # in the requested language
+    native_name: str  # Chinese or Korean
+
+
+@lru_cache(maxsize=64)
+def _year(year: int, tradition: Tradition) -> tuple[tuple[str, date], ...]:
+    out: list[tuple[str, date]] = []
+    for entry in load("festivals")[tradition]:
+        if "solar_term" in entry:
+            term = solar_terms(year)[entry["solar_term"]]
+            out.append((entry["key"], civil_date(term.jd_ut, reference_offset_minutes(term.jd_ut))))
+        else:
+            try:
+                out.append((entry["key"], gregorian_date(year, entry["month"], entry["day"])))
+            except CalcInputError:  # outside the calendar's span
+                continue
+    return tuple(out)
+
+
+def lunar_festivals(
+    start: date, end: date, tradition: Tradition, language: Language = "en"
+) -> tuple[LunarFestival, ...]:
+    """The festivals of a tradition on the days ``start..end``, in date order."""
+    entries = {e["key"]: e for e in load("festivals")[tradition]}
+    native = "zh" if tradition == "chinese" else "ko"
+    out: list[LunarFestival] = []
+    # A lunar year's festivals fall from late January of its year to the next February.
+    for year in range(start.year - 1, end.year + 1):
+        for key, day in _year(year, tradition):
+            if start <= day <= end and (key != "qingming" or year == day.year):
+                e = entries[key]
+                out.append(LunarFestival(key, tradition, day, e[language], e[native]))
+    return tuple(sorted(out, key=lambda f: (f.date, f.key)))
