@@ -94,7 +94,8 @@ async def test_calendar_of_chinese_new_year_week(client: Client, key: str) -> No
         assert day["rating"] in ("good", "neutral", "bad")
         assert day["score"] == sum(f["weight"] for f in day["facts"])
         for fact in (*day["facts"], *day["festivals"], *day["public_holidays"]):
-            assert fact["tradition"] and fact["source"]
+            assert fact["tradition"]
+            assert fact["source"]
 
 
 async def test_thai_calendar_speaks_thai(client: Client, key: str) -> None:
@@ -212,7 +213,7 @@ async def test_nine_markets_are_accepted(client: Client, key: str) -> None:
 
 async def test_free_tier_is_403_and_no_key_is_401(client: Client) -> None:
     _id, free_key = await new_account("free", 100)
-    response, body = await _post(client, free_key, CALENDAR, CAL_BODY)
+    response, _body = await _post(client, free_key, CALENDAR, CAL_BODY)
     assert response.status_code == 403
     assert (await client.post(CALENDAR, json=CAL_BODY)).status_code == 401
     assert (await client.get(MARKETS)).status_code == 401
@@ -228,5 +229,6 @@ async def test_openapi_documents_the_group(client: Client) -> None:
         op = doc["paths"][path][method]
         assert op["operationId"] == op_id
         assert op["tags"] == ["Cultural Intelligence"]
-        assert op["summary"] and op["description"]
+        assert op["summary"]
+        assert op["description"]
     assert {"400", "401", "402"} <= set(doc["paths"][CALENDAR]["post"]["responses"])
