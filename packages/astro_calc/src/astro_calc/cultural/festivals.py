@@ -11,19 +11,21 @@ package's KR lunar holidays). Names (Chinese, Korean, English, Thai) are in
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from functools import lru_cache
-from typing import Literal
+from typing import Final, Literal
 
 import msgspec
 
-from astro_calc.chinese.calendar import gregorian_date, reference_offset_minutes
+from astro_calc.chinese.calendar import lunar_year_months, reference_offset_minutes
 from astro_calc.chinese.solar_terms import civil_date, solar_terms
 from astro_calc.cultural._data import load
 from astro_calc.errors import CalcInputError
 
 Language = Literal["en", "th"]
 Tradition = Literal["chinese", "korean"]
+#: Korea Standard Time, the Korean calendar's reckoning (minutes east of UTC).
+KOREA_OFFSET_MINUTES: Final = 540.0
 
 
 class LunarFestival(msgspec.Struct, frozen=True):
@@ -41,11 +43,17 @@ def _year(year: int, tradition: Tradition) -> tuple[tuple[str, date], ...]:
         if "solar_term" in entry:
             term = solar_terms(year)[entry["solar_term"]]
             out.append((entry["key"], civil_date(term.jd_ut, reference_offset_minutes(term.jd_ut))))
+            continue
+        try:
+            months = lunar_year_months(year)
+        except CalcInputError:  # outside the calendar's span
+            continue
+        month = next(m for m in months if m.month == entry["month"] and not m.is_leap)
+        if tradition == "korean":
+            first = civil_date(month.new_moon_jd_ut, KOREA_OFFSET_MINUTES)
         else:
-            try:
-                out.append((entry["key"], gregorian_date(year, entry["month"], entry["day"])))
-            except CalcInputError:  # outside the calendar's span
-                continue
+            first = month.first_day
+        out.append((entry["key"], first + timedelta(days=entry["day"] - 1)))
     return tuple(out)
 
 
