@@ -166,3 +166,16 @@ def test_best_dates_field_errors() -> None:
             best_dates(**args)  # type: ignore[arg-type]
         assert caught.value.field == field
     assert len(best_dates(("TH",), day, day + timedelta(days=365), "wedding", 50).dates) == 50
+
+
+def test_the_holiday_sources_coverage_is_reported() -> None:
+    # The holidays package tabulates India's holidays for 2001-2035 only: a 2036 calendar says so.
+    india = market_calendar("IN", date(2036, 1, 1), date(2036, 1, 31))
+    assert any("2001 to 2035" in note for note in india.notes)
+    assert market_calendar("IN", date(2035, 1, 1), date(2035, 1, 31)).notes == ()
+    taiwan = market_calendar("TW", date(1990, 1, 1), date(1990, 1, 1))
+    assert taiwan.notes == ("holidays (TW): public holidays are known for 1998-2100",)
+    by_code = {m.code: m for m in markets()}
+    assert by_code["TW"].public_holiday_years == (1998, 2100)
+    found = best_dates(("IN", "TH"), date(2036, 1, 1), date(2036, 1, 5), "wedding", 1)
+    assert found.notes == india.notes

@@ -16,7 +16,13 @@ from typing import Final
 
 import msgspec
 
-from astro_calc.cultural.calendar import Fact, Language, check_range, market_days
+from astro_calc.cultural.calendar import (
+    Fact,
+    Language,
+    check_range,
+    market_days,
+    public_holidays,
+)
 from astro_calc.errors import CalcInputError
 
 MAX_MARKETS: Final = 9
@@ -46,6 +52,7 @@ class BestDates(msgspec.Struct, frozen=True):
     end: date
     days_examined: int
     scoring: str
+    notes: tuple[str, ...]  # the public-holiday source's coverage warnings for these years
     dates: tuple[RankedDate, ...]
 
 
@@ -104,4 +111,5 @@ def best_dates(
         RankedDate(day, rank + 1, total, worst, verdicts)
         for rank, (total, worst, day, verdicts) in enumerate(rows[:count])
     )
-    return BestDates(activity, markets, start, end, span, SCORING, ranked)
+    notes = tuple(n for m in markets for n in public_holidays(m, start, end, language)[1])
+    return BestDates(activity, markets, start, end, span, SCORING, notes, ranked)

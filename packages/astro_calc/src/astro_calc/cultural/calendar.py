@@ -21,8 +21,10 @@ Ranges are at most 366 days counting both ends.
 
 from __future__ import annotations
 
+import bisect
+import warnings
 from collections.abc import Iterable
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from typing import Final, Literal
 from zoneinfo import ZoneInfo
@@ -173,6 +175,7 @@ class MarketCalendar(msgspec.Struct, frozen=True):
     start: date
     end: date
     traditions: tuple[str, ...]
+    notes: tuple[str, ...]  # e.g. the holidays package's coverage warnings for these years
     days: tuple[MarketDay, ...]
 
 
@@ -182,6 +185,7 @@ class MarketInfo(msgspec.Struct, frozen=True):
     name_th: str
     timezone: str
     public_holidays: str  # the source
+    public_holiday_years: tuple[int, int]  # the years the source covers for the country
     traditions: tuple[str, ...]
     offers: tuple[str, ...]
 
@@ -201,6 +205,7 @@ def markets() -> tuple[MarketInfo, ...]:
                 entry["th"],
                 entry["timezone"],
                 _holiday_source(code),
+                _holiday_years(code),
                 tuple(entry["traditions"]),
                 tuple(offers),
             )
@@ -242,27 +247,42 @@ def check_range(
     return span
 
 
+def _holiday_years(country: str) -> tuple[int, int]:
+    entity = holidays_lib.country_holidays(country)
+    return int(entity.start_year), int(entity.end_year)
+
+
 @lru_cache(maxsize=64)
-def _public_holidays(country: str, year: int, language: Language) -> dict[date, str]:
-    probe = holidays_lib.country_holidays(country, years=year)
-    supported = probe.supported_languages
-    wanted = "th" if language == "th" else "en_US"
-    lang = wanted if wanted in supported else ("en_US" if "en_US" in supported else None)
-    table = holidays_lib.country_holidays(country, years=year, language=lang)
-    return {d: str(name) for d, name in table.items()}
+def _public_holidays(
+    country: str, year: int, language: Language
+) -> tuple[dict[date, str], tuple[str, ...]]:
+    """A year's public holidays by date, and the package's warnings (some holiday groups, such
+    as those fixed by religious authorities, are tabulated for fewer years than the country)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        probe = holidays_lib.country_holidays(country, years=year)
+        supported = probe.supported_languages
+        wanted = "th" if language == "th" else "en_US"
+        lang = wanted if wanted in supported else ("en_US" if "en_US" in supported else None)
+        table = holidays_lib.country_holidays(country, years=year, language=lang)
+    notes = tuple(sorted({f"holidays ({country} {year}): {w.message}" for w in caught}))
+    return {d: str(name) for d, name in table.items()}, notes
 
 
-def public_holidays(country: str, start: date, end: date, language: Language) -> dict[date, str]:
+def public_holidays(
+    country: str, start: date, end: date, language: Language
+) -> tuple[dict[date, str], tuple[str, ...]]:
+    """The public holidays of ``start..end`` and the source's coverage notes for those years."""
     out: dict[date, str] = {}
+    notes: list[str] = []
+    first, last = _holiday_years(country)
     for year in range(start.year, end.year + 1):
-        out.update(
-            {
-                d: n
-                for d, n in _public_holidays(country, year, language).items()
-                if start <= d <= end
-            }
-        )
-    return out
+        table, year_notes = _public_holidays(country, year, language)
+        out.update({d: n for d, n in table.items() if start <= d <= end})
+        notes.extend(year_notes)
+        if not first <= year <= last:
+            notes.append(f"holidays ({country}): public holidays are known for {first}-{last}")
+    return out, tuple(notes)
 
 
 def _dates(start: date, span: int) -> Iterable[date]:
@@ -289,10 +309,6 @@ def in_buddhist_lent(day: date) -> bool:
     return lent is not None and lent[0] <= day <= lent[1]
 
 
-def _local(moment: datetime, zone: ZoneInfo) -> datetime:
-    return moment.astimezone(zone)
-
-
 def _hhmm(moment: datetime) -> str:
     return moment.strftime("%H:%M")
 
@@ -303,8 +319,10 @@ class _Context(msgspec.Struct):
     traditions: tuple[str, ...]
     language: Language
     holidays: dict[date, str]
+    notes: tuple[str, ...]
     festivals: dict[date, list[Fact]]
     sky: SkyRange
+    void_ends: list[datetime]  # the end of each void period, in order
     thai: dict[date, AuspiciousDay]
 
 
@@ -336,7 +354,9 @@ def _context(market: str, start: date, end: date, language: Language, activity: 
                     name = t.name_th if language == "th" else t.name_en
                     add(t.date, Fact("thai", t.key, name, _source("thai")))
     offset = datetime(start.year, start.month, start.day, 12, tzinfo=zone).utcoffset()
-    sky = sky_range(start, end, offset or timedelta(0))
+    # A day's margin each side: the zone's offset may change (daylight saving) within the range.
+    day = timedelta(days=1)
+    sky = sky_range(start - day, end + day, offset or timedelta(0))
     purpose = load("texts")["activities"][activity]["thai"]
     thai = _thai_range(start, end, purpose) if "thai" in traditions else {}
     return _Context(
@@ -344,28 +364,35 @@ def _context(market: str, start: date, end: date, language: Language, activity: 
         zone,
         traditions,
         language,
-        public_holidays(market, start, end, language),
+        *public_holidays(market, start, end, language),
         festivals,
         sky,
+        [v.end for v in sky.void_periods],
         thai,
     )
 
 
 def _voids(day: date, ctx: _Context) -> tuple[VoidWindow, ...]:
-    first = datetime(day.year, day.month, day.day, tzinfo=ctx.zone)
-    last = first + timedelta(days=1)
+    """The void-of-course periods touching the market's civil day, clipped to it (local time).
+    The periods do not overlap, so their ends are sorted: bisect to the first that ends after
+    the day begins."""
+    first = datetime(day.year, day.month, day.day, tzinfo=ctx.zone).astimezone(UTC)
+    last = datetime.combine(day + timedelta(days=1), datetime.min.time(), ctx.zone).astimezone(UTC)
+    periods = ctx.sky.void_periods
     out = []
-    for v in ctx.sky.void_periods:
-        if v.end > first and v.start < last:
-            out.append(
-                VoidWindow(
-                    max(_local(v.start, ctx.zone), first),
-                    min(_local(v.end, ctx.zone), last),
-                    v.last_aspect_body,
-                    v.last_aspect_deg,
-                    v.next_sign,
-                )
+    i = bisect.bisect_right(ctx.void_ends, first)
+    while i < len(periods) and periods[i].start < last:
+        v = periods[i]
+        out.append(
+            VoidWindow(
+                max(v.start, first).astimezone(ctx.zone),
+                min(v.end, last).astimezone(ctx.zone),
+                v.last_aspect_body,
+                v.last_aspect_deg,
+                v.next_sign,
             )
+        )
+        i += 1
     return tuple(out)
 
 
@@ -537,8 +564,8 @@ def _evaluate(day: date, ctx: _Context, activity: str) -> MarketDay:
         )  # fmt: skip
         facts.append(
             Fact("hindu", "rahu_kalam", _text("rahu_kalam", lang,
-                 start=_hhmm(_local(h.rahu_kalam_start, ist)),
-                 end=_hhmm(_local(h.rahu_kalam_end, ist))), src)
+                 start=_hhmm(h.rahu_kalam_start.astimezone(ist)),
+                 end=_hhmm(h.rahu_kalam_end.astimezone(ist))), src)
         )  # fmt: skip
     src = _source("western")
     retro = day in ctx.sky.mercury_retrograde_days
@@ -599,6 +626,7 @@ def market_calendar(
         raise CalcInputError("language", "must be 'en' or 'th'")
     days = market_days(market, start, end, language, CALENDAR_ACTIVITY)
     entry = load("markets")["markets"][market]
+    notes = public_holidays(market, start, end, language)[1]
     return MarketCalendar(
         market=market,
         market_name=entry[language],
@@ -607,6 +635,7 @@ def market_calendar(
         start=start,
         end=end,
         traditions=("public_holiday", *entry["traditions"]),
+        notes=notes,
         days=days,
     )
 
@@ -630,4 +659,5 @@ __all__ = [
     "market_codes",
     "market_days",
     "markets",
+    "public_holidays",
 ]

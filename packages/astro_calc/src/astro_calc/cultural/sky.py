@@ -9,7 +9,7 @@ Conventions
   Guide and Llewellyn's Daily Planetary Guide define it): from the Moon's last exact Ptolemaic
   aspect (conjunction, sextile, square, trine, opposition) to the Sun, Mercury, Venus, Mars,
   Jupiter, Saturn, Uranus, Neptune or Pluto while in a sign, until it enters the next sign.
-* The Moon is sampled every three hours (the other bodies less often, interpolated) and each
+* The Moon is sampled every twelve hours (the other bodies less often, interpolated) and each
   event refined to 20 seconds (:func:`astro_calc.search.refine_root`); results are cached per UTC
   month.
 """
@@ -31,12 +31,12 @@ BODIES: Final = (
     "sun", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto",
 )  # fmt: skip
 ASPECTS: Final = (0.0, 60.0, 90.0, 120.0, 180.0, 240.0, 270.0, 300.0)
-_STEP: Final = 0.25  # days
+_STEP: Final = 0.5  # days
 #: Precision of the instants (published tables give minutes).
 _TOL_S: Final = 20.0
 #: Sampling of the other bodies, in Moon steps (interpolated between).
-_SLOW_STEP: Final = {"sun": 8, "mercury": 4, "venus": 8, "mars": 16}
-_SLOW_STEP.update(dict.fromkeys(("jupiter", "saturn", "uranus", "neptune", "pluto"), 48))
+_SLOW_STEP: Final = {"sun": 4, "mercury": 2, "venus": 4, "mars": 8}
+_SLOW_STEP.update(dict.fromkeys(("jupiter", "saturn", "uranus", "neptune", "pluto"), 24))
 
 
 class VoidPeriod(msgspec.Struct, frozen=True):
@@ -172,7 +172,7 @@ def mercury_retrograde(moment: datetime) -> bool:
 
 def sky_range(start: date, end: date, utc_offset: timedelta) -> SkyRange:
     """Mercury-retrograde days (at local noon) and void-of-course periods touching the local
-    days ``start..end`` of a place ``utc_offset`` east of UTC (cached per UTC year)."""
+    days ``start..end`` of a place ``utc_offset`` east of UTC (cached per UTC month)."""
     first = datetime(start.year, start.month, start.day, tzinfo=UTC) - utc_offset
     last = datetime(end.year, end.month, end.day, tzinfo=UTC) - utc_offset + timedelta(days=1)
     stations: list[tuple[float, bool]] = []

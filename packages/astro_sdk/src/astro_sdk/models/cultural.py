@@ -70,6 +70,8 @@ class MarketInfo(ResponseModel):
     timezone: str
     public_holidays: str
     """The source of the public holidays (the holidays package and its version)."""
+    public_holiday_years: tuple[int, int]
+    """First and last year the source covers for the country."""
     traditions: list[str]
     offers: list[str]
     """e.g. public_holidays, day_officer, colour_of_the_day, rahu_kalam, mercury_retrograde."""
@@ -182,6 +184,8 @@ class MarketCalendar(ResponseModel):
     start: dt.date
     end: dt.date
     traditions: list[str]
+    notes: list[str]
+    """Coverage warnings of the public-holiday source for these years (empty when complete)."""
     days: list[MarketDay]
 
 
@@ -210,4 +214,5 @@ class BestDates(ResponseModel):
     end: dt.date
     days_examined: int
     scoring: str
+    notes: list[str]
     dates: list[RankedDate]
