@@ -179,3 +179,12 @@ def test_the_holiday_sources_coverage_is_reported() -> None:
     assert by_code["TW"].public_holiday_years == (1998, 2100)
     found = best_dates(("IN", "TH"), date(2036, 1, 1), date(2036, 1, 5), "wedding", 1)
     assert found.notes == india.notes
+
+
+def test_thai_buddhist_holy_days_are_listed() -> None:
+    # Wan phra of May 2025: waxing 8 (4th), full moon (11th, Visakha Bucha), waning 8 (19th),
+    # dark moon (26th): the Thai calendar module, checked against the official holy days.
+    days = market_calendar("TH", date(2025, 5, 1), date(2025, 5, 31), "th").days
+    holy = [d.date.day for d in days if any(f.key == "wan_phra" for f in d.festivals)]
+    assert holy == [4, 11, 19, 26]
+    assert all(d.thai is not None and d.thai.wan_phra == (d.date.day in holy) for d in days)

@@ -425,6 +425,7 @@ def _evaluate(day: date, ctx: _Context, activity: str) -> MarketDay:
             )
         )
     act_name = _activity_name(activity, lang)
+    festivals = list(ctx.festivals.get(day, ()))
     chinese: ChineseDay | None = None
     if "chinese" in ctx.traditions or "korean" in ctx.traditions:
         cd = chinese_date(day)
@@ -519,6 +520,8 @@ def _evaluate(day: date, ctx: _Context, activity: str) -> MarketDay:
             auspicious_for_business=verdict.auspicious,
             buddhist_lent=lent,
         )
+        if lunar.wan_phra:
+            festivals.append(Fact("thai", "wan_phra", _text("wan_phra", lang), src))
         if verdict.auspicious:
             facts.append(
                 Fact("thai", "thai_auspicious", _text("thai_auspicious", lang, activity=act_name),
@@ -593,7 +596,7 @@ def _evaluate(day: date, ctx: _Context, activity: str) -> MarketDay:
         date=day,
         weekday=weekday,
         public_holidays=tuple(holiday_facts),
-        festivals=tuple(ctx.festivals.get(day, ())),
+        festivals=tuple(festivals),
         chinese=chinese,
         thai=thai,
         hindu=hindu,
