@@ -188,3 +188,14 @@ def test_thai_buddhist_holy_days_are_listed() -> None:
     holy = [d.date.day for d in days if any(f.key == "wan_phra" for f in d.festivals)]
     assert holy == [4, 11, 19, 26]
     assert all(d.thai is not None and d.thai.wan_phra == (d.date.day in holy) for d in days)
+
+
+def test_the_korean_market_reads_the_korean_lunar_date() -> None:
+    # 2027-02-07 is Seollal in Korea (holidays package) and the second day of the year in China.
+    korea = market_calendar("KR", date(2027, 2, 7), date(2027, 2, 7)).days[0]
+    china = market_calendar("CN", date(2027, 2, 7), date(2027, 2, 7)).days[0]
+    assert korea.chinese is not None
+    assert china.chinese is not None
+    assert (korea.chinese.lunar_month, korea.chinese.lunar_day) == (1, 1)
+    assert korea.chinese.label == "음력 2027년 1월 1일"
+    assert (china.chinese.lunar_month, china.chinese.lunar_day) == (1, 2)

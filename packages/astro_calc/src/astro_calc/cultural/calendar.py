@@ -35,7 +35,7 @@ from holidays.version import __version__ as HOLIDAYS_VERSION
 
 from astro_calc.chinese.calendar import chinese_date
 from astro_calc.cultural._data import load
-from astro_calc.cultural.festivals import lunar_festivals
+from astro_calc.cultural.festivals import korean_lunar_date, lunar_festivals
 from astro_calc.cultural.hindu import hindu_day, hindu_festivals
 from astro_calc.cultural.sky import SkyRange, VoidPeriod, sky_range
 from astro_calc.cultural.tongshu import tong_shu_day
@@ -97,7 +97,7 @@ class ChineseDay(msgspec.Struct, frozen=True):
     lunar_month: int
     lunar_day: int
     is_leap_month: bool
-    label: str  # e.g. 乙巳年六月初一
+    label: str  # e.g. 乙巳年六月初一; in Korea 음력 2025년 6월 1일 (the Korean calendar, at KST)
     year_ganzhi: str
     month_ganzhi: str  # of the solar month
     day_ganzhi: str
@@ -431,12 +431,14 @@ def _evaluate(day: date, ctx: _Context, activity: str) -> MarketDay:
         cd = chinese_date(day)
         ts = tong_shu_day(day, lang)
         animals = load("texts")["animals"]
+        # Korea's own lunar date (counted at KST) where the market is Korean.
+        ko = korean_lunar_date(day) if "korean" in ctx.traditions else None
         chinese = ChineseDay(
-            lunar_year=cd.lunar_year,
-            lunar_month=cd.month,
-            lunar_day=cd.day,
-            is_leap_month=cd.is_leap_month,
-            label=cd.label,
+            lunar_year=ko.lunar_year if ko else cd.lunar_year,
+            lunar_month=ko.month if ko else cd.month,
+            lunar_day=ko.day if ko else cd.day,
+            is_leap_month=ko.is_leap_month if ko else cd.is_leap_month,
+            label=ko.label if ko else cd.label,
             year_ganzhi=cd.year_ganzhi,
             month_ganzhi=ts.month_ganzhi,
             day_ganzhi=ts.day_ganzhi,
@@ -489,9 +491,9 @@ def _evaluate(day: date, ctx: _Context, activity: str) -> MarketDay:
                          load("festivals")["periods"]["ghost_month"][lang], src, "avoid",
                          WEIGHTS["ghost_month"])
                 )  # fmt: skip
-        if "korean" in ctx.traditions and activity == "moving" and cd.day % 10 in (9, 0):
+        if ko is not None and activity == "moving" and ko.day % 10 in (9, 0):
             facts.append(
-                Fact("korean", "son_free", _text("son_free", lang, day=cd.day), _source("korean"),
+                Fact("korean", "son_free", _text("son_free", lang, day=ko.day), _source("korean"),
                      "favour", WEIGHTS["son_free"])
             )  # fmt: skip
     thai: ThaiDay | None = None

@@ -11,6 +11,7 @@ package's KR lunar holidays). Names (Chinese, Korean, English, Thai) are in
 
 from __future__ import annotations
 
+import bisect
 from datetime import date, timedelta
 from functools import lru_cache
 from typing import Final, Literal
@@ -71,3 +72,35 @@ def lunar_festivals(
                 e = entries[key]
                 out.append(LunarFestival(key, tradition, day, e[language], e[native]))
     return tuple(sorted(out, key=lambda f: (f.date, f.key)))
+
+
+class KoreanLunarDate(msgspec.Struct, frozen=True):
+    lunar_year: int
+    month: int
+    day: int
+    is_leap_month: bool
+    label: str  # e.g. 음력 2027년 1월 1일
+
+
+@lru_cache(maxsize=16)
+def _korean_months(year: int) -> tuple[tuple[date, int, int, bool], ...]:
+    """(first day at KST, lunar year, month, leap) of the lunar years ``year - 1`` and ``year``:
+    the Chinese months, each opening on the civil day in Korea of its new moon (the two
+    calendars can also place a leap month differently, which no year 1901-2099 shows among
+    the festivals' months)."""
+    out = []
+    for y in (year - 1, year):
+        for m in lunar_year_months(y):
+            first = civil_date(m.new_moon_jd_ut, KOREA_OFFSET_MINUTES)
+            out.append((first, m.lunar_year, m.month, m.is_leap))
+    return tuple(out)
+
+
+def korean_lunar_date(day: date) -> KoreanLunarDate:
+    """The date in the Korean lunisolar calendar (days counted at KST, UTC+9)."""
+    months = _korean_months(day.year)
+    i = bisect.bisect_right([m[0] for m in months], day) - 1
+    first, lunar_year, month, leap = months[i]
+    number = (day - first).days + 1
+    label = f"음력 {lunar_year}년 {'윤' if leap else ''}{month}월 {number}일"
+    return KoreanLunarDate(lunar_year, month, number, leap, label)
