@@ -77,7 +77,10 @@ class CalendarRequest(BaseModel):
 
 class BestDatesRequest(BaseModel):
     markets: list[Market] = Field(
-        min_length=1, max_length=MAX_MARKETS, description="The markets to satisfy (distinct)"
+        min_length=1,
+        max_length=MAX_MARKETS,
+        json_schema_extra={"uniqueItems": True},
+        description="The markets to satisfy (distinct)",
     )
     start: dt.date = Field(description=f"First day ({MIN_YEAR}-{MAX_YEAR})")
     end: dt.date = Field(description=f"Last day, at most {MAX_RANGE_DAYS} days counting both ends")
