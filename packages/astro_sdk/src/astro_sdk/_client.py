@@ -29,6 +29,7 @@ from astro_sdk._retry import DEFAULT_RETRY, RetryPolicy
 from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.chinese import AsyncChinese, Chinese
+from astro_sdk.resources.cultural import AsyncCultural, Cultural
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
 from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
 from astro_sdk.resources.horoscopes import AsyncHoroscopes, Horoscopes
@@ -78,6 +79,7 @@ class _ResourceGroups:
     tarot = resource_group(Tarot, AsyncTarot)
     numerology = resource_group(Numerology, AsyncNumerology)
     horoscopes = resource_group(Horoscopes, AsyncHoroscopes)
+    cultural = resource_group(Cultural, AsyncCultural)
 
 
 def registered_operations() -> dict[str, Operation[Any]]:

@@ -419,4 +419,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.chinese import blueprint as chinese
 
     app.register_blueprint(chinese)
+    from astro_server.api.cultural import blueprint as cultural
+
+    app.register_blueprint(cultural)
     return app

@@ -92,6 +92,12 @@ OPERATIONS: dict[str, Operation] = {
     "thai.auspicious_times": Operation(
         tier="free", credits=2, description="Thai auspicious days and hours, up to 366 days"
     ),
+    "cultural.calendar": Operation(
+        tier="starter", credits=3, description="Cultural market calendar, up to 366 days"
+    ),
+    "cultural.best_dates": Operation(
+        tier="starter", credits=5, description="Best dates for an activity across markets"
+    ),
     "tarot.draw": Operation(tier="free", credits=1, description="Tarot draw, any spread"),
     "numerology.profile": Operation(tier="free", credits=1, description="Numerology profile"),
     "horoscopes.daily": Operation(tier="free", credits=1, description="Published daily horoscope"),
