@@ -38,7 +38,6 @@ class Canvas:
         size: float,
         fill: str,
         anchor: str = "middle",
-        weight: str = "normal",
         extra: str = "",
     ) -> str:
         """A text element centred vertically on y (``dominant-baseline`` is not honoured
@@ -46,7 +45,7 @@ class Canvas:
         stack = FONT_STACK_TH if self.thai and not content.isascii() else FONT_STACK
         return (
             f'<text x="{x:.2f}" y="{y + size * 0.35:.2f}" font-size="{size:.1f}" '
-            f'font-family="{stack}" text-anchor="{anchor}" font-weight="{weight}" '
+            f'font-family="{stack}" text-anchor="{anchor}" '
             f'fill="{fill}"{extra}>{escape(content)}</text>'
         )
 

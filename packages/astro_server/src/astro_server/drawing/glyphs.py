@@ -65,8 +65,7 @@ def glyph(name: str, x: float, y: float, size: float, fill: str) -> str:
     d, width, height = _glyphs()[_ALIASES.get(name, name)]
     scale = size / max(width, height, 1)
     return (
-        f'<path transform="translate({x:.2f} {y:.2f}) scale({scale:.5f})" fill="{fill}" '
-        f'd="{d}"/>'
+        f'<path transform="translate({x:.2f} {y:.2f}) scale({scale:.5f})" fill="{fill}" d="{d}"/>'
     )
 
 

@@ -94,10 +94,9 @@ def draw_ring(
             parts.append(
                 f'<g class="glyph" data-x="{gx:.2f}" data-y="{gy:.2f}" '
                 f'data-size="{ring.glyph_size:.1f}">'
-                + canvas.text(gx, gy, mark.fallback, size=ring.glyph_size * 0.62, fill=fill,
-                              weight="bold")
+                + canvas.text(gx, gy, mark.fallback, size=ring.glyph_size * 0.62, fill=fill)
                 + "</g>"
-            )  # fmt: skip
+            )
         # The labels and the retrograde mark stack inward from the glyph; each one's radial
         # room is its box's extent along the radius (wide text needs more room at 3 and 9
         # o'clock than at 12 and 6).

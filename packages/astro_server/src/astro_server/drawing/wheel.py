@@ -34,9 +34,19 @@ C: Final = CENTRE
 R_OUTER: Final = 412.0
 R_BAND: Final = 356.0
 _SIGNS: Final = (
-    "aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius",
-    "capricorn", "aquarius", "pisces",
-)  # fmt: skip
+    "aries",
+    "taurus",
+    "gemini",
+    "cancer",
+    "leo",
+    "virgo",
+    "libra",
+    "scorpio",
+    "sagittarius",
+    "capricorn",
+    "aquarius",
+    "pisces",
+)
 _ANGLE_NAMES: Final = ("ascendant", "descendant", "midheaven", "imum_coeli")
 
 SINGLE_RING: Final = Ring(
@@ -84,9 +94,11 @@ def _style(
 ) -> Canvas:
     c = colors or {}
     pal = palette(
-        theme, primary=c.get("primary"), background=c.get("background"),
+        theme,
+        primary=c.get("primary"),
+        background=c.get("background"),
         foreground=c.get("foreground"),
-    )  # fmt: skip
+    )
     return Canvas(pal, title=title, thai=language == "th")
 
 
@@ -167,14 +179,13 @@ def _houses(
         if abs(horizontal) > 0.5:  # name above the axis, degrees below it, outside the wheel
             anchor = "end" if horizontal < 0 else "start"
             lx, ly = point(C, C, R_OUTER + 10, a)
-            out.append(canvas.text(lx, ly - 13, names[name], size=15, fill=pal.primary,
-                                   weight="bold", anchor=anchor))
-            out.append(canvas.text(lx, ly + 13, degrees, size=13, fill=pal.primary,
-                                   anchor=anchor))
+            out.append(
+                canvas.text(lx, ly - 13, names[name], size=15, fill=pal.primary, anchor=anchor)
+            )
+            out.append(canvas.text(lx, ly + 13, degrees, size=13, fill=pal.primary, anchor=anchor))
         else:
             lx, ly = point(C, C, R_OUTER + 32, a)
-            out.append(canvas.text(lx, ly, f"{names[name]} {degrees}", size=15,
-                                   fill=pal.primary, weight="bold"))
+            out.append(canvas.text(lx, ly, f"{names[name]} {degrees}", size=15, fill=pal.primary))
     canvas.extend(out)
 
 
@@ -238,9 +249,7 @@ def _caption(canvas: Canvas, lines: Sequence[str]) -> None:
     for index, line in enumerate(lines):
         size = 22.0 if index == 0 else 15.0
         y = 28.0 + (0 if index == 0 else 8 + 20 * index)
-        weight = "bold" if index == 0 else "normal"
-        canvas.add(canvas.text(18, y, line, size=size, fill=pal.foreground, anchor="start",
-                               weight=weight))  # fmt: skip
+        canvas.add(canvas.text(18, y, line, size=size, fill=pal.foreground, anchor="start"))
 
 
 def _when(chart: NatalChart) -> str:
