@@ -4,7 +4,7 @@ Glyph outlines (signs, planets, nodes, Lilith, Chiron, the eight Uranian bodies,
 mark) are taken from OFL fonts with fontTools and written as SVG path data in a 1000-unit em,
 centred on the glyph's bounding box, y down:
 ``packages/astro_server/src/astro_server/drawing/data/glyphs.json``. Label fonts are subsets of
-Noto Sans (Latin) and Noto Sans Thai (Thai), written as TrueType files beside it.
+Noto Sans (Latin) and Noto Looped Thai (Thai, the traditional looped letters), written as TrueType files beside it.
 
 Usage: ``uv run --frozen python scripts/build_chart_glyphs.py`` (reads Debian's fonts-noto-core).
 """
@@ -121,7 +121,7 @@ def main() -> None:
     latin = "".join(chr(c) for c in range(0x20, 0x7F)) + "°′″·–—…"
     thai = "".join(chr(c) for c in range(0x0E01, 0x0E5C))
     subset(NOTO / "NotoSans-Regular.ttf", OUT / "fonts/NotoSans-ChartSubset.ttf", latin)
-    subset(NOTO / "NotoSansThai-Regular.ttf", OUT / "fonts/NotoSansThai-ChartSubset.ttf", thai)
+    subset(NOTO / "NotoLoopedThai-Regular.ttf", OUT / "fonts/NotoLoopedThai-ChartSubset.ttf", thai)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from astro_calc.western import BirthSubject, NatalChart, natal_chart, synastry
 from astro_server.drawing import bi_wheel_svg, natal_wheel_svg, svg_to_png
 from astro_server.drawing.dial import uranian_dial_svg
 from astro_server.drawing.geometry import angular_distance, spread
-from astro_server.drawing.glyphs import font_files
+from astro_server.drawing.glyphs import THAI_FAMILY, font_files
 from astro_server.drawing.taksa import taksa_wheel_svg
 from astro_server.drawing.vedic import vedic_chart_svg
 
@@ -300,7 +300,7 @@ def test_thai_labels_are_in_the_svg_and_rendered_without_missing_glyph_boxes() -
     label = (
         '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="200" viewBox="0 0 600 200">'
         '<rect width="600" height="200" fill="#FFFFFF"/><text x="20" y="120" font-size="60" '
-        "font-family=\"'Noto Sans Thai','Noto Sans'\" fill=\"#000000\">ศุกร์ มนตรี</text></svg>"
+        f"font-family=\"'{THAI_FAMILY}','Noto Sans'\" fill=\"#000000\">ศุกร์ มนตรี</text></svg>"
     )
     shaped = ink_mask(label, font_files())
     boxes = ink_mask(label, font_files()[:1])
