@@ -208,3 +208,16 @@ async def test_openapi_documents_the_image_responses(client: Client) -> None:
     options = schema["properties"]
     assert options["size_px"]["minimum"] == 200
     assert options["size_px"]["maximum"] == 2000
+
+
+async def test_a_place_name_with_characters_xml_cannot_carry(client: Client, key: str) -> None:
+    body = {**URANIAN, "birth_place": 'Ham\u0001burg <&> "x"'}
+    for fmt in ("svg", "png"):
+        response = await client.post(
+            "/api/v3/uranian/dial", json={**body, "format": fmt}, headers=key_headers(key)
+        )
+        assert response.status_code == 200
+        if fmt == "svg":
+            root = ET.fromstring(await response.get_data())  # noqa: S314
+            texts = ["".join(t.itertext()) for t in root.iter(f"{SVG_NS}text")]
+            assert 'Hamburg <&> "x"' in texts

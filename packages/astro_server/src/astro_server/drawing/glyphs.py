@@ -6,8 +6,9 @@
   1000-unit em centred on each glyph's bounding box.
 * Label text stays ``<text>`` (searchable, Thai shaped by the renderer) in the bundled subsets
   ``data/fonts/NotoSans-ChartSubset.ttf`` (Latin) and ``NotoLoopedThai-ChartSubset.ttf`` (Thai
-  in the traditional looped letters Thai readers expect in print), both OFL. An SVG carries the subsets it uses as ``@font-face`` data URIs (browsers, Chromium's
-  PDF); resvg is given the same files (:mod:`astro_server.drawing.png`).
+  in the traditional looped letters Thai readers expect in print), both OFL. An SVG carries
+  the subsets it uses as ``@font-face`` data URIs (browsers, Chromium's PDF); resvg is given
+  the same files (:mod:`astro_server.drawing.png`).
 """
 
 from __future__ import annotations
