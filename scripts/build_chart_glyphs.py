@@ -95,7 +95,9 @@ def retrograde_mark() -> dict[str, object]:
 
 def subset(source: Path, target: Path, text: str) -> None:
     options = Options()
-    options.layout_features = ["*"]
+    # fontTools's default feature list: the shaping a script needs (ccmp, locl, mark, mkmk,
+    # liga, kern, ...) without alternates such as small capitals.
+    options.layout_features = Options().layout_features
     options.name_IDs = ["*"]
     options.notdef_outline = True
     options.hinting = False
