@@ -221,3 +221,24 @@ async def test_a_place_name_with_characters_xml_cannot_carry(client: Client, key
             root = ET.fromstring(await response.get_data())  # noqa: S314
             texts = ["".join(t.itertext()) for t in root.iter(f"{SVG_NS}text")]
             assert 'Hamburg <&> "x"' in texts
+
+
+@pytest.mark.parametrize(
+    ("operation", "name"),
+    [("western.natal_wheel", "natal"), ("western.synastry_wheel", "synastry"),
+     ("western.transits_wheel", "transits"), ("uranian.dial", "dial"),
+     ("vedic.chart_diagram", "vedic"), ("thai.wheel_diagram", "taksa")],
+)  # fmt: skip
+async def test_estimates_price_the_pictures_as_they_are_charged(
+    client: Client, key: str, operation: str, name: str
+) -> None:
+    estimate = await (
+        await client.post(
+            "/api/v3/estimates", json={"operation": operation}, headers=key_headers(key)
+        )
+    ).get_json()
+    assert estimate["eligible"] is True
+    assert estimate["estimated_credits"] == PRICES[name]
+    path, body = ROUTES[name]
+    charged = await client.post(path, json=body, headers=key_headers(key))
+    assert charged.headers["X-Credits-Charged"] == str(estimate["estimated_credits"])
