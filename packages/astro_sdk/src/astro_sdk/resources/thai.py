@@ -13,6 +13,7 @@ from typing import Any
 from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models.pictures import ChartImage, ImageBody, PictureFormat, TaksaWheelDiagramRequest
 from astro_sdk.models.thai import (
     Ayanamsa,
     Purpose,
@@ -28,6 +29,13 @@ from astro_sdk.models.thai import (
     ThaiWheel,
     ThaiWheelRequest,
     YearTypeSource,
+)
+from astro_sdk.resources._pictures import (
+    Colors,
+    Language,
+    Theme,
+    picture_fields,
+    picture_operation,
 )
 
 __all__ = ["AsyncThai", "Thai"]
@@ -62,7 +70,10 @@ AUSPICIOUS_TIMES: Operation[ThaiAuspiciousTimes] = _post(
     ThaiAuspiciousTimes,
     ThaiAuspiciousRequest,
 )
-OPERATIONS = (CALENDAR, FESTIVALS, LUNAR, WHEEL, AUSPICIOUS_TIMES)
+WHEEL_DIAGRAM: Operation[ImageBody] = picture_operation(
+    "thaiWheelDiagram", "/api/v3/thai/wheel/diagram", TaksaWheelDiagramRequest
+)
+OPERATIONS = (CALENDAR, FESTIVALS, LUNAR, WHEEL, AUSPICIOUS_TIMES, WHEEL_DIAGRAM)
 
 
 def _auspicious_fields(
@@ -182,6 +193,29 @@ class Thai(SyncResource):
         )
         return self._client.request(AUSPICIOUS_TIMES, body=body, idempotency_key=idempotency_key)
 
+    def wheel_diagram(
+        self,
+        *,
+        subject: Subject,
+        on_date: Day | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/thai/wheel/diagram``: the Taksa wheel picture."""
+        body = validate_request(
+            TaksaWheelDiagramRequest,
+            {
+                "subject": subject,
+                "on_date": on_date,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(WHEEL_DIAGRAM, body=body, idempotency_key=idempotency_key)
+
 
 class AsyncThai(AsyncResource):
     operations = OPERATIONS
@@ -259,4 +293,29 @@ class AsyncThai(AsyncResource):
         )
         return await self._client.request(
             AUSPICIOUS_TIMES, body=body, idempotency_key=idempotency_key
+        )
+
+    async def wheel_diagram(
+        self,
+        *,
+        subject: Subject,
+        on_date: Day | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/thai/wheel/diagram``: the Taksa wheel picture."""
+        body = validate_request(
+            TaksaWheelDiagramRequest,
+            {
+                "subject": subject,
+                "on_date": on_date,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return await self._client.request_image(
+            WHEEL_DIAGRAM, body=body, idempotency_key=idempotency_key
         )
