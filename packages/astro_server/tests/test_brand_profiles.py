@@ -165,7 +165,8 @@ async def test_create_get_list_patch_delete(
     assert re.fullmatch(r"brand_[a-f0-9]{24}", profile["id"])
     assert profile["name"] == "Main"
     assert profile["branding"] == {**FULL, "logo_url": logo_url}
-    assert profile["created_at"].endswith("Z") and profile["updated_at"].endswith("Z")
+    assert profile["created_at"].endswith("Z")
+    assert profile["updated_at"].endswith("Z")
     assert logos.hits == ["/logo.png"]
     path = f"{BASE}/{profile['id']}"
     assert await (await client.get(path, headers=headers)).get_json() == {"profile": profile}
@@ -187,10 +188,12 @@ async def test_create_get_list_patch_delete(
     assert renamed["profile"]["name"] == "Second"
     assert logos.hits == ["/logo.png"]
     branding = await brands.branding_for(profile["id"], account_id)
-    assert branding.logo == png() and branding.logo_content_type == "image/png"
+    assert branding.logo == png()
+    assert branding.logo_content_type == "image/png"
     assert (branding.brand_name, branding.primary_color) == ("Moon & Co", "#000000")
     logo_file = await StoredFile.get(id=(await BrandProfile.get(id=profile["id"])).logo_file_id)
-    assert logo_file.expires_at is None and logo_file.kind == "brand_logo"
+    assert logo_file.expires_at is None
+    assert logo_file.kind == "brand_logo"
     deleted = await client.delete(path, headers=headers)
     assert deleted.status_code == 204
     assert (await client.get(path, headers=headers)).status_code == 404
@@ -212,7 +215,8 @@ async def test_a_new_logo_url_replaces_the_stored_logo(
         f"{BASE}/{body['profile']['id']}", json={"branding": {"logo_url": second}}, headers=headers
     )
     branding = await brands.branding_for(body["profile"]["id"], account_id)
-    assert branding.logo == jpeg() and branding.logo_content_type == "image/jpeg"
+    assert branding.logo == jpeg()
+    assert branding.logo_content_type == "image/jpeg"
     assert (await StoredFile.get(id=old_file)).deleted_at is not None
 
 
@@ -400,7 +404,7 @@ async def test_a_script_bearing_svg_is_stored_sanitised(
 async def test_every_id_route_is_404_for_another_account(
     client: Client, ana: tuple[str, dict[str, str]]
 ) -> None:
-    account_id, headers = ana
+    _account_id, headers = ana
     _, body = await create(client, headers, name="P", branding={"brand_name": "B"})
     path = f"{BASE}/{body['profile']['id']}"
     _, intruder = await login(client, "eve@example.com")

@@ -72,7 +72,7 @@ async def test_storage_takes_a_stream(backend: Storage) -> None:
 
 @pytest.mark.parametrize("key", ["../secret_key", "a/b", "", ".hidden", "x" * 201])
 async def test_storage_refuses_keys_that_leave_its_root(backend: Storage, key: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="invalid storage key"):
         await backend.put(key, b"x", "text/plain")
 
 
@@ -86,7 +86,7 @@ def test_the_settings_choose_the_backend(tmp_path: Path) -> None:
     )
     assert isinstance(bucket, S3Storage)
     assert (bucket.bucket, bucket.prefix) == ("reports", "astro")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="s3://bucket/prefix"):
         files.storage_for(base.with_overrides(storage_url="https://example.com/x"))
 
 

@@ -123,10 +123,44 @@ _XLINK_NS = "http://www.w3.org/1999/xlink"
 # Drawing elements kept in a logo; anything else (script, foreignObject, iframe, a, image with
 # a URL...) goes with its content.
 _SVG_ELEMENTS = frozenset(
-    """svg g defs symbol use path rect circle ellipse line polyline polygon text tspan textPath
-    title desc linearGradient radialGradient stop clipPath mask pattern style image filter
-    feGaussianBlur feOffset feBlend feColorMatrix feFlood feComposite feMerge feMergeNode
-    feMorphology marker""".split()
+    [
+        "svg",
+        "g",
+        "defs",
+        "symbol",
+        "use",
+        "path",
+        "rect",
+        "circle",
+        "ellipse",
+        "line",
+        "polyline",
+        "polygon",
+        "text",
+        "tspan",
+        "textPath",
+        "title",
+        "desc",
+        "linearGradient",
+        "radialGradient",
+        "stop",
+        "clipPath",
+        "mask",
+        "pattern",
+        "style",
+        "image",
+        "filter",
+        "feGaussianBlur",
+        "feOffset",
+        "feBlend",
+        "feColorMatrix",
+        "feFlood",
+        "feComposite",
+        "feMerge",
+        "feMergeNode",
+        "feMorphology",
+        "marker",
+    ]
 )
 _EXTERNAL_URL = re.compile(r"url\(\s*['\"]?(?!#)", re.IGNORECASE)
 _LOCAL_IMAGE = re.compile(r"^data:image/(png|jpeg);base64,[A-Za-z0-9+/=\s]+$")
@@ -191,7 +225,7 @@ def sanitise_svg(data: bytes) -> bytes:
 
 def decode_logo(data: bytes) -> tuple[bytes, str]:
     """(stored bytes, content type) of a PNG, JPEG or SVG logo; LogoRefused otherwise."""
-    if data.startswith(b"\x89PNG\r\n\x1a\n") or data.startswith(b"\xff\xd8\xff"):
+    if data.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")):
         from PIL import Image
 
         try:

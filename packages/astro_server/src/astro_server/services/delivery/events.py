@@ -208,7 +208,7 @@ def event_body(
 
 async def emit_account_event(
     account_id: str,
-    type: str,  # noqa: A002  (the event's field is named "type")
+    type: str,
     data: Any,
     livemode: bool = True,
     *,
