@@ -273,7 +273,8 @@ async def test_files_past_retention_are_deleted_by_the_scheduler_and_answer_410(
     kept = await files.store_file(
         "acct_1", b"\x89PNG", "image/png", "logo.png", "brand_logo", keep=True
     )
-    url, _ = files.signed_url(stored, ttl_s=400 * 3600)  # a URL living past the retention
+    url, expires_at = files.signed_url(stored, ttl_s=400 * 3600)
+    assert expires_at == stored.expires_at  # capped at the retention
     clock.advance(hours=167, minutes=59)
     await maintenance.delete_expired_files()
     assert (await client.get(target(url))).status_code == 200
@@ -285,6 +286,8 @@ async def test_files_past_retention_are_deleted_by_the_scheduler_and_answer_410(
     assert await files.storage().size(stored.storage_key) is None
     row = await StoredFile.get(id=stored.id)
     assert row.deleted_at == clock.now
+    clock.advance(days=30)  # long after the URL's expiry: still "gone", not "expired"
+    assert (await client.get(target(url))).status_code == 410
     clock.advance(days=400)
     assert await files.delete_expired_files() == 0
     assert await files.storage().size(kept.storage_key) == 4
