@@ -25,8 +25,8 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import datetime
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
