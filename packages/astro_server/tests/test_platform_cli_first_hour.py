@@ -152,6 +152,7 @@ def test_the_banner_command_works_in_the_shell_that_started_the_server(tmp_path:
     # banner's command, and run it in a shell that has no ASTRO_* variable and another working
     # directory: it creates the account in the server's database.
     import httpx
+
     from conftest import free_port
 
     port = free_port()
@@ -182,7 +183,7 @@ def test_the_banner_command_works_in_the_shell_that_started_the_server(tmp_path:
         elsewhere = tmp_path / "elsewhere"
         elsewhere.mkdir()
         shell_env = _env(tmp_path)
-        done = subprocess.run(
+        done = subprocess.run(  # noqa: S602 (the banner's line, as a user pastes it)
             command, shell=True, env=shell_env, cwd=elsewhere, capture_output=True, text=True,
             timeout=120, check=False,
         )  # fmt: skip
