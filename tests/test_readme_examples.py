@@ -9,8 +9,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import Stack, free_port
 from readme_examples import ExampleRunner, code_blocks, shell_commands
+
+from conftest import Stack, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
