@@ -11,6 +11,7 @@ from pathlib import Path
 
 from readme_examples import ExampleRunner, code_blocks, shell_commands
 
+from astro_server.cli import FIRST_ACCOUNT_ARGS
 from conftest import Stack, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,6 +24,10 @@ def test_the_extractor_finds_the_blocks_and_their_directives() -> None:
     assert {b.language for b in run} == {"sh", "python"}
     assert [b.directive for b in blocks].count("background") == 1
     assert shell_commands("a \\\n  b\n# note\n\nc\n") == ["a b", "c"]
+
+
+def test_the_readme_creates_the_first_account_as_the_banner_does() -> None:
+    assert f"uv run astro-server {FIRST_ACCOUNT_ARGS}" in README.read_text()
 
 
 def test_every_readme_example_runs_against_a_live_server(

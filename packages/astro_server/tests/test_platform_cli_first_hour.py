@@ -182,7 +182,13 @@ def test_the_banner_command_works_in_the_shell_that_started_the_server(tmp_path:
         assert text.count("Running on") == 1, text
         elsewhere = tmp_path / "elsewhere"
         elsewhere.mkdir()
+        # A new shell: no ASTRO_* variable, and no virtual environment on PATH.
+        venv_bin = str(Path(sys.prefix) / "bin")
         shell_env = _env(tmp_path)
+        shell_env.pop("VIRTUAL_ENV", None)
+        shell_env["PATH"] = os.pathsep.join(
+            d for d in shell_env.get("PATH", "").split(os.pathsep) if d != venv_bin
+        )
         done = subprocess.run(  # noqa: S602 (the banner's line, as a user pastes it)
             command, shell=True, env=shell_env, cwd=elsewhere, capture_output=True, text=True,
             timeout=120, check=False,

@@ -72,17 +72,18 @@ def _with_db(action: Callable[[], Awaitable[T]]) -> T:
 
 
 def launcher() -> str:
-    """The words that start ``astro-server`` in the shell that started this process:
-    ``astro-server`` when that is on PATH (``uv tool install``, an activated venv), ``uv run
-    --project <root> astro-server`` under ``uv run`` (works from any directory), else this
-    interpreter with ``-m astro_server.cli``."""
+    """The words that start ``astro-server`` in the shell that started this process: ``uv run
+    --project <root> astro-server`` under ``uv run`` (which puts the venv on PATH for its child
+    only; this works from any directory), ``astro-server`` when that is on the shell's PATH
+    (``uv tool install``, an activated venv), else this interpreter with ``-m
+    astro_server.cli``."""
+    root = Path(sys.prefix).parent
+    if os.environ.get("UV") and (root / "pyproject.toml").is_file():
+        return f"uv run --project {shlex.quote(str(root))} astro-server"
     found = shutil.which("astro-server")
     argv0 = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
     if found and argv0 is not None and Path(found).resolve() == argv0:
         return "astro-server"
-    root = Path(sys.prefix).parent
-    if os.environ.get("UV") and (root / "pyproject.toml").is_file():
-        return f"uv run --project {shlex.quote(str(root))} astro-server"
     return f"{shlex.quote(sys.executable)} -m astro_server.cli"
 
 
