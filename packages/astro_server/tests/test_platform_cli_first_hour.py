@@ -5,6 +5,7 @@ command works, ``migrate`` saying what it did."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -205,3 +206,46 @@ def test_the_banner_command_works_in_the_shell_that_started_the_server(tmp_path:
     finally:
         server.terminate()
         server.wait(15)
+
+
+def test_the_launcher_is_what_starts_astro_server_in_a_new_shell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from astro_server.cli import launcher
+
+    script = tmp_path / "venv" / "bin" / "astro-server"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(script)])
+    monkeypatch.delenv("UV", raising=False)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert launcher() == str(script)  # the venv is not activated: its script's full path
+    monkeypatch.setenv("PATH", f"{script.parent}:/usr/bin:/bin")
+    assert launcher() == "astro-server"  # on PATH (an activated venv, uv tool install)
+    monkeypatch.setenv("UV", "/usr/bin/uv")
+    root = Path(sys.prefix).parent
+    assert launcher() == f"uv run --project {shlex.quote(str(root))} astro-server"
+
+
+def test_migrate_names_the_migrations_it_applied_to_an_older_schema(tmp_path: Path) -> None:
+    import asyncio
+
+    from tortoise import Tortoise
+    from tortoise.migrations.api import migrate
+
+    from astro_server.db import MIGRATIONS_MODULE, tortoise_config
+
+    package = importlib.import_module(MIGRATIONS_MODULE)
+    folder = Path(str(package.__file__)).parent
+    migrations = sorted(path.stem for path in folder.glob("0*.py"))
+    settings = Settings(data_dir=tmp_path / "data", secret_key="k" * 32)
+
+    async def older() -> None:
+        await migrate(config=tortoise_config(settings), target=f"astro.{migrations[-2]}")
+        await Tortoise.close_connections()
+
+    asyncio.run(older())
+    env = _env(tmp_path, ASTRO_DATA_DIR=str(tmp_path / "data"), ASTRO_SECRET_KEY="k" * 32)
+    done = _cli(env, "migrate")
+    assert done.stdout.strip() == f"upgraded the schema: applied {migrations[-1]}", done.stderr

@@ -75,8 +75,8 @@ def launcher() -> str:
     """The words that start ``astro-server`` in the shell that started this process: ``uv run
     --project <root> astro-server`` under ``uv run`` (which puts the venv on PATH for its child
     only; this works from any directory), ``astro-server`` when that is on the shell's PATH
-    (``uv tool install``, an activated venv), else this interpreter with ``-m
-    astro_server.cli``."""
+    (``uv tool install``, an activated venv), the script's full path when it is not, else this
+    interpreter with ``-m astro_server.cli``."""
     root = Path(sys.prefix).parent
     if os.environ.get("UV") and (root / "pyproject.toml").is_file():
         return f"uv run --project {shlex.quote(str(root))} astro-server"
@@ -84,6 +84,8 @@ def launcher() -> str:
     argv0 = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
     if found and argv0 is not None and Path(found).resolve() == argv0:
         return "astro-server"
+    if argv0 is not None and argv0.name == "astro-server" and argv0.is_file():
+        return shlex.quote(str(argv0))  # a venv's script, the venv not activated
     return f"{shlex.quote(sys.executable)} -m astro_server.cli"
 
 
