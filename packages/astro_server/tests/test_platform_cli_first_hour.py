@@ -94,6 +94,7 @@ def test_production_without_a_schema_is_one_line_naming_migrate(
             "the database failed",
         ),
         ({}, ("webhook-listen", "--secret", "whsec_%%%"), "--secret takes"),
+        ({"ASTRO_DATA_DIR": "/proc/astro-data"}, ("migrate",), "/proc/astro-data"),
         (
             {},
             ("webhook-listen", "--secret", "whsec_AAAA", "--forward-to", "http://10.0.0.1/"),
@@ -104,7 +105,7 @@ def test_production_without_a_schema_is_one_line_naming_migrate(
 def test_user_errors_are_one_line_without_a_traceback(
     tmp_path: Path, extra: dict[str, str], args: tuple[str, ...], says: str
 ) -> None:
-    env = _env(tmp_path, ASTRO_DATA_DIR=str(tmp_path / "data"), **extra)
+    env = _env(tmp_path, **{"ASTRO_DATA_DIR": str(tmp_path / "data"), **extra})
     done = _cli(env, *args)
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.startswith("astro-server: ")

@@ -58,15 +58,18 @@ def _with_db(action: Callable[[], Awaitable[T]]) -> T:
     async def run() -> T:
         from astro_server.db import close_db, has_schema, init_db, migrate_db
 
-        if settings.embedded:
-            await migrate_db(settings)
-        await init_db(settings)
         try:
-            if not settings.embedded and not await has_schema():
-                raise UserError(_NO_SCHEMA)
-            return await action()
-        finally:
-            await close_db()
+            if settings.embedded:
+                await migrate_db(settings)
+            await init_db(settings)
+            try:
+                if not settings.embedded and not await has_schema():
+                    raise UserError(_NO_SCHEMA)
+                return await action()
+            finally:
+                await close_db()
+        except OSError as exc:  # unreachable, refused, or a data directory it cannot create
+            raise UserError(f"the database failed: {exc}") from None
 
     return asyncio.run(run())
 
@@ -397,8 +400,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UserError, ValueError, LookupError) as exc:
         print(f"astro-server: {exc}", file=sys.stderr)
         return 2
-    except (BaseORMException, OSError) as exc:
+    except BaseORMException as exc:
         print(f"astro-server: the database failed: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a port in use, a directory that cannot be created, ...
+        print(f"astro-server: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
