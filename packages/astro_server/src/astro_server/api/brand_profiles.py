@@ -6,6 +6,7 @@ Another account's profile is 404. Field rules and the logo's handling: ``service
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -91,8 +92,8 @@ class Profile(BaseModel):
     id: str = Field(pattern=brands.PROFILE_ID_PATTERN)
     name: str
     branding: BrandingView
-    created_at: str | None = Field(json_schema_extra={"format": "date-time"})
-    updated_at: str | None = Field(json_schema_extra={"format": "date-time"})
+    created_at: datetime | None
+    updated_at: datetime | None
 
 
 class ProfileEnvelope(BaseModel):

@@ -7,6 +7,7 @@ rotate-secret, never again. Deliveries are Standard Webhooks messages sent by th
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -81,12 +82,9 @@ class Endpoint(BaseModel):
     active: bool
     livemode: bool = Field(description="false for endpoints made with a test key (ak_test_)")
     consecutive_failures: int = Field(ge=0)
-    disabled_at: str | None = Field(
-        description="When deliveries were stopped automatically",
-        json_schema_extra={"format": "date-time"},
-    )
-    created_at: str | None = Field(json_schema_extra={"format": "date-time"})
-    updated_at: str | None = Field(json_schema_extra={"format": "date-time"})
+    disabled_at: datetime | None = Field(description="When deliveries were stopped automatically")
+    created_at: datetime | None
+    updated_at: datetime | None
 
 
 class CreatedEndpoint(BaseModel):
@@ -113,15 +111,14 @@ class ListQuery(BaseModel):
 class RotatedEndpointSecret(BaseModel):
     endpoint: Endpoint
     signing_secret: str = Field(description="The new secret, shown only in this response")
-    previous_secret_expires_at: str = Field(
-        description="Until then deliveries carry a signature with the old secret as well",
-        json_schema_extra={"format": "date-time"},
+    previous_secret_expires_at: datetime = Field(
+        description="Until then deliveries carry a signature with the old secret as well"
     )
 
 
 class EventAttempt(BaseModel):
     number: int
-    started_at: str | None = Field(json_schema_extra={"format": "date-time"})
+    started_at: datetime | None
     status_code: int | None
     duration_ms: int
     response_body: str = Field(description="First 2048 characters of the receiver's answer")
@@ -137,11 +134,11 @@ class EventDelivery(BaseModel):
     message_id: str = Field(description="The webhook-id header; the same on every retry")
     status: Literal["pending", "delivering", "retrying", "succeeded", "failed", "abandoned"]
     attempts: int
-    next_attempt_at: str | None = Field(json_schema_extra={"format": "date-time"})
+    next_attempt_at: datetime | None
     last_status_code: int | None
     last_error: str | None
-    created_at: str | None = Field(json_schema_extra={"format": "date-time"})
-    delivered_at: str | None = Field(json_schema_extra={"format": "date-time"})
+    created_at: datetime | None
+    delivered_at: datetime | None
     attempt_log: list[EventAttempt]
 
 
