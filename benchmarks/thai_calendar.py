@@ -1,4 +1,5 @@
-"""Thai calendar speed: a lunar date lookup and a 366-day auspicious search.
+"""Thai calendar speed: a lunar date lookup and a 366-day auspicious search (the default almanac
+year types), and the tables by the Suriyayatra rule.
 
 Run: uv run python benchmarks/thai_calendar.py
 """
@@ -35,6 +36,12 @@ def main() -> None:
         auspicious_times(start, end, purpose)
     warm_ms = (time.perf_counter() - t0) / runs * 1000
     print(f"366-day auspicious search: {warm_ms:.2f} ms (mean of {runs}, target < 50 ms)")
+
+    t0 = time.perf_counter()
+    for year in range(1900, 2201):
+        lunar_year_table(year, "rule")
+    rule_ms = (time.perf_counter() - t0) * 1000
+    print(f"tables 1900-2200 by the Suriyayatra rule (year_type_source=rule): {rule_ms:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ MODULE_BY_TAG = {
     "Customer reports": "customer_reports",
     "Customer delivery": "horoscope_feeds",
     "Customer visual readings": "customer_visual_readings",
-    "Cultural Intelligence": "enterprise",
+    "Cultural Intelligence": "cultural",
     "Authentication": "auth",
 }
 _BOUNDS = (

@@ -4,6 +4,9 @@
 Reference values: Visakha Bucha 2024 on 22 May 2024 (Prime Minister's Office announcement of the
 official holidays for B.E. 2567); Makha Bucha 2024 (24 February) is waxing 15 of month 3; the new
 moon of 8 April 2024 at 18:21 UTC (USNO) falls on 9 April in Bangkok, 1st waxing of month 5.
+Year-type sources: the published almanac table (the ``holidays`` package's copy of myhora's B.E.
+2300-2700 calendar) makes 1944 athikamat, Visakha Bucha on 5 June 1944 and Makha Bucha 1985 on
+5 March; the Suriyayatra rule gives 7 May 1944 and 6 March 1985.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import pytest
 
 import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
+from astro_sdk.models.thai import ThaiCalendarRequest, ThaiFestivalsRequest
+from astro_sdk.resources.thai import CALENDAR, FESTIVALS
 from conftest import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -112,3 +117,88 @@ async def test_async_client_and_missing_key(
     ):
         stranger.thai.calendar(year=2024)
     assert caught.value.status_code == 401
+
+
+def test_year_type_source_through_the_sdk(
+    shared_stack: Stack, shared_server: ServerProcess
+) -> None:
+    account = create_account(shared_stack, credits=20)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
+        default = client.thai.festivals(year=1944)
+        rule = client.thai.festivals(year=1944, year_type_source="rule")
+        almanac_1985 = client.thai.festivals(year=1985, year_type_source="almanac")
+        day = client.thai.calendar(date="1944-06-05", year_type_source="rule")
+        year = client.thai.calendar(year=1905)
+        moon = client.thai.lunar(
+            moment="1944-06-05T05:00:00Z", latitude=13.75, longitude=100.5, year_type_source="rule"
+        )
+        found = client.thai.auspicious_times(
+            purpose="travel", start_date="1944-06-05", end_date="1944-06-05"
+        )
+        # The SDK refuses an unknown source before sending, naming the field ...
+        bogus: Any = "myhora"
+        with pytest.raises(astro_sdk.RequestValidationError) as refused:
+            client.thai.festivals(year=1944, year_type_source=bogus)
+        # ... and sent anyway (bypassing the SDK's check) the server answers a free 400 naming it.
+        with pytest.raises(astro_sdk.BadRequestError) as server_refused:
+            client.request(
+                FESTIVALS,
+                body=ThaiFestivalsRequest.model_construct(year=1944, year_type_source=bogus),
+            )
+        with pytest.raises(astro_sdk.BadRequestError) as calendar_refused:
+            client.request(
+                CALENDAR,
+                body=ThaiCalendarRequest.model_construct(year=1944, year_type_source=bogus),
+            )
+    visakha = {f.key: f.date for f in default.festivals}["visakha_bucha"]
+    assert (default.year_type_source, default.year_type_decided_by) == ("almanac", "almanac")
+    assert (default.year_type, visakha) == ("athikamat", dt.date(1944, 6, 5))
+    rule_visakha = {f.key: f.date for f in rule.festivals}["visakha_bucha"]
+    assert (rule.year_type_source, rule.year_type, rule_visakha) == (
+        "rule", "pakatimat", dt.date(1944, 5, 7)
+    )  # fmt: skip
+    makha = {f.key: f.date for f in almanac_1985.festivals}["makha_bucha"]
+    assert (almanac_1985.year_type_source, makha) == ("almanac", dt.date(1985, 3, 5))
+    assert day.year_type_source == "rule"
+    assert day.lunar_date is not None
+    assert (day.lunar_date.lunar_month, day.lunar_date.kham) == (7, 14)
+    assert day.lunar_date.year_type_decided_by == "rule"
+    assert year.year_type_source == "almanac"
+    assert year.calendar_year is not None
+    assert year.calendar_year.year_type_decided_by == "rule"  # outside the table, 1914-2157
+    assert (moon.year_type_source, moon.thai_lunar_date.year_type) == ("rule", "pakatimat")
+    assert found.year_type_source == "almanac"
+    found_days = found.auspicious_days + found.avoided_days
+    assert [(d.lunar_date.lunar_month, d.lunar_date.kham) for d in found_days] == [(7, 15)]
+    for result in (default, rule, day, year, moon, found):
+        assert result.model_extra == {}
+    assert [d["field"] for d in refused.value.details] == ["year_type_source"]
+    for caught in (server_refused, calendar_refused):
+        assert caught.value.status_code == 400
+        assert [d["field"] for d in caught.value.details] == ["year_type_source"]
+        assert caught.value.response.headers.get("X-Credits-Charged") in (None, "0")
+
+
+async def test_async_client_passes_the_year_type_source(
+    shared_stack: Stack, shared_server: ServerProcess
+) -> None:
+    account = create_account(shared_stack, credits=10)
+    async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as aio:
+        festivals = await aio.thai.festivals(year=1985, year_type_source="rule")
+        day = await aio.thai.calendar(date="1985-03-05")
+        moon = await aio.thai.lunar(moment="1985-03-05T05:00:00Z", latitude=13.75, longitude=100.5)
+        found = await aio.thai.auspicious_times(
+            purpose="travel",
+            start_date="1985-03-05",
+            end_date="1985-03-05",
+            year_type_source="rule",
+        )
+    makha = {f.key: f.date for f in festivals.festivals}["makha_bucha"]
+    assert (festivals.year_type_source, makha) == ("rule", dt.date(1985, 3, 6))
+    assert day.year_type_source == "almanac"
+    assert day.lunar_date is not None
+    assert (day.lunar_date.lunar_month, day.lunar_date.kham) == (4, 15)
+    assert (moon.year_type_source, moon.thai_lunar_date.kham) == ("almanac", 15)
+    assert found.year_type_source == "rule"
+    found_days = found.auspicious_days + found.avoided_days
+    assert [(d.lunar_date.lunar_month, d.lunar_date.kham) for d in found_days] == [(4, 14)]

@@ -5,8 +5,10 @@ announcement of official holidays, Royal Thai Government Gazette) for B.E. 2558-
 (2015-2026), which list Makha Bucha, Visakha Bucha, Asanha Bucha and Khao Phansa.
 Maha Songkran: ประกาศสงกรานต์ of the Bureau of the Royal Household for B.E. 2566-2568.
 Every year 1914-2156: the ``holidays`` package's Thai lunisolar festival dates (published B.E.
-2300-2700 table) wherever its year types agree with ours; ``holidays.Thailand`` public holidays for
-1997-2025 (checked by its authors against the Bank of Thailand lists).
+2300-2700 table) wherever its year types agree with the rule's; ``holidays.Thailand`` public
+holidays for 1997-2025 (checked by its authors against the Bank of Thailand lists). Tests of the
+Suriyayatra rule pass ``year_type_source="rule"``; the default almanac source is checked against
+the whole table in ``test_thai_almanac.py``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from thai_published_table import NOT_REPRODUCED, reference_type
 
 from astro_calc.thai.calendar import month1_start
 from astro_calc.thai.festivals import maha_songkran_instant, thai_festivals
+from astro_calc.thai.suriyayatra import YEAR_TYPE_SOURCES, YearTypeSource
 from astro_calc.thai.texts import texts
 
 OFFICIAL = {
@@ -39,23 +42,25 @@ OFFICIAL = {
 }
 
 
-def _dates(year: int) -> dict[str, list[date]]:
+def _dates(year: int, source: YearTypeSource = "almanac") -> dict[str, list[date]]:
     out: dict[str, list[date]] = {}
-    for f in thai_festivals(year).festivals:
+    for f in thai_festivals(year, year_type_source=source).festivals:
         out.setdefault(f.key, []).append(f.date)
     return out
 
 
+@pytest.mark.parametrize("source", YEAR_TYPE_SOURCES)
 @pytest.mark.parametrize("year", sorted(OFFICIAL))
-def test_buddhist_holidays_match_official_announcement(year: int) -> None:
-    got = _dates(year)
+def test_buddhist_holidays_match_official_announcement(year: int, source: YearTypeSource) -> None:
+    got = _dates(year, source)
     expected = [date.fromisoformat(s) for s in OFFICIAL[year]]
     keys = ("makha_bucha", "visakha_bucha", "asanha_bucha", "khao_phansa")
     assert [got[k][0] for k in keys] == expected
 
 
-def test_loy_krathong_and_ok_phansa_2024() -> None:
-    got = _dates(2024)
+@pytest.mark.parametrize("source", YEAR_TYPE_SOURCES)
+def test_loy_krathong_and_ok_phansa_2024(source: YearTypeSource) -> None:
+    got = _dates(2024, source)
     assert got["ok_phansa"] == [date(2024, 10, 17)]
     assert got["loy_krathong"] == [date(2024, 11, 15)]
 
@@ -108,10 +113,11 @@ def test_every_festival_has_thai_and_english_names() -> None:
 
 
 def _calendars_align(year: int) -> bool:
+    """The rule's calendar and the table's give the same lunar year ``year``."""
     return (
-        month1_start(year) == _ThaiLunisolar._get_start_date(year)
-        and month1_start(year + 1) == _ThaiLunisolar._get_start_date(year + 1)
-        and thai_festivals(year).year_type == reference_type(year)
+        month1_start(year, "rule") == _ThaiLunisolar._get_start_date(year)
+        and month1_start(year + 1, "rule") == _ThaiLunisolar._get_start_date(year + 1)
+        and thai_festivals(year, year_type_source="rule").year_type == reference_type(year)
     )
 
 
@@ -127,24 +133,27 @@ _TABLE_FESTIVALS = {
 
 
 @pytest.mark.parametrize("year", range(1914, 2157))
-def test_festivals_match_published_table_where_year_types_agree(year: int) -> None:
+def test_rule_festivals_match_published_table_where_year_types_agree(year: int) -> None:
     # Years whose calendar differs from the table are those listed, with their reasons, in
     # test_thai_calendar.NOT_REPRODUCED (or a neighbour of one, whose start date moves with it).
     if not _calendars_align(year):
         assert {year - 1, year, year + 1} & NOT_REPRODUCED, year
         return
-    got = _dates(year)
+    got = _dates(year, "rule")
     for key, reference in _TABLE_FESTIVALS.items():
         assert got[key] == [reference(year)], (year, key)
 
 
-def test_festivals_align_with_published_table_in_151_years_and_all_of_1991_to_2029() -> None:
+def test_rule_festivals_align_with_published_table_in_151_years_and_1991_to_2029() -> None:
     aligned = {y for y in range(1914, 2157) if _calendars_align(y)}
     assert len(aligned) == 151
     assert set(range(1991, 2030)) <= aligned
 
 
-def test_buddhist_public_holidays_match_holidays_thailand_1997_to_2025() -> None:
+@pytest.mark.parametrize("source", YEAR_TYPE_SOURCES)
+def test_buddhist_public_holidays_match_holidays_thailand_1997_to_2025(
+    source: YearTypeSource,
+) -> None:
     # holidays.Thailand: "100% accurate for 1997-2025" (checked against the Bank of Thailand).
     names = {
         "Makha Bucha": "makha_bucha",
@@ -156,7 +165,7 @@ def test_buddhist_public_holidays_match_holidays_thailand_1997_to_2025() -> None
     for day, label in holidays.Thailand(years=range(1997, 2026)).items():
         for name in label.split("; "):
             if name in names:
-                assert _dates(day.year)[names[name]] == [day], (day, name)
+                assert _dates(day.year, source)[names[name]] == [day], (day, name)
                 checked += 1
     assert checked == 4 * 29
 

@@ -1,11 +1,12 @@
-"""The ``holidays`` package's published Thai year-type table (a test oracle) and the years our
-computed calendar does not reproduce, with the reasons (shared by the Thai calendar tests)."""
+"""The ``holidays`` package's published Thai year-type table (a test oracle) and the years the
+Suriyayatra rule (``year_type_source="rule"``) does not reproduce, with the reasons (shared by the
+Thai calendar tests). The default almanac source uses the table itself for these years."""
 
 from __future__ import annotations
 
 from holidays.calendars.thai import _ThaiLunisolar
 
-# Every year of the published table (1914-2157) that our rules do not reproduce, by reason.
+# Every year of the published table (1914-2157) that the rule does not reproduce, by reason.
 # Why no traditional rule reproduces these is argued in the docstring of
 # ``astro_calc.thai.suriyayatra`` and checked by the ``test_no_lag_rule_*`` test below.
 #: Before 1991 the table places the athikawan day 1-3 years away from the avoman rule (earlier in

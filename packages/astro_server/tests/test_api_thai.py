@@ -336,3 +336,79 @@ async def test_openapi_documents_the_thai_group_and_its_bounds(client: Client) -
     assert set(props(AUSPICIOUS)["purpose"]["enum"]) == {
         "wedding", "business_opening", "moving_house", "travel", "ordination",
     }  # fmt: skip
+    for path in (CALENDAR, FESTIVALS, LUNAR, AUSPICIOUS):
+        source = props(path)["year_type_source"]
+        assert source["enum"] == ["almanac", "rule"]
+        assert source["default"] == "almanac"
+        assert "Suriyayatra" in source["description"]
+    assert "year_type_source" not in props(WHEEL)  # the Taksa wheel uses no lunar date
+
+
+LUNAR_1944: dict[str, Any] = {
+    "moment": "1944-06-05T05:00:00Z",
+    "latitude": 13.75,
+    "longitude": 100.5,
+    "timezone": "Asia/Bangkok",
+}
+SOURCE_BODIES = [
+    (CALENDAR, {"date": "1944-06-05"}),
+    (CALENDAR, {"year": 1944}),
+    (FESTIVALS, {"year": 1944}),
+    (LUNAR, LUNAR_1944),
+    (AUSPICIOUS, {"purpose": "travel", "start_date": "1944-06-05", "end_date": "1944-06-05"}),
+]
+
+
+def _lunar_dates(path: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+    if path == CALENDAR:
+        return [body["lunar_date"]] if body["lunar_date"] else []
+    if path == FESTIVALS:
+        return [f["lunar_date"] for f in body["festivals"]]
+    if path == LUNAR:
+        return [body["thai_lunar_date"]]
+    return [d["lunar_date"] for d in body["auspicious_days"] + body["avoided_days"]]
+
+
+@pytest.mark.parametrize(("path", "body"), SOURCE_BODIES)
+@pytest.mark.parametrize("source", [None, "almanac", "rule"])
+async def test_year_type_source_is_echoed_and_followed(
+    client: Client, key: str, path: str, body: dict[str, Any], source: str | None
+) -> None:
+    # 1944: the published table makes it athikamat, the Suriyayatra rule a common year.
+    sent = body if source is None else {**body, "year_type_source": source}
+    response, answer = await _post(client, key, path, sent)
+    assert response.status_code == 200
+    effective = source or "almanac"
+    assert answer["year_type_source"] == effective
+    kind = "athikamat" if effective == "almanac" else "pakatimat"
+    for lunar in _lunar_dates(path, answer):
+        assert (lunar["year_type"], lunar["year_type_decided_by"]) == (kind, effective)
+    if path == CALENDAR and "year" in body:
+        year = answer["calendar_year"]
+        assert (year["year_type"], year["year_type_decided_by"]) == (kind, effective)
+        assert sum(m["days"] for m in year["months"]) == (384 if kind == "athikamat" else 354)
+        assert year["suriyayatra"]["year_type"] == "pakatimat"  # the rule's elements
+    if path == FESTIVALS:
+        visakha = next(f for f in answer["festivals"] if f["key"] == "visakha_bucha")
+        assert visakha["date"] == ("1944-06-05" if effective == "almanac" else "1944-05-07")
+        assert answer["year_type_decided_by"] == effective
+
+
+async def test_outside_the_table_the_rule_decides_under_almanac(client: Client, key: str) -> None:
+    response, answer = await _post(client, key, CALENDAR, {"year": 1905})
+    assert response.status_code == 200
+    assert answer["year_type_source"] == "almanac"
+    assert answer["calendar_year"]["year_type_decided_by"] == "rule"
+
+
+@pytest.mark.parametrize(("path", "body"), SOURCE_BODIES)
+@pytest.mark.parametrize("value", ["myhora", "", "ALMANAC", 1])
+async def test_unknown_year_type_source_is_a_free_400_naming_the_field(
+    client: Client, key: str, path: str, body: dict[str, Any], value: object
+) -> None:
+    before = await _credits(key)
+    response, answer = await _post(client, key, path, {**body, "year_type_source": value})
+    assert response.status_code == 400
+    assert answer["error"] == "validation_error"
+    assert [d["field"] for d in answer["details"]] == ["year_type_source"]
+    assert await _credits(key) == before

@@ -19,6 +19,7 @@ from astro_sdk._base import (
     build_call,
     decide_on_exception,
     decide_on_response,
+    parse_image,
     parse_success,
     timeout_from,
 )
@@ -27,8 +28,11 @@ from astro_sdk._operation import Operation
 from astro_sdk._resource import resource_group
 from astro_sdk._retry import DEFAULT_RETRY, RetryPolicy
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.pictures import ChartImage
 from astro_sdk.resources.auth import AsyncAuth, Auth
+from astro_sdk.resources.brand_profiles import AsyncBrandProfiles, BrandProfiles
 from astro_sdk.resources.chinese import AsyncChinese, Chinese
+from astro_sdk.resources.cultural import AsyncCultural, Cultural
 from astro_sdk.resources.developer import (
     Account,
     AsyncAccount,
@@ -42,6 +46,7 @@ from astro_sdk.resources.developer import (
     Usage,
 )
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
+from astro_sdk.resources.files import AsyncFiles, Files
 from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
 from astro_sdk.resources.horoscopes import AsyncHoroscopes, Horoscopes
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
@@ -51,6 +56,7 @@ from astro_sdk.resources.tarot import AsyncTarot, Tarot
 from astro_sdk.resources.thai import AsyncThai, Thai
 from astro_sdk.resources.uranian import AsyncUranian, Uranian
 from astro_sdk.resources.vedic import AsyncVedic, Vedic
+from astro_sdk.resources.webhook_endpoints import AsyncWebhookEndpoints, WebhookEndpoints
 from astro_sdk.resources.western import AsyncWestern, Western
 
 __all__ = ["AstroClient", "AsyncAstroClient", "registered_operations"]
@@ -95,6 +101,10 @@ class _ResourceGroups:
     tarot = resource_group(Tarot, AsyncTarot)
     numerology = resource_group(Numerology, AsyncNumerology)
     horoscopes = resource_group(Horoscopes, AsyncHoroscopes)
+    cultural = resource_group(Cultural, AsyncCultural)
+    webhook_endpoints = resource_group(WebhookEndpoints, AsyncWebhookEndpoints)
+    brand_profiles = resource_group(BrandProfiles, AsyncBrandProfiles)
+    files = resource_group(Files, AsyncFiles)
 
 
 def registered_operations() -> dict[str, Operation[Any]]:
@@ -315,6 +325,24 @@ class AstroClient(_ClientBase):
         response, attempts = self._send(call)
         return parse_success(call, response, cast_to, attempts=attempts)
 
+    def request_image(
+        self,
+        operation: Operation[Any],
+        *,
+        body: RequestModel,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """Call a picture operation: the body is the image (SVG or PNG), returned as bytes."""
+        call = build_call(
+            self._config,
+            operation,
+            body=body,
+            idempotency_key=idempotency_key,
+            extra_headers={"Accept": "image/svg+xml, image/png, application/json"},
+        )
+        response, attempts = self._send(call)
+        return parse_image(call, response, attempts=attempts)
+
     def _send(self, call: PreparedCall) -> tuple[httpx.Response, int]:
         retries_done = 0
         while True:
@@ -466,6 +494,24 @@ class AsyncAstroClient(_ClientBase):
         )
         response, attempts = await self._send(call)
         return parse_success(call, response, cast_to, attempts=attempts)
+
+    async def request_image(
+        self,
+        operation: Operation[Any],
+        *,
+        body: RequestModel,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """Call a picture operation: the body is the image (SVG or PNG), returned as bytes."""
+        call = build_call(
+            self._config,
+            operation,
+            body=body,
+            idempotency_key=idempotency_key,
+            extra_headers={"Accept": "image/svg+xml, image/png, application/json"},
+        )
+        response, attempts = await self._send(call)
+        return parse_image(call, response, attempts=attempts)
 
     async def _send(self, call: PreparedCall) -> tuple[httpx.Response, int]:
         retries_done = 0

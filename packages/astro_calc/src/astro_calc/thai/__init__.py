@@ -18,12 +18,20 @@ from astro_calc.thai.calendar import (
 from astro_calc.thai.festivals import Festival, FestivalYear, maha_songkran_instant, thai_festivals
 from astro_calc.thai.lunar import LunarInfo, lunar_info
 from astro_calc.thai.songkran import maha_songkran_suriyayatra, thaloeng_sok_instant
-from astro_calc.thai.suriyayatra import SuriyayatraYear, suriyayatra_year, year_type
+from astro_calc.thai.suriyayatra import (
+    YEAR_TYPE_SOURCES,
+    SuriyayatraYear,
+    YearTypeSource,
+    suriyayatra_year,
+    year_type,
+    year_type_decided_by,
+)
 from astro_calc.thai.taksa import TaksaWheel, YearlyTaksa, taksa_wheel, yearly_taksa
 
 __all__ = [
     "MAX_RANGE_DAYS",
     "PURPOSES",
+    "YEAR_TYPE_SOURCES",
     "AuspiciousDay",
     "AuspiciousSearch",
     "Festival",
@@ -32,6 +40,7 @@ __all__ = [
     "SuriyayatraYear",
     "TaksaWheel",
     "ThaiLunarDate",
+    "YearTypeSource",
     "YearlyTaksa",
     "auspicious_times",
     "lunar_info",
@@ -46,5 +55,6 @@ __all__ = [
     "wan_phra_days",
     "year_days",
     "year_type",
+    "year_type_decided_by",
     "yearly_taksa",
 ]

@@ -19,7 +19,10 @@ Rules applied (each result names the rules that decided it, in Thai and English)
   Moon, Saturn, Jupiter, Mars. A watch is auspicious when its planet sits in si, det, montri or
   ayu of the person's wheel (of the day's own wheel without a person) and is not its kalakini.
 
-A day is auspicious when no rule avoids it and at least one favours it. Ranges are at most 366
+The lunar dates (and the rains retreat) follow ``year_type_source`` (default ``"almanac"``, the
+published table for 1914-2157; ``"rule"``, the Suriyayatra rule; see
+:mod:`astro_calc.thai.suriyayatra`). A day is auspicious when no rule avoids it and at least one
+favours it. Ranges are at most 366
 days. The lunar calendar tables are built once per year and cached, so a 366-day search costs a
 few milliseconds (``benchmarks/thai_calendar.py``).
 """
@@ -34,7 +37,12 @@ import msgspec
 
 from astro_calc.errors import CalcInputError
 from astro_calc.thai.calendar import ThaiLunarDate, lunar_to_gregorian, thai_lunar_date
-from astro_calc.thai.suriyayatra import CS_TO_CE, year_type
+from astro_calc.thai.suriyayatra import (
+    CS_TO_CE,
+    YearTypeSource,
+    check_year_type_source,
+    year_type,
+)
 from astro_calc.thai.taksa import (
     FAVOURED_POSITIONS,
     TaksaPosition,
@@ -85,6 +93,7 @@ class AuspiciousSearch(msgspec.Struct, frozen=True):
     start: date
     end: date
     days_examined: int
+    year_type_source: YearTypeSource  # the source requested for the lunar dates
     auspicious_days: tuple[AuspiciousDay, ...]
     avoided_days: tuple[AuspiciousDay, ...]
 
@@ -121,12 +130,14 @@ def _windows(day_planet: str, wheel_day: str) -> tuple[TimeWindow, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=512)
-def _phansa(lunar_year: int) -> tuple[date, date]:
+@lru_cache(maxsize=1024)
+def _phansa(lunar_year: int, source: YearTypeSource) -> tuple[date, date]:
     """Khao Phansa and Ok Phansa of a lunar year (the rains retreat)."""
-    leap = year_type(lunar_year - CS_TO_CE) == "athikamat"
-    khao = lunar_to_gregorian(lunar_year, 8, "waning", 1, second_month_8=leap)
-    return khao, lunar_to_gregorian(lunar_year, 11, "waxing", 15)
+    leap = year_type(lunar_year - CS_TO_CE, source=source) == "athikamat"
+    khao = lunar_to_gregorian(
+        lunar_year, 8, "waning", 1, second_month_8=leap, year_type_source=source
+    )
+    return khao, lunar_to_gregorian(lunar_year, 11, "waxing", 15, year_type_source=source)
 
 
 def _evaluate(
@@ -134,8 +145,9 @@ def _evaluate(
     purpose: str,
     person: tuple[TaksaPosition, ...] | None,
     wheel_day_key: str | None,
+    source: YearTypeSource,
 ) -> AuspiciousDay:
-    lunar = thai_lunar_date(day)
+    lunar = thai_lunar_date(day, year_type_source=source)
     weekday = _WEEKDAY_KEYS[day.weekday()]
     day_planet: str = taksa_data()["day_planet"][weekday]
     reasons: list[Reason] = []
@@ -158,7 +170,7 @@ def _evaluate(
         else:
             reasons.append(_reason("month_odd_wedding", "avoid"))
     if purpose == "ordination":
-        khao, ok = _phansa(lunar.lunar_year)
+        khao, ok = _phansa(lunar.lunar_year, source)
         if khao <= day <= ok:
             reasons.append(_reason("phansa_ordination", "avoid"))
         elif 5 <= lunar.lunar_month <= 8:
@@ -189,6 +201,7 @@ def auspicious_times(
     *,
     birth_date: date | None = None,
     birth_time: time | None = None,
+    year_type_source: YearTypeSource = "almanac",
 ) -> AuspiciousSearch:
     """Auspicious days and daytime watches in ``[start, end]`` (at most 366 days) for a purpose,
     optionally for a person born at a local date and time (rules in the module docstring)."""
@@ -196,6 +209,7 @@ def auspicious_times(
         raise CalcInputError(
             "purpose", f"unknown purpose {purpose!r}; one of {', '.join(PURPOSES)}"
         )
+    source = check_year_type_source(year_type_source)
     if end < start:
         raise CalcInputError("end_date", "must not be before start_date")
     span = (end - start).days + 1
@@ -207,7 +221,10 @@ def auspicious_times(
         wheel = taksa_wheel(birth_date, birth_time or time(12, 0))
         person = wheel.positions
         wheel_key = wheel.birth_day
-    days = [_evaluate(start + timedelta(days=i), purpose, person, wheel_key) for i in range(span)]
+    days = [
+        _evaluate(start + timedelta(days=i), purpose, person, wheel_key, source)
+        for i in range(span)
+    ]
     label = text("purpose", purpose)
     return AuspiciousSearch(
         purpose=purpose,
@@ -216,6 +233,7 @@ def auspicious_times(
         start=start,
         end=end,
         days_examined=span,
+        year_type_source=source,
         auspicious_days=tuple(d for d in days if d.auspicious),
         avoided_days=tuple(d for d in days if not d.auspicious),
     )

@@ -7,7 +7,11 @@ Conventions
   of month 1 (late November or December of ``G - 1``) to the last day of month 12. Odd months
   have 29 days, even months 30; an athikawan year gives month 7 thirty days; an athikamat year
   repeats month 8 (the second is reported as month 8 with ``second_month_8 = true``, "8/8").
-  Year types come from :mod:`astro_calc.thai.suriyayatra`.
+  Year types come from :mod:`astro_calc.thai.suriyayatra`: by default
+  (``year_type_source="almanac"``) the published almanac table for 1914-2157 (myhora.com's B.E.
+  2300-2700 calendar) and the Suriyayatra rule outside it; with ``year_type_source="rule"`` the
+  Suriyayatra rule with its recorded exceptions everywhere. Each date names the source that
+  decided its lunar year's type (``year_type_decided_by``).
 * Waxing days run 1-15, waning days 1-14 in a 29-day month and 1-15 in a 30-day month.
 * Wan phra (Buddhist holy days): waxing 8, waxing 15 (full moon), waning 8 and the last day of
   the month (waning 14 or 15).
@@ -17,7 +21,7 @@ Conventions
   year changes on 1st waxing of month 5, the traditional Thai rule.
 * Civil days: the lunar date belongs to the whole civil day (midnight to midnight, local).
 
-Tables are built once per Gregorian year and cached, so a lookup is a dictionary access.
+Tables are built once per Gregorian year and source and cached, so a lookup is a dictionary access.
 Checked against the ``holidays`` package's Thai lunisolar data (1914-2157) and official Thai
 holiday announcements in ``tests/test_thai_calendar.py``.
 """
@@ -35,8 +39,11 @@ from astro_calc.thai.suriyayatra import (
     CS_EPOCH_JDN,
     CS_TO_CE,
     YearType,
+    YearTypeSource,
+    check_year_type_source,
     month5_start_jdn,
     year_type,
+    year_type_decided_by,
 )
 
 Phase = Literal["waxing", "waning"]
@@ -68,6 +75,7 @@ class ThaiLunarDate(msgspec.Struct, frozen=True):
     month_days: int  # 29 or 30
     wan_phra: bool
     year_type: YearType
+    year_type_decided_by: YearTypeSource  # the source that decided year_type ("almanac"/"rule")
     buddhist_era: int
     chulasakarat: int
     animal_year: str
@@ -86,14 +94,16 @@ def check_year(year: int, field: str = "year") -> None:
         raise CalcInputError(field, f"must be between {MIN_YEAR} and {MAX_YEAR}")
 
 
-def month1_start(lunar_year: int) -> date:
+def month1_start(lunar_year: int, year_type_source: YearTypeSource = "almanac") -> date:
     """1st waxing of month 1 of lunar year ``lunar_year``."""
-    return jdn_to_date(month5_start_jdn(lunar_year - CS_TO_CE) - 118)
+    return jdn_to_date(month5_start_jdn(lunar_year - CS_TO_CE, year_type_source) - 118)
 
 
-def month_lengths(lunar_year: int) -> tuple[tuple[int, bool, int], ...]:
+def month_lengths(
+    lunar_year: int, year_type_source: YearTypeSource = "almanac"
+) -> tuple[tuple[int, bool, int], ...]:
     """(month, second_month_8, days) for each month of a lunar year, in order."""
-    kind = year_type(lunar_year - CS_TO_CE)
+    kind = year_type(lunar_year - CS_TO_CE, source=year_type_source)
     months: list[tuple[int, bool, int]] = []
     for month in range(1, 13):
         days = 30 if month % 2 == 0 else 29
@@ -121,18 +131,27 @@ def _animal_for_cs(cs_year: int) -> str:
     return ANIMALS[(cs_year + 10) % 12]  # CS 1386 (2024-25) is the dragon
 
 
-@lru_cache(maxsize=512)
-def lunar_year_table(gregorian_year: int) -> dict[date, ThaiLunarDate]:
-    """Every civil day of a Gregorian year mapped to its Thai lunar date (built once, cached)."""
+def lunar_year_table(
+    gregorian_year: int, year_type_source: YearTypeSource = "almanac"
+) -> dict[date, ThaiLunarDate]:
+    """Every civil day of a Gregorian year mapped to its Thai lunar date (built once per source,
+    cached)."""
+    return _lunar_year_table(gregorian_year, year_type_source)
+
+
+@lru_cache(maxsize=1024)
+def _lunar_year_table(gregorian_year: int, source: YearTypeSource) -> dict[date, ThaiLunarDate]:
+    check_year_type_source(source)  # an unknown source raises and is never cached
     start = date(gregorian_year, 1, 1)
     end = date(gregorian_year, 12, 31)
     table: dict[date, ThaiLunarDate] = {}
     cs_new_year = thaloeng_sok(gregorian_year - CS_TO_CE)
-    month5 = jdn_to_date(month5_start_jdn(gregorian_year - CS_TO_CE))
+    month5 = jdn_to_date(month5_start_jdn(gregorian_year - CS_TO_CE, source))
     for lunar_year in (gregorian_year, gregorian_year + 1):
-        kind = year_type(lunar_year - CS_TO_CE)
-        cursor = month1_start(lunar_year)
-        for month, second, days in month_lengths(lunar_year):
+        kind = year_type(lunar_year - CS_TO_CE, source=source)
+        decided_by = year_type_decided_by(lunar_year - CS_TO_CE, source)
+        cursor = month1_start(lunar_year, source)
+        for month, second, days in month_lengths(lunar_year, source):
             for index in range(days):
                 day = cursor + timedelta(days=index)
                 if day < start or day > end:
@@ -153,6 +172,7 @@ def lunar_year_table(gregorian_year: int) -> dict[date, ThaiLunarDate]:
                     month_days=days,
                     wan_phra=index in (7, 14, 22, days - 1),
                     year_type=kind,
+                    year_type_decided_by=decided_by,
                     buddhist_era=buddhist_era_year(day),
                     chulasakarat=cs,
                     animal_year=_animal_for_cs(animal_cs),
@@ -161,19 +181,26 @@ def lunar_year_table(gregorian_year: int) -> dict[date, ThaiLunarDate]:
     return table
 
 
-def thai_lunar_date(day: date) -> ThaiLunarDate:
+def thai_lunar_date(day: date, *, year_type_source: YearTypeSource = "almanac") -> ThaiLunarDate:
     """The Thai lunar date of a civil day, 1900-2200 (see the module docstring)."""
     check_year(day.year, "date")
-    return lunar_year_table(day.year)[day]
+    return _lunar_year_table(day.year, year_type_source)[day]  # the source checked on a miss
 
 
 def lunar_to_gregorian(
-    lunar_year: int, month: int, phase: Phase, kham: int, *, second_month_8: bool = False
+    lunar_year: int,
+    month: int,
+    phase: Phase,
+    kham: int,
+    *,
+    second_month_8: bool = False,
+    year_type_source: YearTypeSource = "almanac",
 ) -> date:
     """The civil date of a lunar date in lunar year ``lunar_year`` (month 1-12)."""
     check_year(lunar_year)
-    cursor = month1_start(lunar_year)
-    for m, second, days in month_lengths(lunar_year):
+    source = check_year_type_source(year_type_source)
+    cursor = month1_start(lunar_year, source)
+    for m, second, days in month_lengths(lunar_year, source):
         if m == month and second == second_month_8:
             offset = kham - 1 if phase == "waxing" else 14 + kham
             if not 0 <= offset < days:
@@ -183,14 +210,18 @@ def lunar_to_gregorian(
     raise CalcInputError("month", f"lunar year {lunar_year} has no such month {month}")
 
 
-def wan_phra_days(gregorian_year: int) -> tuple[date, ...]:
+def wan_phra_days(
+    gregorian_year: int, *, year_type_source: YearTypeSource = "almanac"
+) -> tuple[date, ...]:
     """All Buddhist holy days (wan phra) falling in a Gregorian year."""
     check_year(gregorian_year)
-    table = lunar_year_table(gregorian_year)
+    table = lunar_year_table(gregorian_year, year_type_source)
     return tuple(d for d, info in table.items() if info.wan_phra)
 
 
-def year_days(gregorian_year: int) -> tuple[ThaiLunarDate, ...]:
+def year_days(
+    gregorian_year: int, *, year_type_source: YearTypeSource = "almanac"
+) -> tuple[ThaiLunarDate, ...]:
     """Every day of a Gregorian year as Thai lunar dates, in order."""
     check_year(gregorian_year)
-    return tuple(lunar_year_table(gregorian_year).values())
+    return tuple(lunar_year_table(gregorian_year, year_type_source).values())

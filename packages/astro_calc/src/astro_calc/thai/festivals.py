@@ -24,6 +24,11 @@ Rules (the lunar month moves one month later in an athikamat year where noted):
   Songkran and Thaloeng Sok; Wan Thaloeng Sok is the Suriyayatra new-year day, with the instant of
   the mean new year (``(800 - kammacapon) * 108`` seconds after its midnight).
 
+The lunar festivals follow ``year_type_source``: ``"almanac"`` (default) takes the year types of
+the published table for 1914-2157 (myhora.com's B.E. 2300-2700 calendar) and the Suriyayatra rule
+outside it, ``"rule"`` the Suriyayatra rule with its recorded exceptions everywhere (see
+:mod:`astro_calc.thai.suriyayatra`). The Songkran days do not depend on it.
+
 Checked against official Thai holiday announcements in ``tests/test_thai_festivals.py``.
 """
 
@@ -37,6 +42,7 @@ import msgspec
 from astro_calc.ephemeris import datetime_from_jd, julian_day
 from astro_calc.search import next_longitude
 from astro_calc.thai.calendar import (
+    Phase,
     ThaiLunarDate,
     check_year,
     lunar_to_gregorian,
@@ -48,7 +54,13 @@ from astro_calc.thai.songkran import (
     maha_songkran_suriyayatra,
     thaloeng_sok_instant,
 )
-from astro_calc.thai.suriyayatra import CS_TO_CE, year_type
+from astro_calc.thai.suriyayatra import (
+    CS_TO_CE,
+    YearTypeSource,
+    check_year_type_source,
+    year_type,
+    year_type_decided_by,
+)
 from astro_calc.thai.texts import text
 
 #: The default zodiac of the Maha Songkran instant: the Suriyayatra's own computation.
@@ -67,13 +79,17 @@ class Festival(msgspec.Struct, frozen=True):
 class FestivalYear(msgspec.Struct, frozen=True):
     year: int
     year_type: str
+    year_type_source: YearTypeSource  # requested
+    year_type_decided_by: YearTypeSource  # the source that decided year_type
     ayanamsa: str
     festivals: tuple[Festival, ...]
 
 
-def _festival(key: str, day: date, instant: datetime | None = None) -> Festival:
+def _festival(
+    key: str, day: date, source: YearTypeSource, instant: datetime | None = None
+) -> Festival:
     name = text("festival", key)
-    lunar = thai_lunar_date(day)
+    lunar = thai_lunar_date(day, year_type_source=source)
     return Festival(key, name.th, name.en, day, lunar, instant)
 
 
@@ -104,28 +120,45 @@ def songkran_holidays(year: int) -> tuple[date, ...]:
     return tuple(date(year, 4, first + i) for i in range(3))
 
 
-def thai_festivals(year: int, *, ayanamsa: str = SURIYAYATRA) -> FestivalYear:
+def thai_festivals(
+    year: int, *, ayanamsa: str = SURIYAYATRA, year_type_source: YearTypeSource = "almanac"
+) -> FestivalYear:
     """Festivals of a Gregorian year (1900-2200), in date order (rules in the module docstring)."""
     check_year(year)
-    kind = year_type(year - CS_TO_CE)
+    source = check_year_type_source(year_type_source)
+    kind = year_type(year - CS_TO_CE, source=source)
     leap = kind == "athikamat"
+
+    def lunar(key: str, month: int, phase: Phase, kham: int, second: bool = False) -> Festival:
+        day = lunar_to_gregorian(
+            year, month, phase, kham, second_month_8=second, year_type_source=source
+        )
+        return _festival(key, day, source)
+
     items = [
-        _festival("makha_bucha", lunar_to_gregorian(year, 4 if leap else 3, "waxing", 15)),
-        _festival("visakha_bucha", lunar_to_gregorian(year, 7 if leap else 6, "waxing", 15)),
-        _festival("asanha_bucha", lunar_to_gregorian(year, 8, "waxing", 15, second_month_8=leap)),
-        _festival("khao_phansa", lunar_to_gregorian(year, 8, "waning", 1, second_month_8=leap)),
-        _festival("ok_phansa", lunar_to_gregorian(year, 11, "waxing", 15)),
-        _festival("loy_krathong", lunar_to_gregorian(year, 12, "waxing", 15)),
+        lunar("makha_bucha", 4 if leap else 3, "waxing", 15),
+        lunar("visakha_bucha", 7 if leap else 6, "waxing", 15),
+        lunar("asanha_bucha", 8, "waxing", 15, leap),
+        lunar("khao_phansa", 8, "waning", 1, leap),
+        lunar("ok_phansa", 11, "waxing", 15),
+        lunar("loy_krathong", 12, "waxing", 15),
     ]
-    items += [_festival("songkran", day) for day in songkran_holidays(year)]
+    items += [_festival("songkran", day, source) for day in songkran_holidays(year)]
     instant = maha_songkran_instant(year, ayanamsa=ayanamsa)
     songkran_day = instant.astimezone(THAI_CLOCK).date()
     new_year_day = thaloeng_sok(year - CS_TO_CE)
-    items.append(_festival("maha_songkran", songkran_day, instant))
+    items.append(_festival("maha_songkran", songkran_day, source, instant))
     day = songkran_day + timedelta(days=1)
     while day < new_year_day:
-        items.append(_festival("wan_nao", day))
+        items.append(_festival("wan_nao", day, source))
         day += timedelta(days=1)
-    items.append(_festival("wan_thaloeng_sok", new_year_day, thaloeng_sok_instant(year)))
+    items.append(_festival("wan_thaloeng_sok", new_year_day, source, thaloeng_sok_instant(year)))
     items.sort(key=lambda f: (f.date, f.key))
-    return FestivalYear(year=year, year_type=kind, ayanamsa=ayanamsa, festivals=tuple(items))
+    return FestivalYear(
+        year=year,
+        year_type=kind,
+        year_type_source=source,
+        year_type_decided_by=year_type_decided_by(year - CS_TO_CE, source),
+        ayanamsa=ayanamsa,
+        festivals=tuple(items),
+    )

@@ -5,7 +5,8 @@ Conventions: the phase angle is the Moon-Sun apparent elongation (0 new, 180 ful
 time since the last new moon (conjunction in longitude) in days; the named phase is the eighth of
 the cycle the elongation falls in, the four principal phases owning +-22.5 degrees around them; the
 Thai lunar date is that of the local civil day at the place (its IANA zone found from the
-coordinates unless given). Checked against USNO published phase instants in
+coordinates unless given), its year type from ``year_type_source`` (default ``"almanac"``, see
+:mod:`astro_calc.thai.suriyayatra`). Checked against USNO published phase instants in
 ``tests/test_thai_lunar.py`` (tolerance 2 minutes).
 """
 
@@ -19,6 +20,7 @@ from astro_calc.ephemeris import datetime_from_jd, illuminated_fraction, julian_
 from astro_calc.errors import CalcInputError
 from astro_calc.search import elongation, next_lunar_phase, previous_lunar_phase
 from astro_calc.thai.calendar import ThaiLunarDate, thai_lunar_date
+from astro_calc.thai.suriyayatra import YearTypeSource, check_year_type_source
 from astro_calc.thai.texts import text
 from astro_calc.time import timezone_at, zone
 
@@ -41,6 +43,7 @@ class LunarInfo(msgspec.Struct, frozen=True):
     previous_new_moon_utc: datetime
     next_new_moon_utc: datetime
     next_full_moon_utc: datetime
+    year_type_source: YearTypeSource  # requested for thai_lunar_date
     thai_lunar_date: ThaiLunarDate
 
 
@@ -54,10 +57,12 @@ def lunar_info(
     longitude: float,
     *,
     timezone_name: str | None = None,
+    year_type_source: YearTypeSource = "almanac",
 ) -> LunarInfo:
     """Moon phase, illumination, age and Thai lunar date for an aware moment at a place."""
     if moment.tzinfo is None:
         raise CalcInputError("datetime", "a timezone-aware datetime is required")
+    source = check_year_type_source(year_type_source)
     zone_name = timezone_name or timezone_at(latitude, longitude)
     local = moment.astimezone(zone(zone_name))
     jd = julian_day(moment)
@@ -78,5 +83,6 @@ def lunar_info(
         previous_new_moon_utc=datetime_from_jd(previous_new),
         next_new_moon_utc=datetime_from_jd(next_lunar_phase(jd, 0.0)),
         next_full_moon_utc=datetime_from_jd(next_lunar_phase(jd, 180.0)),
-        thai_lunar_date=thai_lunar_date(local.date()),
+        year_type_source=source,
+        thai_lunar_date=thai_lunar_date(local.date(), year_type_source=source),
     )

@@ -1,4 +1,23 @@
-"""Suriyayatra year elements and the Thai lunisolar year type.
+"""Suriyayatra year elements and the Thai lunisolar year type, from the published almanac table
+(the default) or the Suriyayatra rule.
+
+Which source decides a year's type (``year_type_source``)
+--------------------------------------------------------
+* ``"almanac"`` (the default): for 1914-2157 the published table of year types, the Thai lunar
+  calendar of B.E. 2300-2700 compiled by myhora.com, which Thai astrologers consult (as
+  transcribed by the ``holidays`` package for 1914-2157; kept in ``data/thai/
+  almanac_year_types.json`` with its source). Outside 1914-2157 the rule below decides, with one
+  join: the table's 1914 holds the extra day that the rule gives to 1911 (``ALMANAC_JOIN``), so
+  1911 is pakatimat under the almanac. The table's calendar meets the rule's at Eade's anchor
+  year 1963 and again at lunar year 2158, so the two sources give the same lunar date to every
+  day before the end of month 7 of lunar year 1911 (June 1911) and from lunar year 2158 on.
+* ``"rule"``: the Suriyayatra rule with the recorded official exceptions, below. It disagrees
+  with the table in 82 of its 244 years (Makha and Visakha Bucha a day, sometimes a month, off
+  in 76 of them; the list with the reasons is in ``tests/thai_published_table.py``); where a
+  dated record decides a year before 1991 it has sided with the table, which is why the table is
+  the default for the years it covers.
+
+:func:`year_type_decided_by` names the source that decided a year under a requested source.
 
 Conventions
 -----------
@@ -56,19 +75,27 @@ the alternatives found in the literature against the whole table, and none repro
   keeps them within one lunation (30 deg; 21-51 deg in the table's own years 1914-2041).
 
 So the table before 1991 and after 2041 is a compilation (historical almanac decisions and a
-projection) rather than a computation we can repeat. We keep the Suriyayatra rules, which follow
-the official calendar where it is documented, and the tests list every year that differs, with
-its reason.
+projection) rather than a computation we can repeat: it is used as published (``"almanac"``), and
+the Suriyayatra rules, which follow the official calendar where it is documented, are kept as
+``"rule"`` and decide every year outside the table.
 """
 
 from __future__ import annotations
 
+import json
+from datetime import date
 from functools import lru_cache
-from typing import Final, Literal
+from importlib import resources
+from typing import Final, Literal, get_args
 
 import msgspec
 
+from astro_calc.errors import CalcInputError
+
 YearType = Literal["pakatimat", "athikawan", "athikamat"]
+YearTypeSource = Literal["almanac", "rule"]
+YEAR_TYPE_SOURCES: Final[tuple[str, ...]] = get_args(YearTypeSource)
+DEFAULT_YEAR_TYPE_SOURCE: Final = "almanac"
 
 CS_EPOCH_JDN: Final = 1954167  # JD number of the day before horakhun 1
 CS_TO_CE: Final = 638
@@ -106,6 +133,11 @@ OFFICIAL_ATHIKAWAN_EXCEPTIONS: Final[dict[int, bool]] = {
     2005: False,
     2006: True,
 }
+
+#: Under the almanac source, outside the table: the table's 1914 takes the extra day the rule gives
+#: to 1911 (the table begins between the two), so 1911 has none and the almanac calendar joins the
+#: rule's before 1912 (the rule's 1911-1913 are athikawan, athikamat, pakatimat).
+ALMANAC_JOIN: Final[dict[int, YearType]] = {1911: "pakatimat"}
 
 YEAR_LENGTH_DAYS: Final[dict[str, int]] = {"pakatimat": 354, "athikawan": 355, "athikamat": 384}
 
@@ -147,9 +179,65 @@ def _would_be_athikawan(cs_year: int) -> bool:
     return avoman < 137
 
 
-@lru_cache(maxsize=2048)
-def year_type(cs_year: int, *, official_exceptions: bool = True) -> YearType:
-    """Year type of a Chulasakarat year (see the module docstring for the rules)."""
+class AlmanacTable(msgspec.Struct, frozen=True):
+    """The published table of year types (``data/thai/almanac_year_types.json``)."""
+
+    source: str
+    first_year: int  # Gregorian years naming lunar years (months 7 and 8)
+    last_year: int
+    month1_start_of_first_year: date
+    year_types: dict[int, YearType]
+
+
+@lru_cache(maxsize=1)
+def almanac_table() -> AlmanacTable:
+    """The published almanac table of year types, 1914-2157 (source named in the file)."""
+    path = resources.files("astro_calc").joinpath("data/thai/almanac_year_types.json")
+    raw = json.loads(path.read_text("utf-8"))
+    raw.pop("description", None)
+    return msgspec.convert(raw, AlmanacTable, strict=False)
+
+
+def check_year_type_source(source: str) -> YearTypeSource:
+    """The source, or a field-level error naming ``year_type_source``."""
+    if source == "almanac":
+        return "almanac"
+    if source == "rule":
+        return "rule"
+    raise CalcInputError("year_type_source", f"must be one of {', '.join(YEAR_TYPE_SOURCES)}")
+
+
+def year_type_decided_by(cs_year: int, source: YearTypeSource = "almanac") -> YearTypeSource:
+    """Which source decided the type of CS year ``cs_year`` when ``source`` is requested: the
+    almanac for its years 1914-2157 (and the 1911 join), the rule otherwise."""
+    if source != "almanac":
+        return "rule"
+    ce = cs_year + CS_TO_CE
+    table = almanac_table()
+    if table.first_year <= ce <= table.last_year or ce in ALMANAC_JOIN:
+        return "almanac"
+    return "rule"
+
+
+@lru_cache(maxsize=4096)
+def year_type(
+    cs_year: int, *, source: YearTypeSource = "almanac", official_exceptions: bool = True
+) -> YearType:
+    """Year type of a Chulasakarat year from the requested source (the module docstring gives
+    both; ``official_exceptions`` applies to the rule only)."""
+    if source == "almanac":
+        ce = cs_year + CS_TO_CE
+        published = almanac_table().year_types.get(ce)
+        if published is not None:
+            return published
+        if ce in ALMANAC_JOIN:
+            return ALMANAC_JOIN[ce]
+    elif source != "rule":
+        check_year_type_source(source)
+    return _rule_year_type(cs_year, official_exceptions)
+
+
+def _rule_year_type(cs_year: int, official_exceptions: bool) -> YearType:
     if _is_athikamat(cs_year):
         return "athikamat"
     ce = cs_year + CS_TO_CE
@@ -162,7 +250,7 @@ def year_type(cs_year: int, *, official_exceptions: bool = True) -> YearType:
 
 def suriyayatra_year(cs_year: int) -> SuriyayatraYear:
     """All Suriyayatra elements of a Chulasakarat year (Eade's worked example: CS 1325 has
-    horakhun 483969, kammacapon 552, avoman 61, tithi 23)."""
+    horakhun 483969, kammacapon 552, avoman 61, tithi 23); ``year_type`` is the rule's."""
     horakhun, kammacapon, avoman, tithi = _elements(cs_year)
     return SuriyayatraYear(
         cs_year=cs_year,
@@ -170,14 +258,16 @@ def suriyayatra_year(cs_year: int) -> SuriyayatraYear:
         kammacapon=kammacapon,
         avoman=avoman,
         tithi=tithi,
-        year_type=year_type(cs_year),
+        year_type=year_type(cs_year, source="rule"),
         thaloeng_sok_jdn=horakhun + CS_EPOCH_JDN,
     )
 
 
 # The anchor: in Eade's worked year CS 1325 (1963) the calendar's lunar day on Thaloeng Sok equals
 # the tithi. From it, month 5 of every other year follows by adding year lengths; the tests check
-# that the chain never strays from the Suriyayatra tithi by more than one day in 1900-2200.
+# that the chain never strays from the Suriyayatra tithi by more than one day in 1900-2200. The
+# almanac table's own chain passes through the same day (its lunar year 1963 starts on 27 Nov
+# 1962), and from it reaches the table's published first day, 28 Nov 1913 (tested).
 _ANCHOR_CS: Final = 1325
 
 
@@ -187,14 +277,14 @@ def _anchor_month5_jdn() -> int:
 
 
 @lru_cache(maxsize=4096)
-def month5_start_jdn(cs_year: int) -> int:
+def month5_start_jdn(cs_year: int, source: YearTypeSource = "almanac") -> int:
     """JD number of 1st waxing of month 5 in the lunar year holding CS year ``cs_year``'s
-    months 7 and 8 (month 5 starts in March or April)."""
+    months 7 and 8 (month 5 starts in March or April), with the year types of ``source``."""
     jdn = _anchor_month5_jdn()
     if cs_year >= _ANCHOR_CS:
         for y in range(_ANCHOR_CS, cs_year):
-            jdn += YEAR_LENGTH_DAYS[year_type(y)]
+            jdn += YEAR_LENGTH_DAYS[year_type(y, source=source)]
     else:
         for y in range(cs_year, _ANCHOR_CS):
-            jdn -= YEAR_LENGTH_DAYS[year_type(y)]
+            jdn -= YEAR_LENGTH_DAYS[year_type(y, source=source)]
     return jdn

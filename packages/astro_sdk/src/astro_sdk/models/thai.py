@@ -39,6 +39,7 @@ __all__ = [
     "ThaiWheel",
     "ThaiWheelRequest",
     "TimeWindow",
+    "YearTypeSource",
     "YearlyTaksa",
 ]
 
@@ -46,6 +47,10 @@ Ayanamsa = Literal[
     "suriyayatra", "lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"
 ]
 Purpose = Literal["wedding", "business_opening", "moving_house", "travel", "ordination"]
+YearTypeSource = Literal["almanac", "rule"]
+"""Where the lunar year types come from: ``almanac`` (the server's default) is the published Thai
+almanac table for 1914-2157 and the Suriyayatra rule outside those years; ``rule`` is the
+Suriyayatra rule with its recorded official exceptions in every year."""
 _TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
 
 
@@ -54,6 +59,7 @@ class ThaiCalendarRequest(RequestModel):
 
     date: dt.date | None = None
     year: int | None = Field(default=None, ge=1900, le=2200)
+    year_type_source: YearTypeSource = "almanac"
 
 
 class ThaiFestivalsRequest(RequestModel):
@@ -61,6 +67,7 @@ class ThaiFestivalsRequest(RequestModel):
     ayanamsa: Ayanamsa = "suriyayatra"
     """Zodiac of the Maha Songkran instant: ``suriyayatra`` computes it as the official Songkran
     announcements do; any other value is the Swiss Ephemeris entry into that sidereal Aries."""
+    year_type_source: YearTypeSource = "almanac"
 
 
 class ThaiLunarRequest(RequestModel):
@@ -70,6 +77,7 @@ class ThaiLunarRequest(RequestModel):
     longitude: float = Field(ge=-180, le=180)
     timezone: str | None = Field(default=None, max_length=64)
     """IANA zone of the place's civil day; found from the coordinates if omitted."""
+    year_type_source: YearTypeSource = "almanac"
 
 
 class ThaiBirthSubject(RequestModel):
@@ -98,6 +106,7 @@ class ThaiAuspiciousRequest(RequestModel):
     """At most 366 days after ``start_date`` counting both ends; longer is a 400."""
     birth_date: dt.date | None = None
     birth_time: str | None = Field(default=None, pattern=_TIME_PATTERN)
+    year_type_source: YearTypeSource = "almanac"
 
 
 # --- calendar ------------------------------------------------------------------------------------
@@ -126,6 +135,8 @@ class ThaiLunarDate(ResponseModel):
     """A Buddhist holy day."""
     year_type: str
     """pakatimat, athikawan (extra day) or athikamat (extra month)."""
+    year_type_decided_by: str
+    """almanac or rule: the source that decided ``year_type`` (the rule outside 1914-2157)."""
     buddhist_era: int
     chulasakarat: int
     animal_year: str
@@ -140,7 +151,7 @@ class SuriyayatraYear(ResponseModel):
     avoman: int
     tithi: int
     year_type: str
-    """pakatimat, athikawan or athikamat."""
+    """pakatimat, athikawan or athikamat, by the Suriyayatra rule."""
     thaloeng_sok_jdn: int
     """Julian day number of the Thaloeng Sok day."""
 
@@ -156,7 +167,10 @@ class ThaiCalendarYear(ResponseModel):
     year: int
     year_type: str
     """pakatimat, athikawan or athikamat."""
+    year_type_decided_by: str
+    """almanac or rule: the source that decided ``year_type``."""
     suriyayatra: SuriyayatraYear
+    """The Suriyayatra elements; their ``year_type`` is the rule's."""
     months: list[ThaiMonth]
     wan_phra: list[dt.date]
 
@@ -165,6 +179,8 @@ class ThaiCalendar(ResponseModel):
     """``POST /api/v3/thai/calendar``: ``lunar_date`` for a ``date`` request (``calendar_year``
     null), or ``calendar_year`` for a ``year`` request (``lunar_date`` null)."""
 
+    year_type_source: str
+    """The requested source of the year types (almanac or rule)."""
     lunar_date: ThaiLunarDate | None
     calendar_year: ThaiCalendarYear | None
 
@@ -188,6 +204,10 @@ class ThaiFestivals(ResponseModel):
 
     year: int
     year_type: str
+    year_type_source: str
+    """The requested source of the year types (almanac or rule)."""
+    year_type_decided_by: str
+    """almanac or rule: the source that decided ``year_type``."""
     ayanamsa: str
     festivals: list[Festival]
 
@@ -216,6 +236,8 @@ class ThaiLunar(ResponseModel):
     previous_new_moon_utc: dt.datetime
     next_new_moon_utc: dt.datetime
     next_full_moon_utc: dt.datetime
+    year_type_source: str
+    """The requested source of the year types (almanac or rule)."""
     thai_lunar_date: ThaiLunarDate
 
 
@@ -323,5 +345,7 @@ class ThaiAuspiciousTimes(ResponseModel):
     start: dt.date
     end: dt.date
     days_examined: int
+    year_type_source: str
+    """The requested source of the year types (almanac or rule)."""
     auspicious_days: list[AuspiciousDay]
     avoided_days: list[AuspiciousDay]

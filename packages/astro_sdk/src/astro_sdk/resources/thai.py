@@ -1,5 +1,8 @@
 """``client.thai``: the Thai lunar calendar, festivals, the Moon, the Taksa wheel and auspicious
-times. Every route is billable (an ``Idempotency-Key`` per call, reused on retries)."""
+times. Every route is billable (an ``Idempotency-Key`` per call, reused on retries).
+
+``year_type_source`` (calendar, festivals, lunar, auspicious times): ``"almanac"`` (the server's
+default when omitted) or ``"rule"``; see :data:`astro_sdk.models.thai.YearTypeSource`."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Any
 from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models.pictures import ChartImage, ImageBody, PictureFormat, TaksaWheelDiagramRequest
 from astro_sdk.models.thai import (
     Ayanamsa,
     Purpose,
@@ -24,6 +28,14 @@ from astro_sdk.models.thai import (
     ThaiLunarRequest,
     ThaiWheel,
     ThaiWheelRequest,
+    YearTypeSource,
+)
+from astro_sdk.resources._pictures import (
+    Colors,
+    Language,
+    Theme,
+    picture_fields,
+    picture_operation,
 )
 
 __all__ = ["AsyncThai", "Thai"]
@@ -58,11 +70,19 @@ AUSPICIOUS_TIMES: Operation[ThaiAuspiciousTimes] = _post(
     ThaiAuspiciousTimes,
     ThaiAuspiciousRequest,
 )
-OPERATIONS = (CALENDAR, FESTIVALS, LUNAR, WHEEL, AUSPICIOUS_TIMES)
+WHEEL_DIAGRAM: Operation[ImageBody] = picture_operation(
+    "thaiWheelDiagram", "/api/v3/thai/wheel/diagram", TaksaWheelDiagramRequest
+)
+OPERATIONS = (CALENDAR, FESTIVALS, LUNAR, WHEEL, AUSPICIOUS_TIMES, WHEEL_DIAGRAM)
 
 
 def _auspicious_fields(
-    purpose: Purpose, start_date: Day, end_date: Day, birth_date: Day | None, birth_time: str | None
+    purpose: Purpose,
+    start_date: Day,
+    end_date: Day,
+    birth_date: Day | None,
+    birth_time: str | None,
+    year_type_source: YearTypeSource | None,
 ) -> dict[str, Any]:
     return {
         "purpose": purpose,
@@ -70,6 +90,23 @@ def _auspicious_fields(
         "end_date": end_date,
         "birth_date": birth_date,
         "birth_time": birth_time,
+        "year_type_source": year_type_source,
+    }
+
+
+def _lunar_fields(
+    moment: dt.datetime | str,
+    latitude: float,
+    longitude: float,
+    timezone: str | None,
+    year_type_source: YearTypeSource | None,
+) -> dict[str, Any]:
+    return {
+        "moment": moment,
+        "latitude": latitude,
+        "longitude": longitude,
+        "timezone": timezone,
+        "year_type_source": year_type_source,
     }
 
 
@@ -81,11 +118,15 @@ class Thai(SyncResource):
         *,
         date: Day | None = None,
         year: int | None = None,
+        year_type_source: YearTypeSource | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiCalendar:
         """``POST /api/v3/thai/calendar``: the Thai lunar date of ``date``, or the months, year
         type and holy days of ``year`` (give exactly one)."""
-        body = validate_request(ThaiCalendarRequest, {"date": date, "year": year})
+        body = validate_request(
+            ThaiCalendarRequest,
+            {"date": date, "year": year, "year_type_source": year_type_source},
+        )
         return self._client.request(CALENDAR, body=body, idempotency_key=idempotency_key)
 
     def festivals(
@@ -93,10 +134,14 @@ class Thai(SyncResource):
         *,
         year: int,
         ayanamsa: Ayanamsa | None = None,
+        year_type_source: YearTypeSource | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiFestivals:
         """``POST /api/v3/thai/festivals``: Buddhist holidays, Loy Krathong and Songkran."""
-        body = validate_request(ThaiFestivalsRequest, {"year": year, "ayanamsa": ayanamsa})
+        body = validate_request(
+            ThaiFestivalsRequest,
+            {"year": year, "ayanamsa": ayanamsa, "year_type_source": year_type_source},
+        )
         return self._client.request(FESTIVALS, body=body, idempotency_key=idempotency_key)
 
     def lunar(
@@ -106,12 +151,13 @@ class Thai(SyncResource):
         latitude: float,
         longitude: float,
         timezone: str | None = None,
+        year_type_source: YearTypeSource | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiLunar:
         """``POST /api/v3/thai/lunar``: the Moon and the Thai lunar date at a moment and place."""
         body = validate_request(
             ThaiLunarRequest,
-            {"moment": moment, "latitude": latitude, "longitude": longitude, "timezone": timezone},
+            _lunar_fields(moment, latitude, longitude, timezone, year_type_source),
         )
         return self._client.request(LUNAR, body=body, idempotency_key=idempotency_key)
 
@@ -134,15 +180,41 @@ class Thai(SyncResource):
         end_date: Day,
         birth_date: Day | None = None,
         birth_time: str | None = None,
+        year_type_source: YearTypeSource | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiAuspiciousTimes:
         """``POST /api/v3/thai/auspicious-times``: auspicious days and hours over at most 366
         days, each with its reasons."""
         body = validate_request(
             ThaiAuspiciousRequest,
-            _auspicious_fields(purpose, start_date, end_date, birth_date, birth_time),
+            _auspicious_fields(
+                purpose, start_date, end_date, birth_date, birth_time, year_type_source
+            ),
         )
         return self._client.request(AUSPICIOUS_TIMES, body=body, idempotency_key=idempotency_key)
+
+    def wheel_diagram(
+        self,
+        *,
+        subject: Subject,
+        on_date: Day | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/thai/wheel/diagram``: the Taksa wheel picture."""
+        body = validate_request(
+            TaksaWheelDiagramRequest,
+            {
+                "subject": subject,
+                "on_date": on_date,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(WHEEL_DIAGRAM, body=body, idempotency_key=idempotency_key)
 
 
 class AsyncThai(AsyncResource):
@@ -153,9 +225,13 @@ class AsyncThai(AsyncResource):
         *,
         date: Day | None = None,
         year: int | None = None,
+        year_type_source: YearTypeSource | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiCalendar:
-        body = validate_request(ThaiCalendarRequest, {"date": date, "year": year})
+        body = validate_request(
+            ThaiCalendarRequest,
+            {"date": date, "year": year, "year_type_source": year_type_source},
+        )
         return await self._client.request(CALENDAR, body=body, idempotency_key=idempotency_key)
 
     async def festivals(
@@ -163,9 +239,13 @@ class AsyncThai(AsyncResource):
         *,
         year: int,
         ayanamsa: Ayanamsa | None = None,
+        year_type_source: YearTypeSource | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiFestivals:
-        body = validate_request(ThaiFestivalsRequest, {"year": year, "ayanamsa": ayanamsa})
+        body = validate_request(
+            ThaiFestivalsRequest,
+            {"year": year, "ayanamsa": ayanamsa, "year_type_source": year_type_source},
+        )
         return await self._client.request(FESTIVALS, body=body, idempotency_key=idempotency_key)
 
     async def lunar(
@@ -175,11 +255,12 @@ class AsyncThai(AsyncResource):
         latitude: float,
         longitude: float,
         timezone: str | None = None,
+        year_type_source: YearTypeSource | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiLunar:
         body = validate_request(
             ThaiLunarRequest,
-            {"moment": moment, "latitude": latitude, "longitude": longitude, "timezone": timezone},
+            _lunar_fields(moment, latitude, longitude, timezone, year_type_source),
         )
         return await self._client.request(LUNAR, body=body, idempotency_key=idempotency_key)
 
@@ -201,12 +282,40 @@ class AsyncThai(AsyncResource):
         end_date: Day,
         birth_date: Day | None = None,
         birth_time: str | None = None,
+        year_type_source: YearTypeSource | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiAuspiciousTimes:
         body = validate_request(
             ThaiAuspiciousRequest,
-            _auspicious_fields(purpose, start_date, end_date, birth_date, birth_time),
+            _auspicious_fields(
+                purpose, start_date, end_date, birth_date, birth_time, year_type_source
+            ),
         )
         return await self._client.request(
             AUSPICIOUS_TIMES, body=body, idempotency_key=idempotency_key
+        )
+
+    async def wheel_diagram(
+        self,
+        *,
+        subject: Subject,
+        on_date: Day | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/thai/wheel/diagram``: the Taksa wheel picture."""
+        body = validate_request(
+            TaksaWheelDiagramRequest,
+            {
+                "subject": subject,
+                "on_date": on_date,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return await self._client.request_image(
+            WHEEL_DIAGRAM, body=body, idempotency_key=idempotency_key
         )

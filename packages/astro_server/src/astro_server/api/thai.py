@@ -8,6 +8,14 @@ most 366 days counting both ends (``end_date`` 366 days after ``start_date`` is 
 ``longitude`` and an optional ``timezoneOffsetMinutes`` or IANA ``timezone``; with neither the zone
 is found from the coordinates.
 
+``year_type_source`` (calendar, festivals, lunar, auspicious times: every route whose answer uses
+the lunar calendar; the Taksa wheel uses only the weekday and does not take it): ``almanac``
+(default) takes the year types of the published almanac table for 1914-2157 and the Suriyayatra
+rule outside it, ``rule`` the Suriyayatra rule with its recorded exceptions everywhere
+(:mod:`astro_calc.thai.suriyayatra`). The response echoes the requested source, and each lunar
+date (and the calendar and festival year) names the source that decided its year's type in
+``year_type_decided_by``.
+
 The OpenAPI document describes each success body from the struct the handler encodes (pydantic
 mirrors of the msgspec structs, names prefixed ``Thai``) and the error body of 400 (field-level
 ``details``), 401, 402, 403, 409 and 429.
@@ -32,6 +40,7 @@ from astro_calc.thai import (
     SuriyayatraYear,
     TaksaWheel,
     ThaiLunarDate,
+    YearTypeSource,
     auspicious_times,
     lunar_info,
     suriyayatra_year,
@@ -39,11 +48,13 @@ from astro_calc.thai import (
     thai_festivals,
     thai_lunar_date,
     wan_phra_days,
+    year_type_decided_by,
 )
 from astro_calc.thai.calendar import MAX_YEAR, MIN_YEAR, month1_start, month_lengths
-from astro_calc.thai.suriyayatra import CS_TO_CE
+from astro_calc.thai.suriyayatra import CS_TO_CE, year_type
 from astro_calc.time import parse_time_of_day
 from astro_server.api._msgspec_docs import response_model
+from astro_server.api._pictures import PictureOptions, picture_response
 from astro_server.api._subject import (
     TIME_PATTERN,
     BirthSubject,
@@ -51,6 +62,7 @@ from astro_server.api._subject import (
     names_subject_fields,
     timezone_field,
 )
+from astro_server.drawing.taksa import taksa_wheel_svg
 from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody
 from astro_server.services.auth import require_api_key
@@ -67,6 +79,20 @@ Purpose = Literal["wedding", "business_opening", "moving_house", "travel", "ordi
 SongkranZodiac = Literal[
     "suriyayatra", "lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"
 ]
+
+
+def year_type_source_field() -> YearTypeSource:
+    """The ``year_type_source`` request field (the same description on every route)."""
+    value: YearTypeSource = Field(
+        default="almanac",
+        description=(
+            "Where the lunar year types (athikamat, athikawan, pakatimat) come from: almanac "
+            "(default) is the published Thai almanac table (myhora.com's B.E. 2300-2700 calendar) "
+            "for 1914-2157 and the Suriyayatra rule outside those years; rule is the Suriyayatra "
+            "rule with its recorded official exceptions in every year"
+        ),
+    )
+    return value
 
 
 def _in_calendar_span(value: dt.date) -> dt.date:
@@ -86,6 +112,7 @@ class ThaiCalendarRequest(BaseModel):
         validate_default=True,
         description="A Gregorian year, 1900-2200",
     )
+    year_type_source: YearTypeSource = year_type_source_field()
 
     @field_validator("date")
     @classmethod
@@ -115,6 +142,7 @@ class ThaiFestivalsRequest(BaseModel):
             "into that sidereal zodiac's Aries"
         ),
     )
+    year_type_source: YearTypeSource = year_type_source_field()
 
 
 class ThaiLunarRequest(BaseModel):
@@ -126,6 +154,7 @@ class ThaiLunarRequest(BaseModel):
         max_length=64,
         description="IANA zone of the place's civil day; found from the coordinates if omitted",
     )
+    year_type_source: YearTypeSource = year_type_source_field()
 
     @field_validator("moment")
     @classmethod
@@ -161,6 +190,7 @@ class ThaiAuspiciousRequest(BaseModel):
     birth_time: str | None = Field(
         default=None, pattern=TIME_PATTERN, description="Local birth time (default 12:00)"
     )
+    year_type_source: YearTypeSource = year_type_source_field()
 
     @field_validator("start_date")
     @classmethod
@@ -191,12 +221,14 @@ class ThaiMonth(msgspec.Struct, frozen=True):
 class ThaiCalendarYear(msgspec.Struct, frozen=True):
     year: int
     year_type: str
-    suriyayatra: SuriyayatraYear
+    year_type_decided_by: YearTypeSource
+    suriyayatra: SuriyayatraYear  # the rule's elements (its year_type is the rule's)
     months: tuple[ThaiMonth, ...]
     wan_phra: tuple[dt.date, ...]
 
 
 class ThaiCalendarResult(msgspec.Struct, frozen=True):
+    year_type_source: YearTypeSource  # requested
     lunar_date: ThaiLunarDate | None
     calendar_year: ThaiCalendarYear | None
 
@@ -208,19 +240,19 @@ class ThaiWheelResult(msgspec.Struct, frozen=True):
     wheel: TaksaWheel
 
 
-def _calendar_year(year: int) -> ThaiCalendarYear:
-    cursor = month1_start(year)
+def _calendar_year(year: int, source: YearTypeSource) -> ThaiCalendarYear:
+    cursor = month1_start(year, source)
     months: list[ThaiMonth] = []
-    for month, second, days in month_lengths(year):
+    for month, second, days in month_lengths(year, source):
         months.append(ThaiMonth(month, second, cursor, days))
         cursor += dt.timedelta(days=days)
-    elements = suriyayatra_year(year - CS_TO_CE)
     return ThaiCalendarYear(
         year=year,
-        year_type=elements.year_type,
-        suriyayatra=elements,
+        year_type=year_type(year - CS_TO_CE, source=source),
+        year_type_decided_by=year_type_decided_by(year - CS_TO_CE, source),
+        suriyayatra=suriyayatra_year(year - CS_TO_CE),
         months=tuple(months),
-        wan_phra=wan_phra_days(year),
+        wan_phra=wan_phra_days(year, year_type_source=source),
     )
 
 
@@ -234,12 +266,15 @@ def _calendar_year(year: int) -> ThaiCalendarYear:
 @operation_id("thaiCalendar")
 async def thai_calendar(data: ThaiCalendarRequest) -> Response:
     """The Thai lunar date of a civil date (month, waxing or waning day, wan phra, BE, CS and
-    animal years), or a lunar year's type, Suriyayatra elements, months and holy days."""
+    animal years), or a lunar year's type, Suriyayatra elements, months and holy days; the year
+    types from the published almanac table (default) or the Suriyayatra rule."""
+    source = data.year_type_source
     if data.date is not None:
-        return json_response(ThaiCalendarResult(thai_lunar_date(data.date), None))
+        lunar = thai_lunar_date(data.date, year_type_source=source)
+        return json_response(ThaiCalendarResult(source, lunar, None))
     if data.year is None:  # the model refuses this; kept for the type checker
         raise CalcInputError("year", "give date or year")
-    return json_response(ThaiCalendarResult(None, _calendar_year(data.year)))
+    return json_response(ThaiCalendarResult(source, None, _calendar_year(data.year, source)))
 
 
 @blueprint.post("/api/v3/thai/festivals")
@@ -253,7 +288,9 @@ async def thai_calendar(data: ThaiCalendarRequest) -> Response:
 async def thai_festivals_route(data: ThaiFestivalsRequest) -> Response:
     """Makha, Visakha and Asanha Bucha, Khao and Ok Phansa, Loy Krathong, the Songkran holidays,
     Maha Songkran (instant), Wan Nao and Wan Thaloeng Sok, with Thai and English names."""
-    return json_response(thai_festivals(data.year, ayanamsa=data.ayanamsa))
+    return json_response(
+        thai_festivals(data.year, ayanamsa=data.ayanamsa, year_type_source=data.year_type_source)
+    )
 
 
 @blueprint.post("/api/v3/thai/lunar")
@@ -268,7 +305,13 @@ async def thai_lunar(data: ThaiLunarRequest) -> Response:
     """Moon phase, illumination, age, the Thai lunar date of the place's civil day, and the
     previous new moon and next new and full moons."""
     return json_response(
-        lunar_info(data.moment, data.latitude, data.longitude, timezone_name=data.timezone)
+        lunar_info(
+            data.moment,
+            data.latitude,
+            data.longitude,
+            timezone_name=data.timezone,
+            year_type_source=data.year_type_source,
+        )
     )
 
 
@@ -312,5 +355,29 @@ async def thai_auspicious_times(data: ThaiAuspiciousRequest) -> Response:
             data.purpose,
             birth_date=data.birth_date,
             birth_time=birth_time,
+            year_type_source=data.year_type_source,
         )
     )
+
+
+class ThaiWheelDiagramRequest(ThaiWheelRequest, PictureOptions):
+    """The Taksa wheel request plus the picture options."""
+
+
+@blueprint.post("/api/v3/thai/wheel/diagram")
+@require_api_key
+@billable("thai.wheel_diagram")
+@validate_request(ThaiWheelDiagramRequest)
+@document_response(ErrorBody, 400)
+@tag(TAG)
+@operation_id("thaiWheelDiagram")
+@names_subject_fields
+async def thai_wheel_diagram(data: ThaiWheelDiagramRequest) -> Response:
+    """The Taksa wheel picture: the eight directions with the birth day's Taksa roles
+    (kalakini marked, the favoured roles highlighted), and with ``on_date`` the moving Taksa's
+    planet ringed; the numbers of ``POST /api/v3/thai/wheel``."""
+    subject = data.subject
+    subject.resolve()
+    wheel = taksa_wheel(subject.date, subject.local_time(), on_date=data.on_date)
+    svg = taksa_wheel_svg(wheel, **data.drawing_options())
+    return await picture_response(svg, data)

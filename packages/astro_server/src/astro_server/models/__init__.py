@@ -7,11 +7,14 @@ Add a model: define it in a module here, import it below, then run
 from astro_server.models.accounts import Account, ApiKey, Customer, CustomerSession
 from astro_server.models.audit import AuditEvent
 from astro_server.models.billing import IdempotencyRecord, LedgerEntry, UsageDaily, UsageRollup
+from astro_server.models.brands import BrandProfile
 from astro_server.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
     HoroscopeFeedSubscription,
+    WebhookEndpoint,
 )
+from astro_server.models.files import StoredFile
 from astro_server.models.horoscopes import PublishedHoroscope
 from astro_server.models.jobs import Job
 
@@ -19,6 +22,7 @@ __all__ = [
     "Account",
     "ApiKey",
     "AuditEvent",
+    "BrandProfile",
     "Customer",
     "CustomerSession",
     "FeedDelivery",
@@ -28,6 +32,8 @@ __all__ = [
     "Job",
     "LedgerEntry",
     "PublishedHoroscope",
+    "StoredFile",
     "UsageDaily",
     "UsageRollup",
+    "WebhookEndpoint",
 ]

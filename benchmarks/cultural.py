@@ -1,0 +1,62 @@
+"""Cultural Intelligence speed: a year's calendar for one market (target <= 200 ms) and the best
+dates over a year for three markets (target <= 1 s).
+
+Each case is timed twice in one process: "cold" is the first request touching a year (the Moon's
+void-of-course periods and Mercury's stations for the year's months, the Hindu sunrises and
+festivals, the Thai tables are computed and cached); "warm" is a repeat (a server process keeps
+these caches, so every later request for the same months is warm). Each case uses its own year so
+that one case's caches do not warm another's. Imports (the holidays package's country modules)
+are loaded before timing, as a running server has them.
+
+Run: uv run python benchmarks/cultural.py
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import date
+
+import holidays
+
+from astro_calc.cultural.best_dates import best_dates
+from astro_calc.cultural.calendar import market_calendar
+
+
+def _ms(call: Callable[[], object]) -> str:
+    """Wall and CPU milliseconds of one call (the CPU time shows the cost without the waiting a
+    shared machine adds)."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    call()
+    wall, cpu = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
+    return f"{wall:7.1f} ms (cpu {cpu:6.1f})"
+
+
+def _best_of(call: Callable[[], object], runs: int = 3) -> str:
+    return min((_ms(call) for _ in range(runs)), key=lambda text: float(text.split()[0]))
+
+
+def main() -> None:
+    for code in ("TH", "CN", "HK", "TW", "SG", "MY", "KR", "IN", "US"):
+        holidays.country_holidays(code, years=2030)  # load the country modules
+    for offset, market in enumerate(("TH", "CN", "KR", "IN", "US", "SG")):
+        year = 2031 + offset
+        start, end = date(year, 1, 1), date(year, 12, 31)
+        cold = _ms(lambda m=market, s=start, e=end: market_calendar(m, s, e))
+        warm = _best_of(lambda m=market, s=start, e=end: market_calendar(m, s, e))
+        print(f"calendar {market} {year}: cold {cold}, warm {warm} (target 200 ms)")
+    for offset, trio in enumerate((("TH", "CN", "IN"), ("SG", "MY", "KR"))):
+        year = 2040 + offset
+        start, end = date(year, 1, 1), date(year, 12, 31)
+
+        def run(t: tuple[str, ...] = trio, s: date = start, e: date = end) -> object:
+            return best_dates(t, s, e, "store_opening", 10)
+
+        cold = _ms(run)
+        warm = _best_of(run)
+        names = "+".join(trio)
+        print(f"best dates {names} {year}: cold {cold}, warm {warm} (target 1000 ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,174 @@
+"""The Chinese almanac (通书, Tong Shu) of a civil day: day officer, clash, spirit, suitable and
+avoid activities.
+
+Conventions
+-----------
+* The day's ganzhi is the continuous sexagenary day count (:func:`day_cycle_index`), the civil
+  day in China (UTC+8; Beijing mean time before 1929, as :mod:`astro_calc.chinese.calendar`).
+* The month is the *solar* month: it opens on the civil day (China) of its jie (节). The day on
+  which a jie falls already belongs to the new month, as printed almanacs have it (lunar-python's
+  default ``sect=1``). Month 寅 opens at 立春.
+* Day officer (建除十二值星): 建 falls on the day whose branch equals the month's branch; the
+  officers then follow the days in order 建 除 满 平 定 执 破 危 成 收 开 闭 (so 破 is the day
+  that clashes with the month, 月破).
+* Clash (冲): the branch opposite the day's (six apart), its zodiac animal, and the clashing stem
+  (four stems on: 甲 clashes 戊, as almanacs print it); the evil direction (煞) by the day
+  branch's triad: 申子辰 south, 亥卯未 west, 寅午戌 north, 巳酉丑 east.
+* Suitable/avoid (宜/忌): by the officer, from the rule table ``data/cultural/tongshu.json``
+  (the popular Tong Shu verses, Xie Ji Bian Fang Shu juan 4); the days before the equinoxes and
+  solstices (四离) and before 立春, 立夏, 立秋, 立冬 (四绝) are "nothing suitable" (诸事不宜).
+* Spirit of the day (十二天神) and the yellow/black road (黄道/黑道): 青龙 on branch 子 in the 寅
+  and 申 months, two branches later each following month.
+
+The officer, clash, evil direction and spirit are checked against lunar-python for every day of
+several years (exact agreement). The almanac's own 宜/忌 lists come from a table of the officer
+combined with dozens of spirits; ours keeps the officer rules only, and the tests state the
+agreement with lunar-python's lists per activity.
+"""
+
+from __future__ import annotations
+
+import bisect
+from datetime import date
+from functools import lru_cache
+from typing import Final, Literal
+
+import msgspec
+
+from astro_calc.chinese.calendar import reference_offset_minutes
+from astro_calc.chinese.solar_terms import civil_date, solar_terms
+from astro_calc.chinese.symbols import BRANCHES, STEMS, day_cycle_index, ganzhi
+from astro_calc.cultural._data import load
+
+Language = Literal["en", "th"]
+#: Solar terms (0 = 小寒) whose eve is a 四离 (equinox, solstice) or a 四绝 (a season's start).
+_SI_LI: Final = (5, 11, 17, 23)  # 春分 夏至 秋分 冬至
+_SI_JUE: Final = (2, 8, 14, 20)  # 立春 立夏 立秋 立冬
+
+
+class Activity(msgspec.Struct, frozen=True):
+    key: str
+    zh: str
+    name: str  # in the requested language
+
+
+class DayOfficer(msgspec.Struct, frozen=True):
+    index: int  # 0 = 建 .. 11 = 闭
+    zh: str
+    pinyin: str
+    name: str
+    quality: Literal["good", "mixed", "bad"]
+
+
+class Clash(msgspec.Struct, frozen=True):
+    branch: str
+    stem: str
+    animal: str  # English key of the animal (rat, ox, ...)
+    evil_direction: str  # 煞 direction, in the requested language
+    evil_direction_zh: str
+
+
+class TongShuDay(msgspec.Struct, frozen=True):
+    date: date
+    day_ganzhi: str
+    month_ganzhi: str  # of the solar month
+    officer: DayOfficer
+    clash: Clash
+    spirit: str  # 十二天神
+    yellow_road: bool  # 黄道 day
+    si_li_jue: bool  # eve of an equinox/solstice or of a season's start: nothing suitable
+    suitable: tuple[Activity, ...]
+    avoid: tuple[Activity, ...]
+
+
+@lru_cache(maxsize=32)
+def _jie_days(year: int) -> tuple[tuple[date, ...], tuple[int, ...]]:
+    """Civil days (China) of the jie of ``year - 1 .. year`` and the branch each month opens."""
+    days: list[date] = []
+    branches: list[int] = []
+    for y in (year - 1, year):
+        for term in solar_terms(y):
+            if term.is_jie:
+                days.append(civil_date(term.jd_ut, reference_offset_minutes(term.jd_ut)))
+                # 小寒 (index 0) opens month 丑 (1); each jie two indices later opens the next.
+                branches.append((1 + term.index // 2) % 12)
+    return tuple(days), tuple(branches)
+
+
+@lru_cache(maxsize=32)
+def _eve_days(year: int) -> frozenset[date]:
+    out: set[date] = set()
+    for y in (year, year + 1):
+        for term in solar_terms(y):
+            if term.index in _SI_LI or term.index in _SI_JUE:
+                day = civil_date(term.jd_ut, reference_offset_minutes(term.jd_ut))
+                out.add(date.fromordinal(day.toordinal() - 1))
+    return frozenset(out)
+
+
+def month_branch(day: date) -> int:
+    """Branch index (0 = 子) of the solar month holding a civil day."""
+    days, branches = _jie_days(day.year)
+    i = bisect.bisect_right(days, day) - 1
+    return branches[i]
+
+
+def month_cycle_index(day: date) -> int:
+    """Sexagenary index of the solar month holding a civil day (stem from the Lichun year)."""
+    branch = month_branch(day)
+    days, _ = _jie_days(day.year)
+    lichun = days[13]  # this year's 立春: the 2nd jie of ``day.year`` (after 12 of the last)
+    year = day.year if day >= lichun else day.year - 1
+    # 甲/己 years open with 丙寅: the first month's stem is 2 * (year stem % 5) + 2.
+    first_stem = (2 * ((year - 4) % 10 % 5) + 2) % 10
+    stem = (first_stem + (branch - 2) % 12) % 10
+    return (6 * stem - 5 * branch) % 60
+
+
+def _activity(key: str, language: Language) -> Activity:
+    entry = load("tongshu")["activities"][key]
+    return Activity(key, entry["zh"], entry[language])
+
+
+def tong_shu_day(day: date, language: Language = "en") -> TongShuDay:
+    """The almanac of a civil day in China (conventions in the module docstring)."""
+    data = load("tongshu")
+    index = day_cycle_index(day)
+    day_stem, day_branch = index % 10, index % 12
+    m_branch = month_branch(day)
+    officer_index = (day_branch - m_branch) % 12
+    entry = data["officers"][officer_index]
+    officer = DayOfficer(
+        officer_index, entry["zh"], entry["pinyin"], entry[language], entry["quality"]
+    )
+    clash_branch = (day_branch + 6) % 12
+    triad = day_branch % 4  # 申子辰 0 south, 巳酉丑 1 east, 寅午戌 2 north, 亥卯未 3 west
+    direction = data["sha_direction"]
+    clash = Clash(
+        BRANCHES[clash_branch].character,
+        STEMS[(day_stem + 4) % 10].character,
+        BRANCHES[clash_branch].animal,
+        direction[language][triad],
+        direction["zh"][triad],
+    )
+    spirits = data["spirits"]
+    spirit_index = (day_branch - 2 * ((m_branch - 2) % 6)) % 12
+    eve = day in _eve_days(day.year)
+    if eve:
+        suitable: tuple[Activity, ...] = ()
+        avoid: tuple[Activity, ...] = (_activity("nothing", language),)
+    else:
+        suitable = tuple(_activity(k, language) for k in entry["yi"])
+        avoid = tuple(_activity(k, language) for k in entry["ji"])
+    return TongShuDay(
+        date=day,
+        day_ganzhi=ganzhi(index),
+        month_ganzhi=ganzhi(month_cycle_index(day)),
+        officer=officer,
+        clash=clash,
+        spirit=spirits["names"][spirit_index],
+        yellow_road=spirits["yellow"][spirit_index],
+        si_li_jue=eve,
+        suitable=suitable,
+        avoid=avoid,
+    )
