@@ -86,9 +86,19 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
     "sub_id": ("id", r"^hfs_[a-f0-9]{24}$"),
     "job_id": ("job_id", r"^job_[a-f0-9]{24}$"),
     "delivery_id": ("delivery_id", r"^dlv_[a-f0-9]{24}$"),
+    "endpoint_id": ("id", r"^whe_[a-f0-9]{24}$"),
+    "profile_id": ("id", r"^brand_[a-f0-9]{24}$"),
+    "file_id": ("file_id", r"^file_[a-f0-9]{24}$"),
 }
 #: Operations that answer 204 with no body.
-_NO_CONTENT: Final = frozenset({"logout", "deleteHoroscopeFeedSubscription"})
+_NO_CONTENT: Final = frozenset(
+    {
+        "logout",
+        "deleteHoroscopeFeedSubscription",
+        "deleteWebhookEndpoint",
+        "deleteReportBrandProfile",
+    }
+)
 
 
 def _document_path_parameters(document: dict[str, Any]) -> None:
@@ -399,6 +409,9 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.horoscope_feeds import blueprint as horoscope_feeds
 
     app.register_blueprint(horoscope_feeds)
+    from astro_server.api.files import blueprint as files_bp
+
+    app.register_blueprint(files_bp)
     from astro_server.api.vedic import blueprint as vedic
 
     app.register_blueprint(vedic)
