@@ -23,6 +23,8 @@ from typing import Any, Final, Literal
 from markupsafe import Markup
 
 from astro_calc.western import NatalChart
+from astro_calc.western.interpretation import Basis, InterpretationItem, natal_interpretation
+from astro_server.drawing import natal_wheel_svg
 from astro_server.reports.branding import ReportBrand
 from astro_server.reports.html import css_string, data_uri, environment, font_face_css, glyphs
 from astro_server.reports.html import labels as load_labels
@@ -289,3 +291,107 @@ def render_natal_html(report: NatalReport) -> str:
         "chapters": report.chapters,
     }
     return environment().get_template("natal.html.j2").render(context)
+
+
+def _basis_text(basis: Basis, words: dict[str, Any]) -> str:
+    """What an interpretation rests on, in words: ``Sun · Leo · House 5``, ``Sun Trine Moon ·
+    orb 2°10′``."""
+    parts: list[str] = []
+    bodies = words["bodies"]
+    if basis.bodies and basis.aspect:
+        first, second = basis.bodies[0], basis.bodies[-1]
+        parts.append(
+            f"{bodies.get(first, first)} {words['aspect_names'][basis.aspect]} "
+            f"{bodies.get(second, second)}"
+        )
+    elif basis.body:
+        parts.append(bodies.get(basis.body, basis.body))
+    elif basis.angle:
+        parts.append(bodies.get(basis.angle, basis.angle))
+    if basis.sign:
+        parts.append(words["signs"][basis.sign])
+    if basis.house is not None:
+        parts.append(f"{words['house_label']} {basis.house}")
+    if basis.orb is not None:
+        parts.append(f"{words['col_orb']} {format_orb(basis.orb)}")
+    return " · ".join(parts)
+
+
+def _items(found: list[InterpretationItem], words: dict[str, Any]) -> tuple[ChapterItem, ...]:
+    return tuple(ChapterItem(i.title, i.text, _basis_text(i.basis, words)) for i in found)
+
+
+def interpretation_chapters(chart: NatalChart, locale: Locale) -> tuple[Chapter, ...]:
+    """The report's chapters from astro_calc's natal interpretation (level ``full``): the Big
+    Three; each planet in its sign then its house, and the Midheaven; the major aspects; the
+    balance and the patterns."""
+    words = load_labels(locale)
+    reading = natal_interpretation(chart, language=locale, level="full")
+    by_section: dict[str, list[InterpretationItem]] = {}
+    for item in reading.items:
+        by_section.setdefault(item.section, []).append(item)
+    planets: list[InterpretationItem] = []
+    for name in REPORT_PLANETS:
+        for section in ("planet_sign", "planet_house"):
+            planets.extend(i for i in by_section.get(section, []) if i.basis.body == name)
+    planets.extend(by_section.get("angles", []))
+    return (
+        Chapter(
+            "big_three",
+            words["chapter_big_three"],
+            words["chapter_big_three_intro"],
+            _items(by_section.get("big_three", []), words),
+        ),
+        Chapter(
+            "planets",
+            words["chapter_planets"],
+            words["chapter_planets_intro"],
+            _items(planets, words),
+        ),
+        Chapter(
+            "aspects",
+            words["chapter_aspects"],
+            words["chapter_aspects_intro"],
+            _items(by_section.get("aspects", []), words),
+            words["none"],
+        ),
+        Chapter(
+            "patterns",
+            words["chapter_patterns"],
+            words["chapter_patterns_intro"],
+            _items(by_section.get("balance", []) + by_section.get("patterns", []), words),
+            words["no_patterns"],
+        ),
+    )
+
+
+#: The wheel's width in the document's SVG units; the stylesheet scales it to 150 mm.
+WHEEL_SIZE_PX: Final = 800
+
+
+def natal_report_html(
+    chart: NatalChart,
+    *,
+    person_name: str,
+    locale: Locale,
+    brand: ReportBrand,
+    generated_at: dt.datetime,
+) -> str:
+    """The natal report of ``chart`` as one self-contained HTML document: the drawing module's
+    wheel (in the brand's colour) and the interpretation chapters in ``locale``."""
+    wheel = natal_wheel_svg(
+        chart,
+        colors={"primary": brand.primary_color},
+        language=locale,
+        size_px=WHEEL_SIZE_PX,
+    )
+    report = NatalReport(
+        chart=chart,
+        person_name=person_name,
+        locale=locale,
+        brand=brand,
+        generated_at=generated_at,
+        wheel_svg=wheel,
+        chapters=interpretation_chapters(chart, locale),
+    )
+    return render_natal_html(report)
