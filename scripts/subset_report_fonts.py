@@ -70,7 +70,9 @@ def main() -> None:
         cmap = TTFont(SOURCE / f"{source}.ttf").getBestCmap()
         here = [c for c in ASTRO if ord(c) in cmap and c not in taken]
         taken.update(here)
-        _subset(f"{source}.ttf", source.replace("-Regular", "-Astro") + ".ttf", [ord(c) for c in here])
+        _subset(
+            f"{source}.ttf", source.replace("-Regular", "-Astro") + ".ttf", [ord(c) for c in here]
+        )
 
 
 if __name__ == "__main__":

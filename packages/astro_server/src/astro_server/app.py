@@ -89,6 +89,7 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
     "endpoint_id": ("id", r"^whe_[a-f0-9]{24}$"),
     "profile_id": ("id", r"^brand_[a-f0-9]{24}$"),
     "file_id": ("file_id", r"^file_[a-f0-9]{24}$"),
+    "report_id": ("report_id", r"^rep_[a-f0-9]{24}$"),
 }
 #: Operations that answer 204 with no body.
 _NO_CONTENT: Final = frozenset(
@@ -353,8 +354,10 @@ def _register_lifecycle(app: Quart, settings: Settings) -> None:
     @app.after_serving
     async def _shutdown() -> None:
         from astro_server.db import close_db
+        from astro_server.reports.renderer import close_renderer
         from astro_server.tasks import broker as broker_module
 
+        await close_renderer()
         state: Platform | None = app.extensions.pop("astro", None)
         if state is not None:
             for item in state.background:
@@ -432,4 +435,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.chinese import blueprint as chinese
 
     app.register_blueprint(chinese)
+    from astro_server.api.reports import blueprint as reports
+
+    app.register_blueprint(reports)
     return app

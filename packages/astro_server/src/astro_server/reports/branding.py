@@ -10,8 +10,8 @@ and no contact line (see docs/decisions.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import re
+from dataclasses import dataclass
 from typing import Final
 
 DEFAULT_COLOR: Final = "#3B3270"

@@ -27,7 +27,7 @@ import re
 import shutil
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Playwright, Route
@@ -116,10 +116,13 @@ def set_pdf_metadata(pdf: bytes, *, author: str, creator: str, subject: str = ""
     if found is None:
         raise ValueError("not a PDF ending in startxref/%%EOF")
     trailer = PdfReader(io.BytesIO(pdf)).trailer
-    size = int(trailer["/Size"])
+    size = int(cast(int, trailer["/Size"]))
     info = DictionaryObject()
-    if "/Info" in trailer:
-        info.update(trailer["/Info"].get_object())
+    old_info = trailer.get("/Info")
+    old = old_info.get_object() if old_info is not None else None
+    if isinstance(old, DictionaryObject):
+        for key, value in old.items():
+            info[NameObject(key)] = value
     info[NameObject("/Author")] = TextStringObject(author)
     info[NameObject("/Creator")] = TextStringObject(creator)
     if subject:
@@ -128,7 +131,7 @@ def set_pdf_metadata(pdf: bytes, *, author: str, creator: str, subject: str = ""
         {
             NameObject("/Size"): NumberObject(size + 1),
             NameObject("/Root"): trailer.raw_get("/Root"),
-            NameObject("/Info"): IndirectObject(size, 0, None),  # type: ignore[arg-type]
+            NameObject("/Info"): IndirectObject(size, 0, None),
             NameObject("/Prev"): NumberObject(int(found.group(1))),
         }
     )
