@@ -115,6 +115,14 @@ class ReportResult(BaseModel):
     expires_at: str = Field(json_schema_extra={"format": "date-time"})
 
 
+class ReportJobHandle(JobHandle):
+    """The 202 answer: the job handle and the report it makes. ``poll`` is the job
+    (``/api/v3/jobs/{id}``) on the API-key route, the report (``/v1/reports/{id}``) on the
+    customer route."""
+
+    report_id: str = Field(pattern=reports.REPORT_ID_PATTERN)
+
+
 class ReportRecord(BaseModel):
     report_id: str = Field(pattern=reports.REPORT_ID_PATTERN)
     kind: Literal["natal"]
@@ -179,7 +187,7 @@ async def _create(data: NatalReportRequest, customer_id: str | None) -> Response
         )
     body = data.model_dump(mode="json", exclude={"branding", "brand_profile_id", "run_async"})
     base_url = request.host_url.rstrip("/")
-    _report, handle = await reports.create_natal_report(
+    report, handle = await reports.create_natal_report(
         account_id=g.account.id,
         livemode=_livemode(),
         customer_id=customer_id,
@@ -189,6 +197,9 @@ async def _create(data: NatalReportRequest, customer_id: str | None) -> Response
         charged=data.run_async,
     )
     if data.run_async:
+        handle = {**handle, "report_id": report.id}
+        if customer_id is not None:  # a session cannot read /api/v3/jobs: poll the report
+            handle["poll"] = f"/v1/reports/{report.id}"
         return job_accepted(handle)
     job = await reports.wait_for_job(handle["job_id"])
     if job.status != "succeeded":
@@ -213,7 +224,7 @@ def _documented(func: F) -> F:
 @billable("reports.natal_pdf")
 @validate_request(NatalReportRequest)
 @document_response(ReportResult, 200)
-@document_response(JobHandle, 202)
+@document_response(ReportJobHandle, 202)
 @_documented
 @tag(REPORTS_TAG)
 @operation_id("reportsNatalPdf")
@@ -242,7 +253,7 @@ async def get_report(report_id: str) -> Response:
 @billable("reports.natal_pdf")
 @validate_request(NatalReportRequest)
 @document_response(ReportResult, 200)
-@document_response(JobHandle, 202)
+@document_response(ReportJobHandle, 202)
 @_documented
 @tag(CUSTOMER_TAG)
 @operation_id("createCustomerNatalReport")

@@ -34,8 +34,8 @@ from astro_server.reports.branding import DEFAULT_BRAND, DEFAULT_COLOR, ReportBr
 from astro_server.reports.natal import Locale, natal_report_html
 from astro_server.reports.renderer import RendererUnavailable
 from astro_server.services import files
-from astro_server.services.files.service import now as files_now
 from astro_server.services.credentials import new_id
+from astro_server.services.files.service import now as files_now
 from astro_server.services.jobs import FINISHED, job_handler
 
 log = logging.getLogger("astro_server.reports")
