@@ -366,7 +366,7 @@ def _pattern_item(
         "house": names["houses"][str(pattern.house)] if pattern.house else "",
     }
     kind = pattern.kind
-    entry_key = kind
+    entry_key: str = kind
     if kind == "stellium":
         entry_key = "stellium_sign" if pattern.sign else "stellium_house"
     entry = data["patterns"][entry_key]
