@@ -215,12 +215,16 @@ def test_the_wheel_is_drawn_and_the_brand_colour_is_in_the_pixels(
     wheel_page = _page_image(pdfs["en"], 2, tmp_path)
     width, height = wheel_page.size
     # The wheel sits in the middle of page 2 (150 mm of the page's 210 mm width).
-    box = wheel_page.crop((int(width * 0.2), int(height * 0.12), int(width * 0.8), int(height * 0.6)))
+    box = wheel_page.crop(
+        (int(width * 0.2), int(height * 0.12), int(width * 0.8), int(height * 0.6))
+    )
     pixels = _pixels(box)
     inked = sum(1 for p in pixels if sum(p) < 600)
     assert inked > 0.05 * len(pixels)
     cover = _pixels(_page_image(pdfs["en"], 1, tmp_path))
-    brand = sum(1 for p in cover if all(abs(c - b) <= 12 for c, b in zip(p, BRAND_RGB, strict=True)))
+    brand = sum(
+        1 for p in cover if all(abs(c - b) <= 12 for c, b in zip(p, BRAND_RGB, strict=True))
+    )
     assert brand > 0.2 * len(cover)  # the cover's colour band
 
 

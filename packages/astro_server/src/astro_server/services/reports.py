@@ -197,9 +197,9 @@ def result_body(report: Report, file: StoredFile, base_url: str | None) -> dict[
 
 
 async def _emit(report: Report, event_type: str, data: dict[str, Any]) -> None:
-    from astro_server.services.delivery.events import emit_account_event
-
     try:
+        from astro_server.services.delivery.events import emit_account_event
+
         await emit_account_event(report.account_id, event_type, data, report.livemode)
     except Exception:
         # The report itself is done; a failed announcement is logged, not a failed report.
