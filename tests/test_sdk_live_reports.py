@@ -165,14 +165,17 @@ def test_async_report_is_queued_rendered_charged_once_and_announced(
         assert (job.kind, job.credits_charged, job.credits_refunded) == ("reports.natal", 10, 0)
         result = ReportResult.model_validate(job.result)
         assert result.report_id == handle.model_extra["report_id"]
-        assert result.format == "pdf" and result.html_url is None
+        assert result.format == "pdf"
+        assert result.html_url is None
         fetched = httpx.get(result.url, timeout=30)
         assert fetched.status_code == 200
         assert fetched.headers["content-type"] == "application/pdf"
         text = pdf_text(fetched.content, tmp_path)
-        assert "Somchai Jaidee" in text and "Lotus Star Readings" in text
+        assert "Somchai Jaidee" in text
+        assert "Lotus Star Readings" in text
         report = client.reports.get(result.report_id)
-        assert report.status == "succeeded" and report.pdf_url is not None
+        assert report.status == "succeeded"
+        assert report.pdf_url is not None
         assert httpx.get(report.pdf_url, timeout=30).content == fetched.content
         assert client.estimates.create(operation="western.natal").balance == 90  # charged once
         with pytest.raises(astro_sdk.NotFoundError):
@@ -212,7 +215,8 @@ def test_a_render_failure_refunds_once_and_sends_report_failed(
         assert client.estimates.create(operation="western.natal").balance == 100
         report = client.reports.get(handle.model_extra["report_id"])
         assert report.status == "failed"
-        assert report.pdf_url is None and report.error is not None
+        assert report.pdf_url is None
+        assert report.error is not None
         time.sleep(2)  # a second refund, if there were one, would land by now
         assert client.estimates.create(operation="western.natal").balance == 100
     items = inbox.wait_for(1, timeout_s=60)
@@ -240,16 +244,20 @@ def test_sync_report_html_format_and_customer_routes(
         assert result.api_response.credits_charged == 10
         assert result.pdf_url is not None
         text = pdf_text(httpx.get(result.pdf_url, timeout=30).content, tmp_path)
-        assert "สมชาย ใจดี" in text and "รายงานดวงชะตากำเนิด" in text
+        assert "สมชาย ใจดี" in text
+        assert "รายงานดวงชะตากำเนิด" in text
     with AstroClient(base_url=shared_server.base_url) as anonymous:
         customer = anonymous.auth.login(email, PASSWORD)
         made = customer.customer_reports.create_natal(
             birth_subject=SUBJECT, name="Ann <b>Lee</b>", format="html"
         )
-        assert made.format == "html" and made.pdf_url is None and made.html_url is not None
+        assert made.format == "html"
+        assert made.pdf_url is None
+        assert made.html_url is not None
         page = httpx.get(made.html_url, timeout=30)
         assert page.headers["content-type"].startswith("text/html")
-        assert "Ann &lt;b&gt;Lee&lt;/b&gt;" in page.text and "<b>Lee" not in page.text
+        assert "Ann &lt;b&gt;Lee&lt;/b&gt;" in page.text
+        assert "<b>Lee" not in page.text
         queued = customer.customer_reports.create_natal(
             birth_subject=SUBJECT, name="Queued", format="html", run_async=True
         )
@@ -278,10 +286,12 @@ def test_refusals_401_402_403_404_and_400_at_the_edges(
     assert _post(base, {}, body).status_code == 401
     starter = create_account(shared_stack, tier="starter")
     refused = _post(base, {"X-API-Key": starter["api_key"]}, body)
-    assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
+    assert refused.status_code == 403
+    assert refused.json()["error"] == "forbidden"
     broke = create_account(shared_stack, credits=9)
     short = _post(base, {"X-API-Key": broke["api_key"]}, body)
-    assert short.status_code == 402 and short.json()["error"] == "payment_required"
+    assert short.status_code == 402
+    assert short.json()["error"] == "payment_required"
     account = create_account(shared_stack, credits=30)
     key = {"X-API-Key": account["api_key"]}
     assert _post(base, key, body).status_code == 200  # a name of 120 characters
