@@ -415,6 +415,9 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.files import blueprint as files_bp
 
     app.register_blueprint(files_bp)
+    from astro_server.api.webhook_endpoints import blueprint as webhook_endpoints
+
+    app.register_blueprint(webhook_endpoints)
     from astro_server.api.vedic import blueprint as vedic
 
     app.register_blueprint(vedic)
