@@ -182,9 +182,7 @@ async def _create(data: NatalReportRequest, customer_id: str | None) -> Response
     if data.brand_profile_id is not None:
         brand = await reports.brand_params_from_profile(g.account.id, data.brand_profile_id)
     elif data.branding is not None:
-        brand = await reports.brand_params_from_branding(
-            g.account.id, data.branding.model_dump(), livemode=_livemode()
-        )
+        brand = await reports.brand_params_from_branding(g.account.id, data.branding.model_dump())
     body = data.model_dump(mode="json", exclude={"branding", "brand_profile_id", "run_async"})
     base_url = request.host_url.rstrip("/")
     report, handle = await reports.create_natal_report(

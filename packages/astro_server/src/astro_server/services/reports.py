@@ -76,19 +76,16 @@ async def brand_params_from_profile(account_id: str, profile_id: str) -> dict[st
     }
 
 
-async def brand_params_from_branding(
-    account_id: str, branding: dict[str, Any], *, livemode: bool
-) -> dict[str, Any]:
+async def brand_params_from_branding(account_id: str, branding: dict[str, Any]) -> dict[str, Any]:
     """The job's brand parameters from an inline Branding object. Its logo is fetched now,
-    once, through the SSRF-safe client (a logo that cannot be fetched or decoded is a 400
-    naming ``branding.logo_url``) and stored beside the report, kept as long as the report."""
+    once, through the brand profiles' SSRF-safe fetch (a logo that cannot be fetched or decoded
+    is a 400 naming ``branding.logo_url``, an SVG is sanitised) and stored; the renderer reads
+    only that stored copy."""
     logo_file_id = None
     if branding.get("logo_url"):
-        from astro_server.services.brands import fetch_logo_file
+        from astro_server.services.brands import store_logo
 
-        stored = await fetch_logo_file(
-            account_id, branding["logo_url"], field="branding.logo_url", livemode=livemode
-        )
+        stored = await store_logo(account_id, branding["logo_url"])
         logo_file_id = stored.id
     return {
         "name": branding.get("brand_name"),
