@@ -227,8 +227,15 @@ def _documented(func: F) -> F:
 @tag(REPORTS_TAG)
 @operation_id("reportsNatalPdf")
 async def natal_pdf(data: NatalReportRequest) -> Response:
-    """Natal chart report as a branded PDF (or one HTML file): held connection (200) or a job
-    (202, ``async: true``). Credits are charged once and refunded if rendering fails."""
+    """Natal chart report as a branded PDF
+
+    A cover, the chart wheel, tables of positions, houses and aspects, element and modality
+    balance and interpretation chapters in English or Thai, under the caller's brand (white
+    label) or a neutral one; ``format: "html"`` gives the same report as one self-contained HTML
+    file. ``async: false`` holds the connection and answers 200 with a signed URL; ``async:
+    true`` answers 202 with the job handle (and ``report_id``), whose finished ``result`` is the
+    same body. Charged once; refunded if rendering fails. 503 when this server cannot print PDFs.
+    """
     return await _create(data, None)
 
 
@@ -240,7 +247,12 @@ async def natal_pdf(data: NatalReportRequest) -> Response:
 @tag(REPORTS_TAG)
 @operation_id("getReport")
 async def get_report(report_id: str) -> Response:
-    """A report's status with a freshly signed URL while its file is kept; 410 after."""
+    """A report's status and a fresh URL
+
+    The report's status (``queued``, ``running``, ``succeeded``, ``failed``) and, while its file
+    is kept (``ASTRO_FILE_RETENTION_HOURS``), a freshly signed URL valid 24 hours; 410 ``gone``
+    once the file was deleted. Another account's report is 404.
+    """
     report = await reports.get_report(report_id, g.account.id)
     return json_response(await reports.report_view(report, request.host_url.rstrip("/")))
 
@@ -256,8 +268,12 @@ async def get_report(report_id: str) -> Response:
 @tag(CUSTOMER_TAG)
 @operation_id("createCustomerNatalReport")
 async def customer_natal_report(data: NatalReportRequest) -> Response:
-    """The natal report for a customer session, billed to the customer's account (the same
-    request and answers as ``POST /api/v3/reports/natal/pdf``)."""
+    """Natal chart report for a customer
+
+    The same request and answers as ``POST /api/v3/reports/natal/pdf``, for a customer session
+    and billed to the customer's account (tier pro); ``brand_profile_id`` names one of the
+    account's brand profiles. The 202 of ``async: true`` polls ``/v1/reports/{report_id}``.
+    """
     return await _create(data, g.customer.id)
 
 
@@ -268,7 +284,11 @@ async def customer_natal_report(data: NatalReportRequest) -> Response:
 @tag(CUSTOMER_TAG)
 @operation_id("listCustomerReports")
 async def customer_reports(query_args: ReportListQuery) -> Response:
-    """The account's reports, newest first, paged with ``cursor``."""
+    """List the account's reports
+
+    The account's reports, newest first, paged with ``cursor`` (the ``next_cursor`` of the
+    previous page); each with a freshly signed URL while its file is kept, none after.
+    """
     page, next_cursor = await reports.list_reports(
         g.account.id, query_args.limit, query_args.cursor
     )
@@ -286,6 +306,10 @@ async def customer_reports(query_args: ReportListQuery) -> Response:
 @tag(CUSTOMER_TAG)
 @operation_id("getCustomerReport")
 async def customer_report(report_id: str) -> Response:
-    """One of the account's reports with a freshly signed URL; 410 after its retention."""
+    """A customer's report and a fresh URL
+
+    One of the account's reports with a freshly signed URL while its file is kept; 410 ``gone``
+    after its retention. Another account's report is 404.
+    """
     report = await reports.get_report(report_id, g.account.id)
     return json_response(await reports.report_view(report, request.host_url.rstrip("/")))
