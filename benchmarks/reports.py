@@ -27,6 +27,7 @@ import http.client
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -129,7 +130,10 @@ def main() -> int:
     parser.add_argument("--async", dest="queued", type=int, default=50)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--warmup", type=int, default=2)
+    parser.add_argument("--timeout-s", type=float, default=600.0, help="give up on a phase")
     args = parser.parse_args()
+    # SIGTERM unwinds the ExitStack too: nothing started here outlives the script.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     with ExitStack() as stack:
         work = Path(tempfile.mkdtemp(prefix="astro-bench-reports-"))
@@ -183,11 +187,14 @@ def main() -> int:
             status, handle = api.call("POST", PATH, body(10_000 + i, True))
             assert status == 202, handle
             queued.append(handle["job_id"])
+        deadline = time.perf_counter() + args.timeout_s
         for job_id in queued:
             while api.call("GET", f"/api/v3/jobs/{job_id}")[1]["status"] not in (
                 "succeeded",
                 "failed",
             ):
+                if time.perf_counter() > deadline:
+                    raise SystemExit("warm-up jobs unfinished: see the worker logs")
                 time.sleep(0.1)
 
         load_before = load_average()
@@ -215,6 +222,8 @@ def main() -> int:
             jobs.append(handle["job_id"])
         pending = set(jobs)
         while pending:
+            if time.perf_counter() - started > args.timeout_s:
+                raise SystemExit(f"{len(pending)} jobs unfinished after {args.timeout_s} s")
             for job_id in list(pending):
                 status, job = api.call("GET", f"/api/v3/jobs/{job_id}")
                 if job["status"] == "succeeded":
