@@ -295,7 +295,11 @@ def test_refusals_401_402_403_404_and_400_at_the_edges(
     assert short.json()["error"] == "payment_required"
     account = create_account(production_stack, credits=30)
     key = {"X-API-Key": account["api_key"]}
-    assert _post(base, key, body).status_code == 200  # a name of 120 characters
+    first = _post(base, {**key, "Idempotency-Key": "edge-120"}, body)  # a name of 120 chars
+    assert first.status_code == 200, first.text
+    again = _post(base, {**key, "Idempotency-Key": "edge-120"}, body)
+    assert again.json() == first.json()  # replayed: the same report, charged once
+    assert again.headers["X-Credits-Charged"] == "0"
     for change, field in (
         ({"name": "x" * 121}, "name"),
         ({"name": ""}, "name"),

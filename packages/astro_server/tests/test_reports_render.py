@@ -28,7 +28,13 @@ from astro_calc.western.interpretation import natal_interpretation
 from astro_server.reports.branding import ReportBrand
 from astro_server.reports.html import labels
 from astro_server.reports.natal import NatalChart, natal_report_html
-from astro_server.reports.renderer import close_renderer, missing_components, render_pdf
+from astro_server.reports.renderer import (
+    close_renderer,
+    missing_components,
+    render_pdf,
+    renderer,
+    set_pdf_metadata,
+)
 
 pytestmark = pytest.mark.skipif(
     bool(missing_components()) or shutil.which("pdftotext") is None,
@@ -318,3 +324,31 @@ def test_the_renderer_makes_no_request_and_runs_no_script(
     text = _text(tmp_path / "probe.pdf")
     assert "static" in text
     assert "SCRIPTRAN" not in text
+
+
+def test_metadata_is_an_incremental_update_that_leaves_chromiums_bytes_alone(
+    tmp_path: Path,
+) -> None:
+    html = (
+        '<!DOCTYPE html><html lang="th"><head><title>ดวงชะตา</title></head><body>น้ำใจ</body></html>'
+    )
+
+    async def raw() -> bytes:
+        try:
+            return await renderer().pdf(html)
+        finally:
+            await close_renderer()
+
+    original = asyncio.run(raw())
+    updated = set_pdf_metadata(original, author="ร้าน (ดาว) \\ & Co", creator="c", subject="s")
+    assert updated.startswith(original)
+    path = tmp_path / "meta.pdf"
+    path.write_bytes(updated)
+    info = _info(path)
+    assert (info["Title"], info["Author"], info["Creator"], info["Subject"]) == (
+        "ดวงชะตา",
+        "ร้าน (ดาว) \\ & Co",
+        "c",
+        "s",
+    )
+    assert _text(path).strip() == "น้ำใจ"
