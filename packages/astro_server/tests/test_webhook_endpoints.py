@@ -21,7 +21,8 @@ from quart.typing import TestClientProtocol as Client
 from standardwebhooks.webhooks import Webhook
 
 from astro_server.models import FeedDelivery, WebhookEndpoint
-from astro_server.services.delivery import events, feeds
+from astro_server.services.delivery import events, feed_pipeline, feeds
+from astro_server.services.delivery.retry import utc_now
 from astro_server.services.delivery.secrets_box import SecretBox
 
 BASE = "/api/v3/webhook-endpoints"
@@ -252,7 +253,8 @@ async def test_rotation_signs_with_both_secrets_during_the_overlap(
         await client.post(f"{BASE}/{endpoint_id}/rotate-secret", headers=headers)
     ).get_json()
     new = rotated["signing_secret"]
-    assert new != old and new.startswith("whsec_")
+    assert new != old
+    assert new.startswith("whsec_")
     await events.emit_account_event(account_id, "report.failed", {"error": "x"})
     (row,) = await FeedDelivery.filter(endpoint_id=endpoint_id)
     await settled(row.id)
@@ -320,7 +322,8 @@ async def test_list_pages_with_a_cursor_and_delete_is_204(
         )
         made.append(body["endpoint"]["id"])
     first = await (await client.get(f"{BASE}?limit=2", headers=headers)).get_json()
-    assert len(first["endpoints"]) == 2 and first["next_cursor"]
+    assert len(first["endpoints"]) == 2
+    assert first["next_cursor"]
     second = await (
         await client.get(f"{BASE}?limit=2&cursor={first['next_cursor']}", headers=headers)
     ).get_json()
@@ -333,5 +336,27 @@ async def test_list_pages_with_a_cursor_and_delete_is_204(
 
 
 async def test_emitting_an_unknown_type_is_a_programming_error(app: Quart) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown account event type"):
         await events.emit_account_event("acct_x", "report.done", {})
+
+
+async def test_an_event_whose_hand_over_fails_is_left_due_for_the_tick(
+    client: Client, account: tuple[str, dict[str, str]], receiver: Receiver
+) -> None:
+    account_id, headers = account
+    _, body = await create(client, headers, url=receiver.url(), event_types=["report.failed"])
+
+    async def broken(ids: list[str], token: str) -> None:
+        raise ConnectionError("broker down")
+
+    sent: list[tuple[list[str], str]] = []
+
+    async def kick(ids: list[str], token: str) -> None:
+        sent.append((ids, token))
+
+    await events.emit_account_event(account_id, "report.failed", {"error": "x"}, kick=broken)
+    (row,) = await FeedDelivery.filter(endpoint_id=body["endpoint"]["id"])
+    assert (row.status, row.lease_token) == ("pending", None)
+    assert row.next_attempt_at == row.due_at
+    assert await feed_pipeline.dispatch_due(utc_now(), kick=kick) == 1
+    assert sent[0][0] == [row.id]

@@ -91,6 +91,19 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
     "file_id": ("file_id", r"^file_[a-f0-9]{24}$"),
     "report_id": ("report_id", r"^rep_[a-f0-9]{24}$"),
 }
+#: Operations that answer a stored file's bytes (any media type), whole or one byte range.
+_FILE_BYTES: Final = frozenset({"getFile"})
+
+
+def _file_responses() -> dict[int, dict[str, Any]]:
+    binary = {"*/*": {"schema": {"type": "string", "format": "binary"}}}
+    return {
+        200: {"description": "The file, with its Content-Type and Content-Disposition.",
+              "content": binary},
+        206: {"description": "One byte range (Content-Range).", "content": binary},
+    }  # fmt: skip
+
+
 #: Operations that answer 204 with no body.
 _NO_CONTENT: Final = frozenset(
     {
@@ -116,6 +129,8 @@ def _document_path_parameters(document: dict[str, Any]) -> None:
                     parameter["schema"] = {"type": "string", "pattern": pattern}
             if operation.get("operationId") in _NO_CONTENT:
                 operation.setdefault("responses", {})[204] = {"description": "Done; no body."}
+            if operation.get("operationId") in _FILE_BYTES:
+                operation.setdefault("responses", {}).update(_file_responses())
     document["paths"] = paths
 
 
@@ -418,6 +433,9 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.webhook_endpoints import blueprint as webhook_endpoints
 
     app.register_blueprint(webhook_endpoints)
+    from astro_server.api.brand_profiles import blueprint as brand_profiles
+
+    app.register_blueprint(brand_profiles)
     from astro_server.api.vedic import blueprint as vedic
 
     app.register_blueprint(vedic)
