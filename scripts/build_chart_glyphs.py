@@ -4,7 +4,8 @@ Glyph outlines (signs, planets, nodes, Lilith, Chiron, the eight Uranian bodies,
 mark) are taken from OFL fonts with fontTools and written as SVG path data in a 1000-unit em,
 centred on the glyph's bounding box, y down:
 ``packages/astro_server/src/astro_server/drawing/data/glyphs.json``. Label fonts are subsets of
-Noto Sans (Latin) and Noto Sans Thai (Thai), written as TrueType files beside it.
+Noto Sans (Latin) and Noto Looped Thai (Thai, the traditional looped letters), written as
+TrueType files beside it.
 
 Usage: ``uv run --frozen python scripts/build_chart_glyphs.py`` (reads Debian's fonts-noto-core).
 """
@@ -34,11 +35,21 @@ GLYPHS: dict[str, tuple[int, str]] = {
         sign: (0x2648 + i, "symbols")
         for i, sign in enumerate(
             (
-                "aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio",
-                "sagittarius", "capricorn", "aquarius", "pisces",
+                "aries",
+                "taurus",
+                "gemini",
+                "cancer",
+                "leo",
+                "virgo",
+                "libra",
+                "scorpio",
+                "sagittarius",
+                "capricorn",
+                "aquarius",
+                "pisces",
             )
         )
-    },  # fmt: skip
+    },
     "sun": (0x2609, "symbols2"),
     "moon": (0x263D, "symbols"),
     "mercury": (0x263F, "symbols"),
@@ -89,17 +100,22 @@ def retrograde_mark() -> dict[str, object]:
     font = TTFont(SOURCES["sans"])
     r = outline(font, ord("R"))
     w, h = int(r["width"]), int(r["height"])  # type: ignore[call-overload]
-    bar = f"M{w * 0.05:.0f} {h * 0.28:.0f}L{w * 0.75:.0f} {h * 0.28:.0f}L{w * 0.75:.0f} {h * 0.38:.0f}L{w * 0.05:.0f} {h * 0.38:.0f}Z"
+    # The glyph is centred on (0, 0), y down: the bar crosses the leg (lower right) and runs a
+    # little past it, as the stroke of ℞ does.
+    x0, x1, y0, y1 = w * 0.05, w * 0.75, h * 0.28, h * 0.38
+    bar = f"M{x0:.0f} {y0:.0f}L{x1:.0f} {y0:.0f}L{x1:.0f} {y1:.0f}L{x0:.0f} {y1:.0f}Z"
     return {"d": f"{r['d']}{bar}", "width": w, "height": h}
 
 
 def subset(source: Path, target: Path, text: str) -> None:
     options = Options()
-    options.layout_features = ["*"]
+    # fontTools's default feature list: the shaping a script needs (ccmp, locl, mark, mkmk,
+    # liga, kern, ...) without alternates such as small capitals.
+    options.layout_features = Options().layout_features
     options.name_IDs = ["*"]
     options.notdef_outline = True
     options.hinting = False
-    font = TTFont(source)
+    font = TTFont(source, recalcTimestamp=False)  # the same bytes on every build
     subsetter = Subsetter(options)
     subsetter.populate(text=text)
     subsetter.subset(font)
@@ -121,7 +137,7 @@ def main() -> None:
     latin = "".join(chr(c) for c in range(0x20, 0x7F)) + "°′″·–—…"
     thai = "".join(chr(c) for c in range(0x0E01, 0x0E5C))
     subset(NOTO / "NotoSans-Regular.ttf", OUT / "fonts/NotoSans-ChartSubset.ttf", latin)
-    subset(NOTO / "NotoSansThai-Regular.ttf", OUT / "fonts/NotoSansThai-ChartSubset.ttf", thai)
+    subset(NOTO / "NotoLoopedThai-Regular.ttf", OUT / "fonts/NotoLoopedThai-ChartSubset.ttf", thai)
 
 
 if __name__ == "__main__":

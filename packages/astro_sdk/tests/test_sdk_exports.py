@@ -20,6 +20,7 @@ EXPECTED_EXPORTS = {
     "AsyncCursorPager",
     "AuthenticationError",
     "BadRequestError",
+    "ChartImage",
     "ConflictError",
     "Credential",
     "CursorPage",

@@ -42,6 +42,7 @@ from astro_sdk._pagination import AsyncCursorPage, AsyncCursorPager, CursorPage
 from astro_sdk._response import APIResponse, RateLimit
 from astro_sdk._retry import RetryPolicy
 from astro_sdk._version import __version__
+from astro_sdk.models.pictures import ChartImage
 
 __all__ = [
     "NOT_GIVEN",
@@ -58,6 +59,7 @@ __all__ = [
     "AsyncCursorPager",
     "AuthenticationError",
     "BadRequestError",
+    "ChartImage",
     "ConflictError",
     "Credential",
     "CursorPage",

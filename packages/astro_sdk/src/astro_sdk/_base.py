@@ -34,6 +34,7 @@ from astro_sdk._response import APIResponse
 from astro_sdk._retry import RetryPolicy, parse_retry_after
 from astro_sdk._version import __version__
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.pictures import ChartImage
 
 __all__ = [
     "ClientConfig",
@@ -42,6 +43,7 @@ __all__ = [
     "build_call",
     "decide_on_exception",
     "decide_on_response",
+    "parse_image",
     "parse_success",
     "validate_request",
 ]
@@ -303,3 +305,16 @@ def parse_success(
         response, attempts=attempts, idempotency_key=call.idempotency_key
     )
     return result
+
+
+def parse_image(call: PreparedCall, response: httpx.Response, *, attempts: int) -> ChartImage:
+    """A 2xx image body (SVG or PNG) with its content type and the response's headers."""
+    content_type = response.headers.get("Content-Type", "").split(";")[0].strip()
+    if not content_type.startswith("image/"):
+        raise APIResponseValidationError(
+            f"{call.operation.describe()} returned {content_type or 'no content type'}, "
+            "not an image",
+            response=response,
+        )
+    api_response = APIResponse(response, attempts=attempts, idempotency_key=call.idempotency_key)
+    return ChartImage(response.content, content_type, api_response)

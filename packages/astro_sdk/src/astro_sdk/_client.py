@@ -19,6 +19,7 @@ from astro_sdk._base import (
     build_call,
     decide_on_exception,
     decide_on_response,
+    parse_image,
     parse_success,
     timeout_from,
 )
@@ -27,6 +28,7 @@ from astro_sdk._operation import Operation
 from astro_sdk._resource import resource_group
 from astro_sdk._retry import DEFAULT_RETRY, RetryPolicy
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.pictures import ChartImage
 from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.brand_profiles import AsyncBrandProfiles, BrandProfiles
 from astro_sdk.resources.chinese import AsyncChinese, Chinese
@@ -312,6 +314,24 @@ class AstroClient(_ClientBase):
         response, attempts = self._send(call)
         return parse_success(call, response, cast_to, attempts=attempts)
 
+    def request_image(
+        self,
+        operation: Operation[Any],
+        *,
+        body: RequestModel,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """Call a picture operation: the body is the image (SVG or PNG), returned as bytes."""
+        call = build_call(
+            self._config,
+            operation,
+            body=body,
+            idempotency_key=idempotency_key,
+            extra_headers={"Accept": "image/svg+xml, image/png, application/json"},
+        )
+        response, attempts = self._send(call)
+        return parse_image(call, response, attempts=attempts)
+
     def _send(self, call: PreparedCall) -> tuple[httpx.Response, int]:
         retries_done = 0
         while True:
@@ -463,6 +483,24 @@ class AsyncAstroClient(_ClientBase):
         )
         response, attempts = await self._send(call)
         return parse_success(call, response, cast_to, attempts=attempts)
+
+    async def request_image(
+        self,
+        operation: Operation[Any],
+        *,
+        body: RequestModel,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """Call a picture operation: the body is the image (SVG or PNG), returned as bytes."""
+        call = build_call(
+            self._config,
+            operation,
+            body=body,
+            idempotency_key=idempotency_key,
+            extra_headers={"Accept": "image/svg+xml, image/png, application/json"},
+        )
+        response, attempts = await self._send(call)
+        return parse_image(call, response, attempts=attempts)
 
     async def _send(self, call: PreparedCall) -> tuple[httpx.Response, int]:
         retries_done = 0

@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from astro_calc.errors import CalcInputError
 from astro_server import __version__
+from astro_server.api._pictures import document_images
 from astro_server.compression import compress_if_accepted
 from astro_server.errors import APIError, validation_error
 from astro_server.responses import current_request_id, json_response
@@ -137,12 +138,13 @@ def _document_path_parameters(document: dict[str, Any]) -> None:
 class _OpenAPIProvider(OpenAPIProvider):
     """Operation ids exactly as declared (``createHoroscopeFeedSubscription``), no method prefix;
     path parameters named and patterned as the spec has them; the common error statuses
-    documented on every operation."""
+    documented on every operation; picture routes' images."""
 
     def schema(self) -> dict[str, Any]:
         document = super().schema()
         _document_path_parameters(document)
         _document_common_errors(document)
+        document_images(document)
         return document
 
     def operation_id(self, method: str, path: str, func: Callable[..., Any]) -> str | None:

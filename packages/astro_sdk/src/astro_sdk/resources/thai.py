@@ -10,6 +10,7 @@ from typing import Any
 from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models.pictures import ChartImage, ImageBody, PictureFormat, TaksaWheelDiagramRequest
 from astro_sdk.models.thai import (
     Ayanamsa,
     Purpose,
@@ -24,6 +25,13 @@ from astro_sdk.models.thai import (
     ThaiLunarRequest,
     ThaiWheel,
     ThaiWheelRequest,
+)
+from astro_sdk.resources._pictures import (
+    Colors,
+    Language,
+    Theme,
+    picture_fields,
+    picture_operation,
 )
 
 __all__ = ["AsyncThai", "Thai"]
@@ -58,7 +66,10 @@ AUSPICIOUS_TIMES: Operation[ThaiAuspiciousTimes] = _post(
     ThaiAuspiciousTimes,
     ThaiAuspiciousRequest,
 )
-OPERATIONS = (CALENDAR, FESTIVALS, LUNAR, WHEEL, AUSPICIOUS_TIMES)
+WHEEL_DIAGRAM: Operation[ImageBody] = picture_operation(
+    "thaiWheelDiagram", "/api/v3/thai/wheel/diagram", TaksaWheelDiagramRequest
+)
+OPERATIONS = (CALENDAR, FESTIVALS, LUNAR, WHEEL, AUSPICIOUS_TIMES, WHEEL_DIAGRAM)
 
 
 def _auspicious_fields(
@@ -144,6 +155,29 @@ class Thai(SyncResource):
         )
         return self._client.request(AUSPICIOUS_TIMES, body=body, idempotency_key=idempotency_key)
 
+    def wheel_diagram(
+        self,
+        *,
+        subject: Subject,
+        on_date: Day | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/thai/wheel/diagram``: the Taksa wheel picture."""
+        body = validate_request(
+            TaksaWheelDiagramRequest,
+            {
+                "subject": subject,
+                "on_date": on_date,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(WHEEL_DIAGRAM, body=body, idempotency_key=idempotency_key)
+
 
 class AsyncThai(AsyncResource):
     operations = OPERATIONS
@@ -209,4 +243,29 @@ class AsyncThai(AsyncResource):
         )
         return await self._client.request(
             AUSPICIOUS_TIMES, body=body, idempotency_key=idempotency_key
+        )
+
+    async def wheel_diagram(
+        self,
+        *,
+        subject: Subject,
+        on_date: Day | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/thai/wheel/diagram``: the Taksa wheel picture."""
+        body = validate_request(
+            TaksaWheelDiagramRequest,
+            {
+                "subject": subject,
+                "on_date": on_date,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return await self._client.request_image(
+            WHEEL_DIAGRAM, body=body, idempotency_key=idempotency_key
         )

@@ -9,11 +9,19 @@ from typing import Any
 from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models.pictures import ChartImage, ImageBody, PictureFormat, UranianDialRequest
 from astro_sdk.models.uranian import (
     UranianChart,
     UranianChartRequest,
     UranianMidpoints,
     UranianPictures,
+)
+from astro_sdk.resources._pictures import (
+    Colors,
+    Language,
+    Theme,
+    picture_fields,
+    picture_operation,
 )
 
 __all__ = ["AsyncUranian", "Uranian"]
@@ -38,7 +46,10 @@ MIDPOINTS: Operation[UranianMidpoints] = _post(
 PLANETARY_PICTURES: Operation[UranianPictures] = _post(
     "uranianPlanetaryPictures", "/api/v3/uranian/planetary-pictures", UranianPictures
 )
-OPERATIONS = (CHART, MIDPOINTS, PLANETARY_PICTURES)
+DIAL: Operation[ImageBody] = picture_operation(
+    "uranianDial", "/api/v3/uranian/dial", UranianDialRequest
+)
+OPERATIONS = (CHART, MIDPOINTS, PLANETARY_PICTURES, DIAL)
 
 
 class Uranian(SyncResource):
@@ -136,6 +147,45 @@ class Uranian(SyncResource):
             },
         )
         return self._client.request(PLANETARY_PICTURES, body=body, idempotency_key=idempotency_key)
+
+    def dial(
+        self,
+        *,
+        birth_date: dt.date | str,
+        birth_time: str,
+        birth_lat: float,
+        birth_lon: float,
+        birth_place: str,
+        dial_mode: float | None = None,
+        orb_max: float | None = None,
+        timezone: str | None = None,
+        timezoneOffsetMinutes: int | None = None,
+        pointer_deg: float | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/uranian/dial``: the dial picture, with an optional pointer."""
+        body = validate_request(
+            UranianDialRequest,
+            {
+                "birth_date": birth_date,
+                "birth_time": birth_time,
+                "birth_lat": birth_lat,
+                "birth_lon": birth_lon,
+                "birth_place": birth_place,
+                "dial_mode": dial_mode,
+                "orb_max": orb_max,
+                "timezone": timezone,
+                "timezoneOffsetMinutes": timezoneOffsetMinutes,
+                "pointer_deg": pointer_deg,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(DIAL, body=body, idempotency_key=idempotency_key)
 
 
 class AsyncUranian(AsyncResource):
@@ -235,3 +285,42 @@ class AsyncUranian(AsyncResource):
         return await self._client.request(
             PLANETARY_PICTURES, body=body, idempotency_key=idempotency_key
         )
+
+    async def dial(
+        self,
+        *,
+        birth_date: dt.date | str,
+        birth_time: str,
+        birth_lat: float,
+        birth_lon: float,
+        birth_place: str,
+        dial_mode: float | None = None,
+        orb_max: float | None = None,
+        timezone: str | None = None,
+        timezoneOffsetMinutes: int | None = None,
+        pointer_deg: float | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/uranian/dial``: the dial picture, with an optional pointer."""
+        body = validate_request(
+            UranianDialRequest,
+            {
+                "birth_date": birth_date,
+                "birth_time": birth_time,
+                "birth_lat": birth_lat,
+                "birth_lon": birth_lon,
+                "birth_place": birth_place,
+                "dial_mode": dial_mode,
+                "orb_max": orb_max,
+                "timezone": timezone,
+                "timezoneOffsetMinutes": timezoneOffsetMinutes,
+                "pointer_deg": pointer_deg,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return await self._client.request_image(DIAL, body=body, idempotency_key=idempotency_key)

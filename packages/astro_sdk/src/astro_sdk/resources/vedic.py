@@ -11,6 +11,7 @@ from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
 from astro_sdk.models.jobs import AsyncJobHandle, JobHandle
+from astro_sdk.models.pictures import ChartImage, ImageBody, PictureFormat, VedicChartDiagramRequest
 from astro_sdk.models.vedic import (
     Ayanamsa,
     BirthSubject,
@@ -26,6 +27,13 @@ from astro_sdk.models.vedic import (
     VedicPanchanga,
     VedicRemedies,
     VedicRemediesRequest,
+)
+from astro_sdk.resources._pictures import (
+    Colors,
+    Language,
+    Theme,
+    picture_fields,
+    picture_operation,
 )
 
 __all__ = ["AsyncVedic", "Vedic"]
@@ -71,7 +79,18 @@ PANCHANGA: Operation[VedicPanchanga] = _post(
 REMEDIES: Operation[VedicRemedies] = _post(
     "vedicRemedies", "/api/v3/vedic/remedies", VedicRemedies, VedicRemediesRequest
 )
-OPERATIONS = (CHART, KUNDLI_MATCHING, KUNDLI_MATCHING_BATCH, DASHA, PANCHANGA, REMEDIES)
+CHART_DIAGRAM: Operation[ImageBody] = picture_operation(
+    "vedicChartDiagram", "/api/v3/vedic/chart/diagram", VedicChartDiagramRequest
+)
+OPERATIONS = (
+    CHART,
+    KUNDLI_MATCHING,
+    KUNDLI_MATCHING_BATCH,
+    DASHA,
+    PANCHANGA,
+    REMEDIES,
+    CHART_DIAGRAM,
+)
 
 
 def _panchanga_fields(
@@ -200,6 +219,33 @@ class Vedic(SyncResource):
         )
         return self._client.request(REMEDIES, body=body, idempotency_key=idempotency_key)
 
+    def chart_diagram(
+        self,
+        *,
+        subject: Subject,
+        style: Literal["north", "south"] | None = None,
+        varga: str | None = None,
+        node: Literal["mean", "true"] | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/vedic/chart/diagram``: North or South Indian chart of any varga."""
+        body = validate_request(
+            VedicChartDiagramRequest,
+            {
+                "subject": subject,
+                "style": style,
+                "varga": varga,
+                "node": node,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(CHART_DIAGRAM, body=body, idempotency_key=idempotency_key)
+
 
 class AsyncVedic(AsyncResource):
     operations = OPERATIONS
@@ -300,3 +346,32 @@ class AsyncVedic(AsyncResource):
             {"subject": subject, "at": at, "language": language, "node": node},
         )
         return await self._client.request(REMEDIES, body=body, idempotency_key=idempotency_key)
+
+    async def chart_diagram(
+        self,
+        *,
+        subject: Subject,
+        style: Literal["north", "south"] | None = None,
+        varga: str | None = None,
+        node: Literal["mean", "true"] | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/vedic/chart/diagram``: North or South Indian chart of any varga."""
+        body = validate_request(
+            VedicChartDiagramRequest,
+            {
+                "subject": subject,
+                "style": style,
+                "varga": varga,
+                "node": node,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return await self._client.request_image(
+            CHART_DIAGRAM, body=body, idempotency_key=idempotency_key
+        )

@@ -10,6 +10,14 @@ from typing import Any, Literal
 from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models.pictures import (
+    ChartImage,
+    ImageBody,
+    NatalWheelRequest,
+    PictureFormat,
+    SynastryWheelRequest,
+    TransitsWheelRequest,
+)
 from astro_sdk.models.western import (
     AspectName,
     Body,
@@ -27,6 +35,13 @@ from astro_sdk.models.western import (
     TransitReport,
     TransitsRequest,
     WesternSubject,
+)
+from astro_sdk.resources._pictures import (
+    Colors,
+    Language,
+    Theme,
+    picture_fields,
+    picture_operation,
 )
 
 __all__ = ["AsyncWestern", "Western"]
@@ -64,7 +79,26 @@ PROGRESSIONS: Operation[ProgressionsResult] = _post(
 TRANSITS: Operation[TransitReport] = _post(
     "westernTransits", "/api/v3/western/transits", TransitReport, TransitsRequest
 )
-OPERATIONS = (NATAL, SYNASTRY, COMPOSITE, RETURNS, PROGRESSIONS, TRANSITS)
+NATAL_WHEEL: Operation[ImageBody] = picture_operation(
+    "westernNatalWheel", "/api/v3/western/natal/wheel", NatalWheelRequest
+)
+SYNASTRY_WHEEL: Operation[ImageBody] = picture_operation(
+    "westernSynastryWheel", "/api/v3/western/synastry/wheel", SynastryWheelRequest
+)
+TRANSITS_WHEEL: Operation[ImageBody] = picture_operation(
+    "westernTransitsWheel", "/api/v3/western/transits/wheel", TransitsWheelRequest
+)
+OPERATIONS = (
+    NATAL,
+    SYNASTRY,
+    COMPOSITE,
+    RETURNS,
+    PROGRESSIONS,
+    TRANSITS,
+    NATAL_WHEEL,
+    SYNASTRY_WHEEL,
+    TRANSITS_WHEEL,
+)
 
 
 class Western(SyncResource):
@@ -218,6 +252,97 @@ class Western(SyncResource):
         )
         return self._client.request(TRANSITS, body=body, idempotency_key=idempotency_key)
 
+    def natal_wheel(
+        self,
+        *,
+        subject: Subject,
+        house_system: HouseSystem | None = None,
+        bodies: Sequence[Body] | None = None,
+        aspects: Sequence[AspectName] | None = None,
+        orbs: Mapping[AspectName, float] | None = None,
+        include_minor: bool | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/natal/wheel``: the natal wheel picture (SVG or PNG)."""
+        body = validate_request(
+            NatalWheelRequest,
+            {
+                "subject": subject,
+                "house_system": house_system,
+                "bodies": bodies,
+                "aspects": aspects,
+                "orbs": orbs,
+                "include_minor": include_minor,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(NATAL_WHEEL, body=body, idempotency_key=idempotency_key)
+
+    def synastry_wheel(
+        self,
+        *,
+        subject_a: Subject,
+        subject_b: Subject,
+        house_system: HouseSystem | None = None,
+        include_minor: bool | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/synastry/wheel``: A inside, B outside, inter-aspects."""
+        body = validate_request(
+            SynastryWheelRequest,
+            {
+                "subject_a": subject_a,
+                "subject_b": subject_b,
+                "house_system": house_system,
+                "include_minor": include_minor,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(
+            SYNASTRY_WHEEL, body=body, idempotency_key=idempotency_key
+        )
+
+    def transits_wheel(
+        self,
+        *,
+        subject: Subject,
+        at: dt.datetime | str,
+        house_system: HouseSystem | None = None,
+        transiting_bodies: Sequence[Body] | None = None,
+        aspects: Sequence[AspectName] | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/transits/wheel``: natal inside, the sky at ``at`` outside."""
+        body = validate_request(
+            TransitsWheelRequest,
+            {
+                "subject": subject,
+                "at": at,
+                "house_system": house_system,
+                "transiting_bodies": transiting_bodies,
+                "aspects": aspects,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(
+            TRANSITS_WHEEL, body=body, idempotency_key=idempotency_key
+        )
+
 
 class AsyncWestern(AsyncResource):
     operations = OPERATIONS
@@ -369,3 +494,96 @@ class AsyncWestern(AsyncResource):
             },
         )
         return await self._client.request(TRANSITS, body=body, idempotency_key=idempotency_key)
+
+    async def natal_wheel(
+        self,
+        *,
+        subject: Subject,
+        house_system: HouseSystem | None = None,
+        bodies: Sequence[Body] | None = None,
+        aspects: Sequence[AspectName] | None = None,
+        orbs: Mapping[AspectName, float] | None = None,
+        include_minor: bool | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/natal/wheel``: the natal wheel picture (SVG or PNG)."""
+        body = validate_request(
+            NatalWheelRequest,
+            {
+                "subject": subject,
+                "house_system": house_system,
+                "bodies": bodies,
+                "aspects": aspects,
+                "orbs": orbs,
+                "include_minor": include_minor,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return await self._client.request_image(
+            NATAL_WHEEL, body=body, idempotency_key=idempotency_key
+        )
+
+    async def synastry_wheel(
+        self,
+        *,
+        subject_a: Subject,
+        subject_b: Subject,
+        house_system: HouseSystem | None = None,
+        include_minor: bool | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/synastry/wheel``: A inside, B outside, inter-aspects."""
+        body = validate_request(
+            SynastryWheelRequest,
+            {
+                "subject_a": subject_a,
+                "subject_b": subject_b,
+                "house_system": house_system,
+                "include_minor": include_minor,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return await self._client.request_image(
+            SYNASTRY_WHEEL, body=body, idempotency_key=idempotency_key
+        )
+
+    async def transits_wheel(
+        self,
+        *,
+        subject: Subject,
+        at: dt.datetime | str,
+        house_system: HouseSystem | None = None,
+        transiting_bodies: Sequence[Body] | None = None,
+        aspects: Sequence[AspectName] | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/transits/wheel``: natal inside, the sky at ``at`` outside."""
+        body = validate_request(
+            TransitsWheelRequest,
+            {
+                "subject": subject,
+                "at": at,
+                "house_system": house_system,
+                "transiting_bodies": transiting_bodies,
+                "aspects": aspects,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return await self._client.request_image(
+            TRANSITS_WHEEL, body=body, idempotency_key=idempotency_key
+        )

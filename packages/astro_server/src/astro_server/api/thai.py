@@ -44,6 +44,7 @@ from astro_calc.thai.calendar import MAX_YEAR, MIN_YEAR, month1_start, month_len
 from astro_calc.thai.suriyayatra import CS_TO_CE
 from astro_calc.time import parse_time_of_day
 from astro_server.api._msgspec_docs import response_model
+from astro_server.api._pictures import PictureOptions, picture_response
 from astro_server.api._subject import (
     TIME_PATTERN,
     BirthSubject,
@@ -51,6 +52,7 @@ from astro_server.api._subject import (
     names_subject_fields,
     timezone_field,
 )
+from astro_server.drawing.taksa import taksa_wheel_svg
 from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody
 from astro_server.services.auth import require_api_key
@@ -314,3 +316,26 @@ async def thai_auspicious_times(data: ThaiAuspiciousRequest) -> Response:
             birth_time=birth_time,
         )
     )
+
+
+class ThaiWheelDiagramRequest(ThaiWheelRequest, PictureOptions):
+    """The Taksa wheel request plus the picture options."""
+
+
+@blueprint.post("/api/v3/thai/wheel/diagram")
+@require_api_key
+@billable("thai.wheel_diagram")
+@validate_request(ThaiWheelDiagramRequest)
+@document_response(ErrorBody, 400)
+@tag(TAG)
+@operation_id("thaiWheelDiagram")
+@names_subject_fields
+async def thai_wheel_diagram(data: ThaiWheelDiagramRequest) -> Response:
+    """The Taksa wheel picture: the eight directions with the birth day's Taksa roles
+    (kalakini marked, the favoured roles highlighted), and with ``on_date`` the moving Taksa's
+    planet ringed; the numbers of ``POST /api/v3/thai/wheel``."""
+    subject = data.subject
+    subject.resolve()
+    wheel = taksa_wheel(subject.date, subject.local_time(), on_date=data.on_date)
+    svg = taksa_wheel_svg(wheel, **data.drawing_options())
+    return await picture_response(svg, data)

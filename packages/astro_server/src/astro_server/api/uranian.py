@@ -37,7 +37,9 @@ from astro_calc.uranian import (
 )
 from astro_server.api._common import in_ephemeris_span
 from astro_server.api._msgspec_docs import response_model
+from astro_server.api._pictures import PictureOptions, picture_response
 from astro_server.api._subject import check_zone, offset_minutes_field, timezone_field
+from astro_server.drawing.dial import uranian_dial_svg
 from astro_server.schemas import ErrorBody
 from astro_server.services.auth import require_api_key
 from astro_server.services.billing import billable
@@ -214,3 +216,47 @@ async def uranian_midpoints_route(data: UranianChartRequest) -> Response:
 async def uranian_planetary_pictures_route(data: UranianChartRequest) -> Response:
     """Positions and planetary pictures (C = A/B and A + B - C = D) within ``orb_max``."""
     return _json(pictures_body(_factors(data)))
+
+
+class UranianDialRequest(UranianChartRequest, PictureOptions):
+    """The Uranian chart request plus the picture options and an optional pointer."""
+
+    pointer_deg: float | None = Field(
+        default=None,
+        ge=0,
+        lt=360,
+        description=(
+            "Pointer position in degrees (read modulo the dial); the factors and midpoints "
+            "within orb_max of it are highlighted"
+        ),
+    )
+
+
+@blueprint.post("/api/v3/uranian/dial")
+@require_api_key
+@billable("uranian.dial")
+@validate_request(UranianDialRequest)
+@tag(TAG)
+@operation_id("uranianDial")
+async def uranian_dial_route(data: UranianDialRequest) -> Response:
+    """The Uranian dial picture (90, 45 or 22.5 degrees of ``dial_mode``, 0 at the top,
+    counter-clockwise): every factor at its dial position (each a group with ``data-body`` and
+    ``data-longitude``), and with ``pointer_deg`` the factors and midpoints within ``orb_max``
+    of the pointer highlighted."""
+    factors = _factors(data)
+    lons, meta = factors.longitudes, factors.meta
+    dial = meta.dial_mode
+    local = f"{meta.local:%Y-%m-%d %H:%M}"
+    caption = [factors.birth_place, local]
+    if data.pointer_deg is not None:
+        caption.append(f"\u2192 {data.pointer_deg % dial:.2f}\u00b0  \u00b1{meta.orb_max:g}\u00b0")
+    svg = uranian_dial_svg(
+        uranian_positions(lons, dial),
+        midpoints(lons, dial),
+        dial=dial,
+        orb_max=meta.orb_max,
+        pointer_deg=data.pointer_deg,
+        caption=caption,
+        **data.drawing_options(),
+    )
+    return await picture_response(svg, data)

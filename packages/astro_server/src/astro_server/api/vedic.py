@@ -43,12 +43,14 @@ from astro_calc.vedic.subject import birth_moment
 from astro_calc.vedic.varga import VARGAS
 from astro_server.api._common import in_ephemeris_span, utc_or_now
 from astro_server.api._msgspec_docs import response_model
+from astro_server.api._pictures import PictureOptions, picture_response
 from astro_server.api._subject import (
     TIME_PATTERN,
     BirthSubject,
     names_subject_fields,
     timezone_field,
 )
+from astro_server.drawing.vedic import vedic_chart_svg
 from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody, JobHandle
 from astro_server.services.auth import require_api_key
@@ -290,3 +292,40 @@ async def vedic_remedies(data: RemediesRequest) -> Response:
         data.subject.to_calc(), utc_or_now(data.at), language=data.language, node=data.node
     )
     return json_response(report)
+
+
+class ChartDiagramRequest(PictureOptions):
+    subject: BirthSubjectIn
+    node: Literal["mean", "true"] = Field(default="mean", description="Rahu/Ketu: mean or true")
+    style: Literal["north", "south"] = Field(
+        default="north", description="north: the diamond (houses fixed); south: signs fixed"
+    )
+    varga: str = Field(
+        default="D1",
+        description=f"The divisional chart drawn: {', '.join(VARGAS)} (D1 the rasi chart)",
+    )
+
+    @field_validator("varga")
+    @classmethod
+    def _known_varga(cls, value: str) -> str:
+        if value.upper() not in VARGAS:
+            raise ValueError(f"unknown divisional chart; one of {', '.join(VARGAS)}")
+        return value.upper()
+
+
+@blueprint.post("/api/v3/vedic/chart/diagram")
+@require_api_key
+@billable("vedic.chart_diagram")
+@validate_request(ChartDiagramRequest)
+@document_response(ErrorBody, 400)
+@tag(TAG)
+@operation_id("vedicChartDiagram")
+@names_subject_fields
+async def vedic_chart_diagram(data: ChartDiagramRequest) -> Response:
+    """A Vedic chart picture, North Indian (diamond) or South Indian (fixed signs), of the rasi
+    chart or any varga of ``POST /api/v3/vedic/chart``: lagna and grahas in their houses or
+    signs, abbreviated in English or Thai (each a group with ``data-body``, ``data-longitude``
+    and ``data-sign``)."""
+    chart = sidereal_chart(data.subject.to_calc(), node=data.node, divisional_charts=[data.varga])
+    svg = vedic_chart_svg(chart, style=data.style, varga=data.varga, **data.drawing_options())
+    return await picture_response(svg, data)

@@ -33,6 +33,7 @@ from astro_calc.western import (
     SolarArcDirections,
     Synastry,
     TransitReport,
+    chart_for_instant,
     composite_chart,
     lunar_return,
     natal_chart,
@@ -42,10 +43,14 @@ from astro_calc.western import (
     synastry,
     transits,
 )
+from astro_calc.western.aspects import aspect_set, aspects_between
+from astro_calc.western.natal import aspect_points
 from astro_calc.western.transits import DEFAULT_TRANSITING
 from astro_server.api._common import SPAN_TEXT, as_utc, in_ephemeris_span
 from astro_server.api._msgspec_docs import response_model
+from astro_server.api._pictures import PictureOptions, picture_response
 from astro_server.api._subject import BirthSubject, check_zone, names_subject_fields, timezone_field
+from astro_server.drawing import bi_wheel_svg, natal_wheel_svg
 from astro_server.responses import json_response
 from astro_server.services.auth import require_api_key
 from astro_server.services.billing import billable
@@ -201,15 +206,7 @@ class ProgressionsResult(msgspec.Struct, frozen=True):
 @names_subject_fields
 async def western_natal(data: NatalRequest) -> Response:
     """Natal chart: bodies with sign, house, dignity; houses; angles; aspects; balance."""
-    chart = natal_chart(
-        data.subject.to_calc(),
-        house_system=data.house_system,
-        bodies=data.bodies if data.bodies is not None else DEFAULT_BODIES,
-        aspects=data.aspects,
-        orbs={str(k): v for k, v in data.orbs.items()} if data.orbs else None,
-        include_minor=data.include_minor,
-    )
-    return json_response(chart)
+    return json_response(_natal_chart(data))
 
 
 @blueprint.post("/api/v3/western/synastry")
@@ -332,3 +329,113 @@ async def western_transits(data: TransitsRequest) -> Response:
         include_stations=data.include_stations,
     )
     return json_response(report)
+
+
+# --- pictures ------------------------------------------------------------------------------------
+
+
+class NatalWheelRequest(NatalRequest, PictureOptions):
+    """The natal request plus the picture options."""
+
+
+class SynastryWheelRequest(PairRequest, PictureOptions):
+    """The synastry request plus the picture options."""
+
+
+class TransitsWheelRequest(PictureOptions):
+    subject: WesternSubject
+    at: dt.datetime = Field(description="The moment of the outer (transiting) ring, UTC if naive")
+    house_system: HouseSystem = Field(default="P", description="The natal chart's houses")
+    transiting_bodies: list[Body] | None = Field(
+        default=None, min_length=1, max_length=14, description="Default: sun, mercury..pluto"
+    )
+    aspects: list[AspectName] | None = Field(
+        default=None, min_length=1, max_length=11, description="Default: the five major"
+    )
+
+    _in_span = field_validator("at")(in_ephemeris_span)
+
+
+def _natal_chart(data: NatalRequest) -> NatalChart:
+    return natal_chart(
+        data.subject.to_calc(),
+        house_system=data.house_system,
+        bodies=data.bodies if data.bodies is not None else DEFAULT_BODIES,
+        aspects=data.aspects,
+        orbs={str(k): v for k, v in data.orbs.items()} if data.orbs else None,
+        include_minor=data.include_minor,
+    )
+
+
+@blueprint.post("/api/v3/western/natal/wheel")
+@require_api_key
+@billable("western.natal_wheel")
+@validate_request(NatalWheelRequest)
+@tag(TAG)
+@operation_id("westernNatalWheel")
+@names_subject_fields
+async def western_natal_wheel(data: NatalWheelRequest) -> Response:
+    """Natal wheel picture: the ascendant at 9 o'clock, zodiac counter-clockwise, house cusps,
+    bodies with degrees and retrograde marks, aspect lines by kind. SVG, or PNG rendered from it;
+    each body is a group with ``data-body``/``data-longitude``, each cusp line
+    ``data-cusp``/``data-longitude``, with the numbers of ``POST /api/v3/western/natal``."""
+    svg = natal_wheel_svg(_natal_chart(data), **data.drawing_options())
+    return await picture_response(svg, data)
+
+
+@blueprint.post("/api/v3/western/synastry/wheel")
+@require_api_key
+@billable("western.synastry_wheel")
+@validate_request(SynastryWheelRequest)
+@tag(TAG)
+@operation_id("westernSynastryWheel")
+async def western_synastry_wheel(data: SynastryWheelRequest) -> Response:
+    """Synastry bi-wheel picture: subject A's chart inside, subject B's bodies in the outer
+    ring, and the inter-aspects of ``POST /api/v3/western/synastry`` across the centre."""
+    result = synastry(
+        data.subject_a.to_calc(),
+        data.subject_b.to_calc(),
+        house_system=data.house_system,
+        include_minor=data.include_minor,
+    )
+    svg = bi_wheel_svg(
+        result.chart_a,
+        result.chart_b,
+        result.aspects,
+        kind="synastry",
+        **data.drawing_options(),
+    )
+    return await picture_response(svg, data)
+
+
+@blueprint.post("/api/v3/western/transits/wheel")
+@require_api_key
+@billable("western.transits_wheel")
+@validate_request(TransitsWheelRequest)
+@tag(TAG)
+@operation_id("westernTransitsWheel")
+@names_subject_fields
+async def western_transits_wheel(data: TransitsWheelRequest) -> Response:
+    """Transits bi-wheel picture: the natal chart inside, the sky at ``at`` (geocentric
+    positions, the same bodies as ``POST /api/v3/western/transits``) outside, and the aspects
+    from each transiting body to the natal bodies and angles across the centre."""
+    subject = data.subject.to_calc()
+    natal = natal_chart(subject, house_system=data.house_system, aspects=(), include_minor=False)
+    sky = chart_for_instant(
+        as_utc(data.at),
+        data.subject.latitude,
+        data.subject.longitude,
+        timezone=natal.meta.timezone,
+        house_system=data.house_system,
+        bodies=data.transiting_bodies or DEFAULT_TRANSITING,
+        aspects=(),
+    )
+    definitions = aspect_set(data.aspects or MAJOR_ASPECTS)
+    natal_points = aspect_points(
+        natal.planets, natal.angles.ascendant.longitude, natal.angles.midheaven.longitude
+    )
+    sky_points = [(p.name, p.longitude, p.speed) for p in sky.planets]
+    # body1 from the natal chart, body2 the transiting body (the bi-wheel's inner/outer order).
+    crossing = aspects_between(natal_points, sky_points, definitions)
+    svg = bi_wheel_svg(natal, sky, crossing, kind="transits", **data.drawing_options())
+    return await picture_response(svg, data)

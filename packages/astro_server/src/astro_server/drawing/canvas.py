@@ -3,10 +3,15 @@ fonts embedded, the background painted; text escaped once here."""
 
 from __future__ import annotations
 
+import re
 from xml.sax.saxutils import escape, quoteattr
 
 from astro_server.drawing.glyphs import FONT_STACK, FONT_STACK_TH, font_faces
 from astro_server.drawing.themes import Palette
+
+# Characters XML 1.0 does not allow (C0 controls but tab and newlines, lone surrogates, U+FFFE and
+# U+FFFF): a caller's text (a birth place) holding one would make the document unreadable.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 VIEW: float = 1000.0
 CENTRE: float = VIEW / 2
@@ -46,20 +51,25 @@ class Canvas:
         return (
             f'<text x="{x:.2f}" y="{y + size * 0.35:.2f}" font-size="{size:.1f}" '
             f'font-family="{stack}" text-anchor="{anchor}" '
-            f'fill="{fill}"{extra}>{escape(content)}</text>'
+            f'fill="{fill}"{extra}>{escape(xml_text(content))}</text>'
         )
 
     def svg(self, size_px: int) -> str:
         pal = self.palette
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{size_px}" height="{size_px}" '
-            f'viewBox="0 0 {VIEW:.0f} {VIEW:.0f}" role="img" aria-label={quoteattr(self.title)}>'
-            f"<title>{escape(self.title)}</title>{font_faces(self.thai)}"
+            f'viewBox="0 0 {VIEW:.0f} {VIEW:.0f}" role="img" aria-label={attr(self.title)}>'
+            f"<title>{escape(xml_text(self.title))}</title>{font_faces(self.thai)}"
             f'<rect width="{VIEW:.0f}" height="{VIEW:.0f}" fill="{pal.background}"/>'
         )
         return head + "".join(self._parts) + "</svg>"
 
 
+def xml_text(value: str) -> str:
+    """``value`` without the characters XML cannot carry."""
+    return _NOT_XML.sub("", value)
+
+
 def attr(value: str) -> str:
     """A quoted, escaped attribute value."""
-    return quoteattr(value)
+    return quoteattr(xml_text(value))

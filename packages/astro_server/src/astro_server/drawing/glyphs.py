@@ -5,9 +5,10 @@
   Noto Sans (SIL Open Font License 1.1) extracted once by ``scripts/build_chart_glyphs.py``, in a
   1000-unit em centred on each glyph's bounding box.
 * Label text stays ``<text>`` (searchable, Thai shaped by the renderer) in the bundled subsets
-  ``data/fonts/NotoSans-ChartSubset.ttf`` (Latin) and ``NotoSansThai-ChartSubset.ttf`` (Thai),
-  both OFL. An SVG carries the subsets it uses as ``@font-face`` data URIs (browsers, Chromium's
-  PDF); resvg is given the same files (:mod:`astro_server.drawing.png`).
+  ``data/fonts/NotoSans-ChartSubset.ttf`` (Latin) and ``NotoLoopedThai-ChartSubset.ttf`` (Thai
+  in the traditional looped letters Thai readers expect in print), both OFL. An SVG carries
+  the subsets it uses as ``@font-face`` data URIs (browsers, Chromium's PDF); resvg is given
+  the same files (:mod:`astro_server.drawing.png`).
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ from typing import Any, Final, Literal
 Language = Literal["en", "th"]
 
 LATIN_FAMILY: Final = "Noto Sans"
-THAI_FAMILY: Final = "Noto Sans Thai"
+THAI_FAMILY: Final = "Noto Looped Thai"
 FONT_STACK: Final = f"'{LATIN_FAMILY}','{THAI_FAMILY}',sans-serif"
 FONT_STACK_TH: Final = f"'{THAI_FAMILY}','{LATIN_FAMILY}',sans-serif"
 _FONT_FILES: Final = {
     LATIN_FAMILY: "NotoSans-ChartSubset.ttf",
-    THAI_FAMILY: "NotoSansThai-ChartSubset.ttf",
+    THAI_FAMILY: "NotoLoopedThai-ChartSubset.ttf",
 }
 # Western body names of the API -> glyph names of data/glyphs.json.
 _ALIASES: Final = {

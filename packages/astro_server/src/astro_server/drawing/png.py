@@ -15,9 +15,17 @@ MAX_SIZE_PX = 2000
 
 
 def svg_to_png(svg: str, size_px: int) -> bytes:
-    """Render ``svg`` (a square picture) to a ``size_px`` x ``size_px`` PNG."""
+    """Render ``svg`` (a square picture) to a ``size_px`` x ``size_px`` PNG.
+
+    The ``@font-face`` style the SVG carries for browsers is dropped first: resvg takes the same
+    fonts as files, and parsing some 100 KB of base64 CSS was a fifth of the render time.
+    """
     if not MIN_SIZE_PX <= size_px <= MAX_SIZE_PX:
         raise ValueError(f"size_px must be between {MIN_SIZE_PX} and {MAX_SIZE_PX}")
+    start = svg.find("<style>@font-face")
+    if start >= 0:
+        end = svg.find("</style>", start)
+        svg = svg[:start] + svg[end + len("</style>") :]
     png = resvg_py.svg_to_bytes(
         svg_string=svg,
         width=size_px,

@@ -92,6 +92,21 @@ OPERATIONS: dict[str, Operation] = {
     "thai.auspicious_times": Operation(
         tier="free", credits=2, description="Thai auspicious days and hours, up to 366 days"
     ),
+    # Chart pictures (SVG, or PNG rendered from it).
+    "western.natal_wheel": Operation(
+        tier="free", credits=2, description="Natal wheel picture (SVG or PNG)"
+    ),
+    "western.synastry_wheel": Operation(
+        tier="free", credits=3, description="Synastry bi-wheel picture (SVG or PNG)"
+    ),
+    "western.transits_wheel": Operation(
+        tier="free", credits=3, description="Transits bi-wheel picture (SVG or PNG)"
+    ),
+    "uranian.dial": Operation(tier="free", credits=2, description="Uranian dial picture"),
+    "vedic.chart_diagram": Operation(
+        tier="free", credits=2, description="Vedic North or South Indian chart picture"
+    ),
+    "thai.wheel_diagram": Operation(tier="free", credits=2, description="Taksa wheel picture"),
     "tarot.draw": Operation(tier="free", credits=1, description="Tarot draw, any spread"),
     "numerology.profile": Operation(tier="free", credits=1, description="Numerology profile"),
     "horoscopes.daily": Operation(tier="free", credits=1, description="Published daily horoscope"),
