@@ -180,6 +180,24 @@ class PlanetDignity(msgspec.Struct, frozen=True):
     label: str
 
 
+class LocalizedNames(msgspec.Struct, frozen=True):
+    """Names in one language for tables and headings: ``planets`` (sun..pluto), ``angles``
+    (ascendant, midheaven), ``signs``, ``houses`` (``"1"``.. ``"12"``: "1st" in English, "1" in
+    Thai), ``aspects`` (the five major), ``elements``, ``modalities``, ``dignities`` (domicile,
+    exaltation, detriment, fall, peregrine) and ``sections`` (the chapter titles of
+    :data:`SECTIONS`)."""
+
+    planets: dict[str, str]
+    angles: dict[str, str]
+    signs: dict[str, str]
+    houses: dict[str, str]
+    aspects: dict[str, str]
+    elements: dict[str, str]
+    modalities: dict[str, str]
+    dignities: dict[str, str]
+    sections: dict[str, str]
+
+
 def _check_language(language: str) -> None:
     if language not in LANGUAGES:
         raise CalcInputError("language", f"unknown language {language!r}; one of en, th")
@@ -198,6 +216,16 @@ def texts(language: Language) -> dict[str, dict[str, Any]]:
         name: load_data("western", f"interpretation/{language}/{name}.json")
         for name in _SECTION_FILES
     }
+
+
+@cache
+def localized_names(language: Language) -> LocalizedNames:
+    """The names of planets, angles, signs, houses, aspects, elements, modalities, dignities and
+    sections in ``language`` (the same data the texts use)."""
+    names = texts(language)["names"]
+    return LocalizedNames(
+        **{field: dict(names[field]) for field in LocalizedNames.__struct_fields__}
+    )
 
 
 def _fill(template: str, values: dict[str, str]) -> str:
@@ -267,12 +295,28 @@ def _dignity_sentence(planet: str, sign: str, data: dict[str, Any]) -> str:
     state = "domicile" if found[0] == "rulership" else found[0]
     names = data["names"]
     key = state
-    if state in ("domicile", "detriment"):
+    if len(found) == 2:  # Mercury in Virgo (rulership, exaltation) or Pisces (detriment, fall)
+        key = "domicile_exaltation" if state == "domicile" else "detriment_fall"
+    elif state in ("domicile", "detriment"):
         school = _school(planet, sign)
         if school != "both":
             key = f"{state}_{school}"
     template: str = names["dignity_sentences"][key]
-    return " " + _fill(template, {"planet": names["planets"][planet], "sign": names["signs"][sign]})
+    ruled = sign if state == "domicile" else SIGNS[(SIGNS.index(sign) + 6) % 12]
+    values = {
+        "planet": names["planets_in_text"][planet],
+        "sign": names["signs"][sign],
+        "ruled": names["signs"][ruled],
+        "traditional": names["planets_in_text"].get(_TRADITIONAL_RULER.get(ruled, ""), ""),
+        "modern": names["planets_in_text"].get(_MODERN_RULER.get(ruled, ""), ""),
+    }
+    return " " + _capitalized(_fill(template, values))
+
+
+def _capitalized(text: str) -> str:
+    """The first letter upper-cased (English sentences opening with "the Sun"; Thai has no
+    case)."""
+    return text[:1].upper() + text[1:]
 
 
 def _aspect_item(a: Aspect, level: Level, data: dict[str, Any]) -> InterpretationItem | None:
@@ -360,8 +404,8 @@ def _pattern_item(
 ) -> InterpretationItem:
     names = data["names"]
     values = {
-        "bodies": _join([names["planets"][b] for b in pattern.bodies], data),
-        "apex": names["planets"][pattern.apex] if pattern.apex else "",
+        "bodies": _join([names["planets_in_text"][b] for b in pattern.bodies], data),
+        "apex": names["planets_in_text"][pattern.apex] if pattern.apex else "",
         "sign": names["signs"][pattern.sign] if pattern.sign else "",
         "house": names["houses"][str(pattern.house)] if pattern.house else "",
     }
@@ -374,7 +418,7 @@ def _pattern_item(
         f"pattern.{kind}.{index}",
         "patterns",
         _fill(names["titles"]["patterns"][entry_key], values),
-        _text(entry, level, values),
+        _capitalized(_text(entry, level, values)),
         Basis(
             pattern=kind,
             bodies=pattern.bodies,
