@@ -11,6 +11,7 @@ and the S3 server; webhooks to a local HTTPS receiver verified with ``astro_sdk.
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import ssl
@@ -24,6 +25,7 @@ from typing import Any
 import httpx
 import pytest
 import trustme
+from PIL import Image
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
@@ -67,6 +69,14 @@ class Inbox:
             return list(self.items)
 
 
+def logo_png() -> bytes:
+    """A 64 x 64 logo: a magenta square no report colour uses, to find it in the pixels."""
+    image = Image.new("RGB", (64, 64), (230, 20, 200))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
 @pytest.fixture
 def ca() -> trustme.CA:
     return trustme.CA()
@@ -79,6 +89,9 @@ def receiver(ca: trustme.CA) -> Iterator[tuple[HTTPServer, Inbox]]:
     server = HTTPServer(host="127.0.0.1", port=0, ssl_context=context, threaded=True)
     inbox = Inbox()
     server.expect_request("/hooks", method="POST").respond_with_handler(inbox.handle)
+    server.expect_request("/logo.png", method="GET").respond_with_data(
+        logo_png(), content_type="image/png"
+    )
     server.start()
     yield server, inbox
     server.clear()
@@ -121,6 +134,26 @@ def pdf_text(data: bytes, tmp_path: Path) -> str:
     ).stdout
 
 
+def has_logo(data: bytes, tmp_path: Path) -> bool:
+    """The cover (page 1) holds an image with the logo's magenta."""
+    path = tmp_path / "cover.pdf"
+    path.write_bytes(data)
+    prefix = tmp_path / "cover"
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "1", str(path), str(prefix)], check=True
+    )
+    image = Image.open(next(tmp_path.glob("cover*.png"))).convert("RGB")
+    raw = image.tobytes()
+    magenta = sum(
+        1
+        for i in range(0, len(raw), 3)
+        if abs(raw[i] - 230) < 20 and raw[i + 1] < 60 and abs(raw[i + 2] - 200) < 20
+    )
+    for leftover in tmp_path.glob("cover*.png"):
+        leftover.unlink()
+    return magenta > 200
+
+
 @pytest.fixture
 def hooks_stack(
     production_stack: Stack,
@@ -132,9 +165,13 @@ def hooks_stack(
     scheduler environment (trusting the receiver's CA) is returned for the test to start."""
     ca_file = tmp_path / "ca.pem"
     ca.cert_pem.write_to_path(str(ca_file))
-    env = {"ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1", **s3_env(s3_bucket_url)}
+    env = {
+        "ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1",
+        "SSL_CERT_FILE": str(ca_file),  # the logo is fetched from the local receiver
+        **s3_env(s3_bucket_url),
+    }
     api = production_stack.server(env)
-    return production_stack, api, {**env, "SSL_CERT_FILE": str(ca_file)}
+    return production_stack, api, env
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils")
@@ -152,9 +189,13 @@ def test_async_report_is_queued_rendered_charged_once_and_announced(
     secret = webhook_endpoint(
         api.base_url, account["api_key"], f"https://localhost:{server.port}/hooks"
     )
+    logo_url = f"https://localhost:{server.port}/logo.png"
     with AstroClient(api_key=account["api_key"], base_url=api.base_url) as client:
         handle = client.reports.natal_pdf(
-            birth_subject=SUBJECT, name="Somchai Jaidee", branding=BRANDING, run_async=True
+            birth_subject=SUBJECT,
+            name="Somchai Jaidee",
+            branding={**BRANDING, "logo_url": logo_url},
+            run_async=True,
         )
         assert handle.status == "queued"
         assert handle.poll == f"/api/v3/jobs/{handle.job_id}"
@@ -173,6 +214,7 @@ def test_async_report_is_queued_rendered_charged_once_and_announced(
         text = pdf_text(fetched.content, tmp_path)
         assert "Somchai Jaidee" in text
         assert "Lotus Star Readings" in text
+        assert has_logo(fetched.content, tmp_path)
         report = client.reports.get(result.report_id)
         assert report.status == "succeeded"
         assert report.pdf_url is not None
@@ -191,6 +233,27 @@ def test_async_report_is_queued_rendered_charged_once_and_announced(
     assert event["data"]["report_id"] == result.report_id
     assert event["data"]["status"] == "succeeded"
     assert event["data"]["pdf_url"].split("?")[0] == result.url.split("?")[0]
+
+    # A brand profile (saved by a customer of the account, its logo fetched once) brands a
+    # report of the API key; another account cannot use it.
+    email = f"brand-{account['account_id']}@example.com"
+    create_customer(stack, account["account_id"], email)
+    with AstroClient(base_url=api.base_url) as anonymous:
+        customer = anonymous.auth.login(email, PASSWORD)
+        profile = customer.brand_profiles.create(
+            name="Main", branding={"brand_name": "Orchid Astrology", "logo_url": logo_url}
+        )
+    with AstroClient(api_key=account["api_key"], base_url=api.base_url) as client:
+        branded = client.reports.natal_pdf(
+            birth_subject=SUBJECT, name="Ann", brand_profile_id=profile.id
+        )
+        data = httpx.get(branded.url, timeout=30).content
+        assert "Orchid Astrology" in pdf_text(data, tmp_path)
+        assert has_logo(data, tmp_path)
+        with pytest.raises(astro_sdk.NotFoundError):
+            client.with_options(api_key=other["api_key"]).reports.natal_pdf(
+                birth_subject=SUBJECT, name="Ann", brand_profile_id=profile.id
+            )
 
 
 def test_a_render_failure_refunds_once_and_sends_report_failed(

@@ -29,7 +29,7 @@ from tortoise.expressions import Q
 
 from astro_calc.western import BirthSubject, natal_chart
 from astro_server.errors import APIError, not_found
-from astro_server.models import BrandProfile, Job, Report, StoredFile
+from astro_server.models import Job, Report, StoredFile
 from astro_server.reports.branding import DEFAULT_BRAND, DEFAULT_COLOR, ReportBrand
 from astro_server.reports.natal import Locale, natal_report_html
 from astro_server.reports.renderer import RendererUnavailable
@@ -61,19 +61,12 @@ def _iso(moment: dt.datetime | None) -> str | None:
 
 
 async def brand_params_from_profile(account_id: str, profile_id: str) -> dict[str, Any]:
-    """The job's brand parameters from a stored brand profile (another account's: 404)."""
-    profile = await BrandProfile.get_or_none(id=profile_id, account_id=account_id)
-    if profile is None:
-        raise not_found("Brand profile")
-    branding = dict(profile.branding or {})
-    return {
-        "name": branding.get("brand_name"),
-        "primary_color": branding.get("primary_color"),
-        "contact_email": branding.get("contact_email"),
-        "contact_phone": branding.get("contact_phone"),
-        "contact_url": branding.get("contact_url"),
-        "logo_file_id": profile.logo_file_id,
-    }
+    """The job's brand parameters for a brand profile (another account's: 404). The job reads
+    the profile, and its stored logo, when it renders."""
+    from astro_server.services.brands import owned_profile
+
+    await owned_profile(account_id, profile_id)
+    return {"profile_id": profile_id}
 
 
 async def brand_params_from_branding(account_id: str, branding: dict[str, Any]) -> dict[str, Any]:
@@ -100,6 +93,19 @@ async def brand_params_from_branding(account_id: str, branding: dict[str, Any]) 
 async def _brand(account_id: str, params: dict[str, Any] | None) -> ReportBrand:
     if not params:
         return DEFAULT_BRAND
+    if params.get("profile_id"):
+        from astro_server.services.brands import branding_for
+
+        profile = await branding_for(params["profile_id"], account_id)
+        return ReportBrand(
+            name=profile.brand_name or None,
+            primary_color=profile.primary_color or DEFAULT_COLOR,
+            logo=profile.logo,
+            logo_type=(profile.logo_content_type or "").split(";")[0].strip() or None,
+            contact_email=profile.contact_email,
+            contact_phone=profile.contact_phone,
+            contact_url=profile.contact_url,
+        )
     logo = logo_type = None
     if params.get("logo_file_id"):
         stored = await StoredFile.get_or_none(
