@@ -9,6 +9,8 @@ Starts a throwaway PostgreSQL and Redis on loopback, migrates, creates a pro acc
 2. async: ``--async`` (50) natal PDFs queued at once (``async: true``), then polled every 50 ms
    until all are ``succeeded``; prints the wall time from the first POST to the last success
    and PDFs per second;
+   with the CPU seconds each PDF cost (API, workers and their Chromium processes: on a shared
+   machine CPU time says more than wall time);
 3. memory: the peak resident set (VmHWM) of the API and of each worker process, and the
    resident set of each worker's Chromium processes (children) at the end.
 
@@ -38,7 +40,13 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from _services import free_port, load_average, start_postgres_and_redis, wait_for_port
+from _services import (
+    free_port,
+    load_average,
+    process_tree_cpu_s,
+    start_postgres_and_redis,
+    wait_for_port,
+)
 
 PATH = "/api/v3/reports/natal/pdf"
 BRANDING = {"brand_name": "Lotus Star Readings", "primary_color": "#0E6E5C"}
@@ -213,6 +221,7 @@ def main() -> int:
         )
 
         load_before = load_average()
+        cpu_before = sum(process_tree_cpu_s(p.pid) for p in processes.values())
         started = time.perf_counter()
         jobs = []
         for i in range(args.queued):
@@ -232,6 +241,12 @@ def main() -> int:
                     raise SystemExit(f"job {job_id} {job['status']}: {job['error']}")
             time.sleep(0.05)
         wall = time.perf_counter() - started
+        cpu = sum(process_tree_cpu_s(p.pid) for p in processes.values()) - cpu_before
+        print(
+            f"async CPU: {cpu / args.queued:.2f} CPU s per PDF (API, workers and their Chromium"
+            f" processes), so at most {os.cpu_count()} / {cpu / args.queued:.2f} = "
+            f"{(os.cpu_count() or 1) * args.queued / cpu:.2f} PDFs/s on this machine unshared"
+        )
         print(
             f"async natal PDF: {args.queued} done in {wall:.1f} s with {args.workers} workers "
             f"= {args.queued / wall:.2f} PDFs/s (load {load_before} -> {load_average()})"
