@@ -60,9 +60,16 @@ def _chart() -> NatalChart:
     return natal_chart(subject, house_system="P", include_minor=False)
 
 
-def _html(locale: Any, brand: ReportBrand, person: str = PERSON) -> str:
+def _html(
+    locale: Any, brand: ReportBrand, person: str = PERSON, *, inline_fonts: bool = True
+) -> str:
     return natal_report_html(
-        _chart(), person_name=person, locale=locale, brand=brand, generated_at=GENERATED
+        _chart(),
+        person_name=person,
+        locale=locale,
+        brand=brand,
+        generated_at=GENERATED,
+        inline_fonts=inline_fonts,
     )
 
 
@@ -79,14 +86,20 @@ async def _print_all(documents: dict[str, tuple[str, str]]) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Every PDF of this module, printed once by one browser."""
+    # As the service prints them: fonts from the renderer's own font directory; "inline" as
+    # the HTML format carries them (data URIs), printed too.
     documents = {
-        "en": (_html("en", BRAND), BRAND.name or ""),
-        "th": (_html("th", BRAND, "สมชาย ใจดี"), BRAND.name or ""),
-        "default": (_html("en", ReportBrand()), labels("en")["default_brand_name"]),
+        "en": (_html("en", BRAND, inline_fonts=False), BRAND.name or ""),
+        "th": (_html("th", BRAND, "สมชาย ใจดี", inline_fonts=False), BRAND.name or ""),
+        "default": (
+            _html("en", ReportBrand(), inline_fonts=False),
+            labels("en")["default_brand_name"],
+        ),
         "injected": (
-            _html("en", ReportBrand(name=INJECTED_BRAND), INJECTED_NAME),
+            _html("en", ReportBrand(name=INJECTED_BRAND), INJECTED_NAME, inline_fonts=False),
             INJECTED_BRAND,
         ),
+        "inline": (_html("th", BRAND, "สมชาย ใจดี"), BRAND.name or ""),
     }
     printed = asyncio.run(_print_all(documents))
     folder = tmp_path_factory.mktemp("pdfs")
@@ -142,7 +155,7 @@ def test_metadata_title_author_language_and_pages(pdfs: dict[str, Path], locale:
     assert f"/Lang ({locale})".encode() in pdfs[locale].read_bytes()
 
 
-@pytest.mark.parametrize("locale", ["en", "th"])
+@pytest.mark.parametrize("locale", ["en", "th", "inline"])
 def test_every_font_is_embedded_as_a_subset_of_the_bundled_faces(
     pdfs: dict[str, Path], locale: str
 ) -> None:
@@ -158,8 +171,9 @@ def test_every_font_is_embedded_as_a_subset_of_the_bundled_faces(
         "NotoSans-Regular", "NotoSans-Bold", "NotoSerif-Bold", "NotoSansThai-Regular",
         "NotoSansThai-Bold", "NotoSerifThai-Bold", "NotoSansSymbols-Regular",
         "NotoSansSymbols2-Regular",
+        "NotoLoopedThai-Regular",  # the wheel's Thai labels (the drawing module's own font)
     }  # fmt: skip
-    if locale == "th":
+    if locale in ("th", "inline"):
         assert {"NotoSansThai-Regular", "NotoSerifThai-Bold"} <= names
 
 

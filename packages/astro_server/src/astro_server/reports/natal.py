@@ -230,8 +230,9 @@ def _logo(brand: ReportBrand) -> str | None:
     return data_uri(brand.logo, brand.logo_type)
 
 
-def render_natal_html(report: NatalReport) -> str:
-    """The whole report as one self-contained HTML document (fonts and images inlined)."""
+def render_natal_html(report: NatalReport, *, inline_fonts: bool = True) -> str:
+    """The whole report as one HTML document, images inlined; fonts inlined too unless
+    ``inline_fonts`` is false (the PDF renderer has them locally)."""
     words = load_labels(report.locale)
     chart = report.chart
     meta = chart.meta
@@ -243,7 +244,7 @@ def render_natal_html(report: NatalReport) -> str:
         "lang": report.locale,
         "title": f"{words['report_title']}: {report.person_name}",
         "words": words,
-        "fonts_css": Markup(font_face_css()),  # noqa: S704 (our fonts' data URIs)
+        "fonts_css": Markup(font_face_css(inline_fonts)),  # noqa: S704 (our own rules)
         "colours": _brand_css(brand),
         "brand_name": brand_name,
         "brand_is_default": brand.is_default,
@@ -377,9 +378,11 @@ def natal_report_html(
     locale: Locale,
     brand: ReportBrand,
     generated_at: dt.datetime,
+    inline_fonts: bool = True,
 ) -> str:
-    """The natal report of ``chart`` as one self-contained HTML document: the drawing module's
-    wheel (in the brand's colour) and the interpretation chapters in ``locale``."""
+    """The natal report of ``chart`` as one HTML document: the drawing module's wheel (in the
+    brand's colour) and the interpretation chapters in ``locale``. Self-contained unless
+    ``inline_fonts`` is false (for the PDF renderer, which has the fonts locally)."""
     wheel = natal_wheel_svg(
         chart,
         colors={"primary": brand.primary_color},
@@ -395,4 +398,4 @@ def natal_report_html(
         wheel_svg=wheel,
         chapters=interpretation_chapters(chart, locale),
     )
-    return render_natal_html(report)
+    return render_natal_html(report, inline_fonts=inline_fonts)

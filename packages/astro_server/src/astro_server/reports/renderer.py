@@ -25,8 +25,10 @@ import logging
 import os
 import re
 import shutil
+import tempfile
 import weakref
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
@@ -43,6 +45,7 @@ CHROMIUM_FLAGS: tuple[str, ...] = (
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--font-render-hinting=none",
 )
 _CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 #: Pages rendered at once by one process (each costs a renderer process, ~60 MB).
@@ -156,6 +159,31 @@ def set_pdf_metadata(pdf: bytes, *, author: str, creator: str, subject: str = ""
 class _Session:
     playwright: Playwright
     browser: Browser
+    fontconfig_dir: str
+
+
+def _fontconfig() -> str:
+    """A fontconfig set-up naming only the bundled fonts (no system font can slip into a
+    report); returns its directory (``fonts.conf`` and the cache)."""
+    from xml.sax.saxutils import escape
+
+    from astro_server.reports.html import fonts_directory
+
+    folder = tempfile.mkdtemp(prefix="astro-report-fonts-")
+    config = (
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+        f"  <dir>{escape(str(fonts_directory()))}</dir>\n"
+        f"  <cachedir>{escape(folder)}/cache</cachedir>\n"
+        # Unhinted outlines and fractional advances, as web fonts get: hinting snaps advances
+        # to whole pixels, and pdftotext then reads the gaps as spaces ("P R EPARED").
+        '  <match target="font">\n'
+        '    <edit name="hinting" mode="assign"><bool>false</bool></edit>\n'
+        '    <edit name="hintstyle" mode="assign"><const>hintnone</const></edit>\n'
+        '    <edit name="antialias" mode="assign"><bool>true</bool></edit>\n'
+        "  </match>\n</fontconfig>\n"
+    )
+    Path(folder, "fonts.conf").write_text(config, encoding="utf-8")
+    return folder
 
 
 async def _refuse(route: Route) -> None:
@@ -183,16 +211,24 @@ class PdfRenderer:
                 raise RendererUnavailable(missing)
             from playwright.async_api import async_playwright
 
+            fontconfig_dir = _fontconfig()
             driver = await async_playwright().start()
             try:
                 browser = await driver.chromium.launch(
-                    executable_path=find_chromium(), args=list(CHROMIUM_FLAGS), headless=True
+                    executable_path=find_chromium(),
+                    args=list(CHROMIUM_FLAGS),
+                    headless=True,
+                    env={
+                        **os.environ,
+                        "FONTCONFIG_FILE": str(Path(fontconfig_dir, "fonts.conf")),
+                    },
                 )
             except BaseException:
                 await driver.stop()
+                shutil.rmtree(fontconfig_dir, ignore_errors=True)
                 raise
             log.info("Chromium launched for PDF rendering (%s)", browser.version)
-            self._session = _Session(driver, browser)
+            self._session = _Session(driver, browser, fontconfig_dir)
             return browser
 
     async def pdf(self, html: str) -> bytes:
@@ -229,6 +265,7 @@ class PdfRenderer:
             await session.browser.close()
         with contextlib.suppress(Exception):
             await session.playwright.stop()
+        shutil.rmtree(session.fontconfig_dir, ignore_errors=True)
 
 
 _renderers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, PdfRenderer] = (

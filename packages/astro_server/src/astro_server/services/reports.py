@@ -237,6 +237,7 @@ async def render_report_file(params: dict[str, Any], report: Report) -> StoredFi
         locale=locale,
         brand=brand,
         generated_at=generated_at,
+        inline_fonts=report.format == "html",
     )
     if report.format == "pdf":
         from astro_server.reports.html import labels
