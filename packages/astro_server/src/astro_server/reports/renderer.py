@@ -7,8 +7,10 @@ with ``pdftotext`` (fpdf2 and WeasyPrint broke the text layer; see the shared EN
 One browser per process and event loop, launched on first use and reused; every report gets a new
 browser context (no cookies, cache or storage shared between reports) and page. The page runs no
 script (``java_script_enabled=False``) and loads nothing: every request it would make is aborted
-(``page.route("**/*", abort)``), so fonts and images must be ``data:`` URIs (they are not network
-requests). A browser that crashed is launched again on the next report.
+(``page.route("**/*", abort)``), so images must be ``data:`` URIs (not network requests). Fonts
+come from a private fontconfig listing only the bundled fonts directory (see
+:func:`astro_server.reports.html.font_face_css`). A browser that crashed is launched again on
+the next report.
 
 Chromium writes the title (from ``<title>``), the language (``/Lang`` from ``<html lang>``, in a
 tagged PDF) and subset-embedded fonts, but no author: :func:`set_pdf_metadata` adds Author and
