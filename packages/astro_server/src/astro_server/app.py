@@ -86,9 +86,20 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
     "sub_id": ("id", r"^hfs_[a-f0-9]{24}$"),
     "job_id": ("job_id", r"^job_[a-f0-9]{24}$"),
     "delivery_id": ("delivery_id", r"^dlv_[a-f0-9]{24}$"),
+    "endpoint_id": ("id", r"^whe_[a-f0-9]{24}$"),
+    "profile_id": ("id", r"^brand_[a-f0-9]{24}$"),
+    "file_id": ("file_id", r"^file_[a-f0-9]{24}$"),
+    "report_id": ("report_id", r"^rep_[a-f0-9]{24}$"),
 }
 #: Operations that answer 204 with no body.
-_NO_CONTENT: Final = frozenset({"logout", "deleteHoroscopeFeedSubscription"})
+_NO_CONTENT: Final = frozenset(
+    {
+        "logout",
+        "deleteHoroscopeFeedSubscription",
+        "deleteWebhookEndpoint",
+        "deleteReportBrandProfile",
+    }
+)
 
 
 def _document_path_parameters(document: dict[str, Any]) -> None:
@@ -343,8 +354,10 @@ def _register_lifecycle(app: Quart, settings: Settings) -> None:
     @app.after_serving
     async def _shutdown() -> None:
         from astro_server.db import close_db
+        from astro_server.reports.renderer import close_renderer
         from astro_server.tasks import broker as broker_module
 
+        await close_renderer()
         state: Platform | None = app.extensions.pop("astro", None)
         if state is not None:
             for item in state.background:
@@ -399,6 +412,12 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.horoscope_feeds import blueprint as horoscope_feeds
 
     app.register_blueprint(horoscope_feeds)
+    from astro_server.api.files import blueprint as files_bp
+
+    app.register_blueprint(files_bp)
+    from astro_server.api.webhook_endpoints import blueprint as webhook_endpoints
+
+    app.register_blueprint(webhook_endpoints)
     from astro_server.api.vedic import blueprint as vedic
 
     app.register_blueprint(vedic)
@@ -419,4 +438,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.chinese import blueprint as chinese
 
     app.register_blueprint(chinese)
+    from astro_server.api.reports import blueprint as reports
+
+    app.register_blueprint(reports)
     return app

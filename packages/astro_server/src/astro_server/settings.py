@@ -45,6 +45,15 @@ class Settings:
     api_key_cache_s: float = 5.0
     metrics_token: str | None = None
     max_subscriptions_per_customer: int = 100
+    # Files (services/files): unset storage_url keeps them under <data_dir>/files.
+    storage_url: str | None = None
+    s3_endpoint_url: str | None = None
+    s3_access_key_id: str | None = None
+    s3_secret_access_key: str | None = None
+    s3_region: str = "us-east-1"
+    file_url_ttl_s: int = 86_400
+    file_retention_hours: float = 168.0
+    public_url: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -93,6 +102,14 @@ class Settings:
             max_subscriptions_per_customer=int(
                 env.get("ASTRO_MAX_SUBSCRIPTIONS_PER_CUSTOMER", "100")
             ),
+            storage_url=env.get("ASTRO_STORAGE_URL") or None,
+            s3_endpoint_url=env.get("ASTRO_S3_ENDPOINT_URL") or None,
+            s3_access_key_id=env.get("ASTRO_S3_ACCESS_KEY_ID") or None,
+            s3_secret_access_key=env.get("ASTRO_S3_SECRET_ACCESS_KEY") or None,
+            s3_region=env.get("ASTRO_S3_REGION") or "us-east-1",
+            file_url_ttl_s=int(env.get("ASTRO_FILE_URL_TTL_S", "86400")),
+            file_retention_hours=float(env.get("ASTRO_FILE_RETENTION_HOURS", "168")),
+            public_url=(env.get("ASTRO_PUBLIC_URL") or "").rstrip("/") or None,
         )
 
 

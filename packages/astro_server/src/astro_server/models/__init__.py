@@ -6,17 +6,22 @@ Add a model: define it in a module here, import it below, then run
 
 from astro_server.models.accounts import Account, ApiKey, Customer, CustomerSession
 from astro_server.models.billing import IdempotencyRecord, LedgerEntry
+from astro_server.models.brands import BrandProfile
 from astro_server.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
     HoroscopeFeedSubscription,
+    WebhookEndpoint,
 )
+from astro_server.models.files import StoredFile
 from astro_server.models.horoscopes import PublishedHoroscope
 from astro_server.models.jobs import Job
+from astro_server.models.reports import Report
 
 __all__ = [
     "Account",
     "ApiKey",
+    "BrandProfile",
     "Customer",
     "CustomerSession",
     "FeedDelivery",
@@ -26,4 +31,7 @@ __all__ = [
     "Job",
     "LedgerEntry",
     "PublishedHoroscope",
+    "Report",
+    "StoredFile",
+    "WebhookEndpoint",
 ]

@@ -72,6 +72,9 @@ async def run_worker(settings: Settings, drain_s: float = 5.0) -> None:
             await broker_module.kick_job(job_id)
 
     await _bounded(hand_back(), 1.5)
+    from astro_server.reports.renderer import close_renderer
+
+    await _bounded(close_renderer(), 2.0)
     await _bounded(broker.shutdown(), 1.0)
     await _bounded(close_db(), 1.0)
     log.info("worker stopped")

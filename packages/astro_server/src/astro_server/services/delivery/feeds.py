@@ -23,6 +23,7 @@ from astro_server.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
     HoroscopeFeedSubscription,
+    WebhookEndpoint,
 )
 from astro_server.services.delivery.http import DeliveryClient
 from astro_server.services.delivery.schedule import InvalidTimezone, delivery_zone, next_due
@@ -284,7 +285,11 @@ async def rotate_secret(
     return sub, secret, until
 
 
-def secrets_in_use(sub: HoroscopeFeedSubscription, now: datetime, settings: Settings) -> list[str]:
+def secrets_in_use(
+    sub: HoroscopeFeedSubscription | WebhookEndpoint, now: datetime, settings: Settings
+) -> list[str]:
+    """The secrets a message is signed with now: the current one, and the previous one during
+    a rotation's overlap (a feed subscription or an account's webhook endpoint)."""
     box = _box(settings)
     in_use = [box.decrypt(sub.secret_ciphertext, bound_to=sub.id)]
     if (
