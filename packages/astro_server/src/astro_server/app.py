@@ -438,7 +438,9 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.chinese import blueprint as chinese
 
     app.register_blueprint(chinese)
+    from astro_server.api.hr import blueprint as hr
     from astro_server.api.reports import blueprint as reports
 
     app.register_blueprint(reports)
+    app.register_blueprint(hr)
     return app

@@ -21,6 +21,7 @@ from astro_calc.hr.assessment import (
     verdict_for,
 )
 from astro_calc.hr.narrative import (
+    PARAGRAPHS,
     CandidateSummary,
     DayMasterSummary,
     HrAssessment,
@@ -29,6 +30,7 @@ from astro_calc.hr.narrative import (
 )
 
 __all__ = [
+    "PARAGRAPHS",
     "ArchetypeMatch",
     "BaziProfile",
     "CandidateSummary",

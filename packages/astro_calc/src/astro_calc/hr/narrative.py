@@ -33,6 +33,8 @@ from astro_calc.hr.assessment import (
 
 Locale = Literal["en", "th"]
 LOCALES: Final[tuple[Locale, ...]] = ("en", "th")
+#: The narrative's paragraphs, in order, separated by a blank line.
+PARAGRAPHS: Final = ("disclaimer", "intro", "bazi", "outlook", "company", "position", "closing")
 
 
 class DayMasterSummary(msgspec.Struct, frozen=True):
