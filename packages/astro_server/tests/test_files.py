@@ -72,7 +72,7 @@ async def test_storage_takes_a_stream(backend: Storage) -> None:
 
 @pytest.mark.parametrize("key", ["../secret_key", "a/b", "", ".hidden", "x" * 201])
 async def test_storage_refuses_keys_that_leave_its_root(backend: Storage, key: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="invalid storage key"):
         await backend.put(key, b"x", "text/plain")
 
 
@@ -86,7 +86,7 @@ def test_the_settings_choose_the_backend(tmp_path: Path) -> None:
     )
     assert isinstance(bucket, S3Storage)
     assert (bucket.bucket, bucket.prefix) == ("reports", "astro")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="s3://bucket/prefix"):
         files.storage_for(base.with_overrides(storage_url="https://example.com/x"))
 
 
@@ -273,7 +273,8 @@ async def test_files_past_retention_are_deleted_by_the_scheduler_and_answer_410(
     kept = await files.store_file(
         "acct_1", b"\x89PNG", "image/png", "logo.png", "brand_logo", keep=True
     )
-    url, _ = files.signed_url(stored, ttl_s=400 * 3600)  # a URL living past the retention
+    url, expires_at = files.signed_url(stored, ttl_s=400 * 3600)
+    assert expires_at == stored.expires_at  # capped at the retention
     clock.advance(hours=167, minutes=59)
     await maintenance.delete_expired_files()
     assert (await client.get(target(url))).status_code == 200
@@ -285,6 +286,8 @@ async def test_files_past_retention_are_deleted_by_the_scheduler_and_answer_410(
     assert await files.storage().size(stored.storage_key) is None
     row = await StoredFile.get(id=stored.id)
     assert row.deleted_at == clock.now
+    clock.advance(days=30)  # long after the URL's expiry: still "gone", not "expired"
+    assert (await client.get(target(url))).status_code == 410
     clock.advance(days=400)
     assert await files.delete_expired_files() == 0
     assert await files.storage().size(kept.storage_key) == 4

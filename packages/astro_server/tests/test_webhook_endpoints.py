@@ -252,7 +252,8 @@ async def test_rotation_signs_with_both_secrets_during_the_overlap(
         await client.post(f"{BASE}/{endpoint_id}/rotate-secret", headers=headers)
     ).get_json()
     new = rotated["signing_secret"]
-    assert new != old and new.startswith("whsec_")
+    assert new != old
+    assert new.startswith("whsec_")
     await events.emit_account_event(account_id, "report.failed", {"error": "x"})
     (row,) = await FeedDelivery.filter(endpoint_id=endpoint_id)
     await settled(row.id)
@@ -320,7 +321,8 @@ async def test_list_pages_with_a_cursor_and_delete_is_204(
         )
         made.append(body["endpoint"]["id"])
     first = await (await client.get(f"{BASE}?limit=2", headers=headers)).get_json()
-    assert len(first["endpoints"]) == 2 and first["next_cursor"]
+    assert len(first["endpoints"]) == 2
+    assert first["next_cursor"]
     second = await (
         await client.get(f"{BASE}?limit=2&cursor={first['next_cursor']}", headers=headers)
     ).get_json()
@@ -333,5 +335,5 @@ async def test_list_pages_with_a_cursor_and_delete_is_204(
 
 
 async def test_emitting_an_unknown_type_is_a_programming_error(app: Quart) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown account event type"):
         await events.emit_account_event("acct_x", "report.done", {})

@@ -418,6 +418,9 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.webhook_endpoints import blueprint as webhook_endpoints
 
     app.register_blueprint(webhook_endpoints)
+    from astro_server.api.brand_profiles import blueprint as brand_profiles
+
+    app.register_blueprint(brand_profiles)
     from astro_server.api.vedic import blueprint as vedic
 
     app.register_blueprint(vedic)

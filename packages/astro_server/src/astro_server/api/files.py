@@ -1,7 +1,8 @@
 """``GET /files/{file_id}?expires=&signature=``: generated files behind signed URLs.
 
 The URL is the credential (no header): a missing, malformed or wrong signature, or an expiry in
-the past, is 403 ``forbidden``; a file deleted after its retention is 410 ``gone``. One byte
+the past, is 403 ``forbidden``; a file deleted after its retention is 410 ``gone`` (also when
+the validly signed URL has expired: a URL never outlives its file's retention). One byte
 range (``Range: bytes=a-b``, ``a-``, ``-n``) is answered 206 with ``Content-Range``; a range
 past the end is 416; several ranges get the whole file (RFC 9110 lets a server ignore Range).
 """
@@ -95,13 +96,16 @@ async def get_file(file_id: str) -> Response:
     expires = int(raw_expires)
     if not files.signature_valid(file_id, expires, signature):
         raise _forbidden("This file URL's signature is not valid.")
-    if expires < files.service.now().timestamp():
-        raise _forbidden("This file URL has expired; ask for a fresh URL.")
     stored = await StoredFile.get_or_none(id=file_id)
     if stored is None:
         raise not_found("File")
+    # Before the expiry: a URL never outlives its file's retention, so an old URL of a deleted
+    # file would otherwise always read "expired" and never "gone". The signature proves we
+    # issued it, so telling its holder the file is gone reveals nothing more.
     if stored.deleted_at is not None:
         raise APIError(410, "This file was deleted after its retention period.", error="gone")
+    if expires < files.service.now().timestamp():
+        raise _forbidden("This file URL has expired; ask for a fresh URL.")
     size = stored.byte_size
     wanted = _byte_range(request.headers["Range"], size) if "Range" in request.headers else None
     try:

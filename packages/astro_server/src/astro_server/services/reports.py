@@ -84,11 +84,11 @@ async def brand_params_from_branding(
     naming ``branding.logo_url``) and stored beside the report, kept as long as the report."""
     logo_file_id = None
     if branding.get("logo_url"):
-        from astro_server.services.brands import fetch_logo_file
+        # 19a's brands service: fetched through the SSRF-safe client, a 400 naming
+        # branding.logo_url when refused (merged here for issue 20; livemode not yet recorded).
+        from astro_server.services.brands import store_logo
 
-        stored = await fetch_logo_file(
-            account_id, branding["logo_url"], field="branding.logo_url", livemode=livemode
-        )
+        stored = await store_logo(account_id, branding["logo_url"])
         logo_file_id = stored.id
     return {
         "name": branding.get("brand_name"),

@@ -208,7 +208,7 @@ def event_body(
 
 async def emit_account_event(
     account_id: str,
-    type: str,  # noqa: A002  (the event's field is named "type")
+    type: str,
     data: Any,
     livemode: bool = True,
     *,
@@ -252,9 +252,15 @@ async def emit_account_event(
             from astro_server.tasks.delivery import kick_delivery
 
             kick = kick_delivery
+        ids = [r.id for r in rows]
         try:
-            await feed_pipeline.dispatch_ids([r.id for r in rows], now=created, kick=kick)
+            await feed_pipeline.dispatch_ids(ids, now=created, kick=kick)
         except Exception:
+            # Due now and holding no token: the scheduler's delivery tick hands them out (a
+            # message that did go out finds its token gone and does nothing).
+            await FeedDelivery.filter(id__in=ids, status="pending").update(
+                lease_token=None, next_attempt_at=created
+            )
             log.warning("event %s: hand-over failed; the delivery tick will send it", event_id)
     return event_id
 

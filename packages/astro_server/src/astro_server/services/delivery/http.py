@@ -107,12 +107,19 @@ class _Connection:
             self.writer.transport.abort()
 
     async def post(
-        self, target: bytes, headers: list[tuple[str, str]], body: bytes, max_bytes: int
+        self,
+        target: bytes,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        max_bytes: int,
+        method: str = "POST",
     ) -> tuple[int, bytes]:
         """Send the request; return the status and at most ``max_bytes`` of the body."""
         protocol = self.protocol
-        wire = protocol.send(h11.Request(method="POST", target=target, headers=headers))
-        wire += protocol.send(h11.Data(data=body)) + protocol.send(h11.EndOfMessage())
+        wire = protocol.send(h11.Request(method=method, target=target, headers=headers))
+        if body:
+            wire += protocol.send(h11.Data(data=body))
+        wire += protocol.send(h11.EndOfMessage())
         received = bytearray()
         status: int | None = None
         try:
@@ -272,18 +279,24 @@ class DeliveryClient:
         raise last_error or OSError("no address to connect to")
 
     async def _send(
-        self, pool: _Pool, target: bytes, headers: list[tuple[str, str]], body: bytes
+        self,
+        pool: _Pool,
+        target: bytes,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        *,
+        method: str = "POST",
+        max_bytes: int | None = None,
     ) -> tuple[int, bytes, str]:
+        limit = self.max_response_bytes if max_bytes is None else max_bytes
         connection = self._idle_connection(pool) or await self._connect(pool.destination)
         try:
-            status, received = await connection.post(target, headers, body, self.max_response_bytes)
+            status, received = await connection.post(target, headers, body, limit, method)
         except _StaleConnection:
             connection.close()
             connection = await self._connect(pool.destination)
             try:
-                status, received = await connection.post(
-                    target, headers, body, self.max_response_bytes
-                )
+                status, received = await connection.post(target, headers, body, limit, method)
             except BaseException:
                 connection.close()
                 raise
@@ -351,3 +364,61 @@ class DeliveryClient:
         elif not 200 <= status < 300:
             error = f"HTTP {status}"
         return AttemptResult(status, elapsed_ms(), text, error, address)
+
+
+@dataclass(frozen=True, slots=True)
+class FetchResult:
+    """What :meth:`DeliveryClient.fetch` got: the body (complete unless ``too_large``), or an
+    error (``unsafe_destination: ...``, a timeout, a network error, a redirect, an HTTP status)."""
+
+    status: int | None
+    body: bytes
+    error: str | None
+    too_large: bool = False
+
+
+async def fetch(
+    client: DeliveryClient, url: str, *, max_bytes: int, timeout_s: float
+) -> FetchResult:
+    """GET ``url`` under the delivery client's rules: https only, the destination checked and
+    pinned (public addresses only, unless the client allows loopback for tests), no redirects
+    followed, the whole fetch within ``timeout_s``, at most ``max_bytes`` read (one more byte
+    tells ``too_large``). Used for brand logos, which are fetched once when saved."""
+    try:
+        async with asyncio.timeout(timeout_s):
+            destination = await check_destination(
+                url, allow_loopback=client.allow_loopback, resolver=client._resolve
+            )
+            pool = client._pool_for(destination)
+            headers = [
+                ("Host", _host_header(destination)),
+                ("User-Agent", USER_AGENT),
+                ("Accept", "image/png, image/jpeg, image/svg+xml"),
+            ]
+            pool.in_use += 1
+            try:
+                async with pool.slots:
+                    status, received, _address = await client._send(
+                        pool,
+                        httpx.URL(url).raw_path,
+                        headers,
+                        b"",
+                        method="GET",
+                        max_bytes=max_bytes + 1,
+                    )
+            finally:
+                pool.in_use -= 1
+    except UnsafeDestination as exc:
+        log.warning("fetch destination refused: %s", exc.detail)
+        return FetchResult(None, b"", f"unsafe_destination: {exc.reason}")
+    except TimeoutError:
+        return FetchResult(None, b"", f"timeout after {timeout_s:g} s")
+    except (h11.ProtocolError, ssl.SSLError, OSError, EOFError) as exc:
+        return FetchResult(None, b"", f"{type(exc).__name__}: {exc}"[:500])
+    if 300 <= status < 400:
+        return FetchResult(status, b"", "redirect not followed")
+    if not 200 <= status < 300:
+        return FetchResult(status, b"", f"HTTP {status}")
+    if len(received) > max_bytes:
+        return FetchResult(status, b"", f"larger than {max_bytes} bytes", too_large=True)
+    return FetchResult(status, received, None)
