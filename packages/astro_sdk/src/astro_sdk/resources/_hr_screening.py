@@ -109,6 +109,4 @@ class AsyncHrScreeningMixin:
             candidate, position, outlook_years, include_pdf, locale, company, as_of, branding,
             brand_profile_id,
         )  # fmt: skip
-        return await self._client.request(
-            HR_SCREENING, body=body, idempotency_key=idempotency_key
-        )
+        return await self._client.request(HR_SCREENING, body=body, idempotency_key=idempotency_key)
