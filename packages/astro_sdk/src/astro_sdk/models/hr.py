@@ -56,7 +56,7 @@ class HrCandidate(RequestModel):
     """1801-2199."""
     birth_time: str | None = Field(default=None, pattern=_HHMM)
     """HH:MM; without it the hour pillar is left out (the response says so)."""
-    timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)  # noqa: N815
+    timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)
     timezone: str | None = Field(default=None, max_length=64)
     latitude: float = Field(ge=-90, le=90)
     longitude: float = Field(ge=-180, le=180)

@@ -16,11 +16,6 @@ from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._pagination import AsyncCursorPage, AsyncCursorPager, CursorPage
 from astro_sdk._resource import AsyncResource, SyncResource
-from astro_sdk.resources._hr_screening import (
-    HR_SCREENING,
-    AsyncHrScreeningMixin,
-    HrScreeningMixin,
-)
 from astro_sdk.models.jobs import AsyncJobHandle, JobHandle
 from astro_sdk.models.reports import (
     Branding,
@@ -32,6 +27,11 @@ from astro_sdk.models.reports import (
     ReportResult,
 )
 from astro_sdk.models.western import WesternSubject
+from astro_sdk.resources._hr_screening import (
+    HR_SCREENING,
+    AsyncHrScreeningMixin,
+    HrScreeningMixin,
+)
 
 __all__ = ["AsyncCustomerReports", "AsyncReports", "CustomerReports", "Reports"]
 
