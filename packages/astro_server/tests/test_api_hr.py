@@ -480,3 +480,29 @@ async def test_pdf_opens_with_the_disclaimer_and_extracts_exactly(
     record = await response.get_json()
     assert record["kind"] == "hr_screening"
     assert record["status"] == "succeeded"
+
+
+@needs_renderer
+async def test_pdf_under_a_brand_profile_and_another_accounts_profile_is_404(
+    client: Client, key: str, tmp_path: Path
+) -> None:
+    from astro_server.models import BrandProfile
+    from astro_server.services.credentials import new_id
+
+    owner_id, owner_key = await new_account("pro", 1000)
+    profile = await BrandProfile.create(
+        id=new_id("brand_"),
+        account_id=owner_id,
+        name="People team",
+        branding={"brand_name": "Orchid Talent", "primary_color": "#7A1F5C",
+                  "contact_url": "https://orchid.example"},
+    )  # fmt: skip
+    payload = body(include_pdf=True, brand_profile_id=profile.id)
+    status, answer, _ = await _post(client, owner_key, payload)
+    assert status == 200, answer
+    text = _one_line(await _pdf_text(client, answer["pdf_url"], tmp_path))
+    assert "Orchid Talent" in text
+    assert "https://orchid.example" in text
+    status, answer, headers = await _post(client, key, payload)  # another account
+    assert status == 404
+    assert headers.get("X-Credits-Charged", "0") == "0"
