@@ -506,3 +506,19 @@ async def test_pdf_under_a_brand_profile_and_another_accounts_profile_is_404(
     status, answer, headers = await _post(client, key, payload)  # another account
     assert status == 404
     assert headers.get("X-Credits-Charged", "0") == "0"
+
+
+async def test_without_a_renderer_only_the_pdf_is_refused_before_any_charge(
+    client: Client, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import astro_server.api.hr as hr_api
+
+    monkeypatch.setattr(hr_api, "missing_components", lambda: ["Chromium (apt install chromium)"])
+    status, answer, headers = await _post(client, key, body(include_pdf=True))
+    assert status == 503
+    assert answer["error"] == "service_unavailable"
+    assert "Chromium" in answer["message"]
+    assert headers.get("X-Credits-Charged", "0") == "0"
+    status, _, headers = await _post(client, key, body())
+    assert status == 200
+    assert headers["X-Credits-Charged"] == "20"
