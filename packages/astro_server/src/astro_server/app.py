@@ -549,7 +549,9 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.cultural import blueprint as cultural
 
     app.register_blueprint(cultural)
+    from astro_server.api.hr import blueprint as hr
     from astro_server.api.reports import blueprint as reports
 
     app.register_blueprint(reports)
+    app.register_blueprint(hr)
     return app

@@ -261,10 +261,17 @@ def _pillars(p: PillarIndices) -> FourPillars:
 # --- analysis ------------------------------------------------------------------------------------
 
 
-def _weighted_stems(pillars: FourPillars) -> list[tuple[int, float, bool]]:
-    """(stem index, weight, is the day master) for the four stems and every hidden stem."""
+PillarName = Literal["year", "month", "day", "hour"]
+ALL_PILLARS: Final[tuple[PillarName, ...]] = ("year", "month", "day", "hour")
+
+
+def _weighted_stems(
+    pillars: FourPillars, names: tuple[PillarName, ...] = ALL_PILLARS
+) -> list[tuple[int, float, bool]]:
+    """(stem index, weight, is the day master) for the stems and hidden stems of ``names``
+    (all four pillars by default; a birth without a time leaves the hour out)."""
     out: list[tuple[int, float, bool]] = []
-    for name in ("year", "month", "day", "hour"):
+    for name in names:
         p: Pillar = getattr(pillars, name)
         out.append((p.stem.index, 1.0, name == "day"))
         factor = MONTH_BRANCH_FACTOR if name == "month" else 1.0
@@ -272,15 +279,18 @@ def _weighted_stems(pillars: FourPillars) -> list[tuple[int, float, bool]]:
     return out
 
 
-def element_balance(pillars: FourPillars) -> ElementBalance:
-    """Five-element balance with the weighting in :data:`WEIGHTING`."""
+def element_balance(
+    pillars: FourPillars, names: tuple[PillarName, ...] = ALL_PILLARS
+) -> ElementBalance:
+    """Five-element balance with the weighting in :data:`WEIGHTING` over the pillars ``names``
+    (without the hour pillar the total is 7)."""
     scores = dict.fromkeys(ELEMENTS, 0.0)
-    for s, w, _ in _weighted_stems(pillars):
+    for s, w, _ in _weighted_stems(pillars, names):
         scores[STEMS[s].element] += w
     total = sum(scores.values())
     visible = dict.fromkeys(ELEMENTS, 0)
-    for p in (pillars.year, pillars.month, pillars.day, pillars.hour):
-        visible[p.stem.element] += 1
+    for name in names:
+        visible[getattr(pillars, name).stem.element] += 1
     rows = tuple(
         ElementScore(e, round(scores[e], 4), round(100.0 * scores[e] / total, 2), visible[e])
         for e in ELEMENTS
@@ -288,15 +298,21 @@ def element_balance(pillars: FourPillars) -> ElementBalance:
     dominant = max(ELEMENTS, key=lambda e: scores[e])
     weakest = min(ELEMENTS, key=lambda e: scores[e])
     missing = tuple(e for e in ELEMENTS if scores[e] == 0.0)
-    return ElementBalance(WEIGHTING, round(total, 4), rows, dominant, weakest, missing)
+    weighting = WEIGHTING
+    if names != ALL_PILLARS:
+        weighting = WEIGHTING.replace("total 9", f"{' '.join(names)} pillars only; total {total:g}")
+    return ElementBalance(weighting, round(total, 4), rows, dominant, weakest, missing)
 
 
 def _resource_of(element: str) -> ElementKey:
     return next(e for e in ELEMENTS if produces(e, element))
 
 
-def day_master_strength(pillars: FourPillars, balance: ElementBalance) -> DayMasterStrength:
-    """Strength of the day master by the support share (see the module docstring)."""
+def day_master_strength(
+    pillars: FourPillars, balance: ElementBalance, names: tuple[PillarName, ...] = ALL_PILLARS
+) -> DayMasterStrength:
+    """Strength of the day master by the support share (see the module docstring), over the
+    pillars ``names``."""
     dm = pillars.day.stem
     resource = _resource_of(dm.element)
     score = {s.element: s.score for s in balance.scores}
@@ -305,13 +321,13 @@ def day_master_strength(pillars: FourPillars, balance: ElementBalance) -> DayMas
     in_season = month_element in (dm.element, resource)
     roots = [
         name
-        for name in ("year", "month", "day", "hour")
+        for name in names
         if any(h.stem.element == dm.element for h in getattr(pillars, name).hidden_stems)
     ]
     helpers = [
         name
-        for name in ("year", "month", "hour")
-        if getattr(pillars, name).stem.element in (dm.element, resource)
+        for name in names
+        if name != "day" and getattr(pillars, name).stem.element in (dm.element, resource)
     ]
     if support > STRONG_ABOVE_PERCENT:
         verdict: Strength = "strong"
@@ -378,11 +394,13 @@ def favourable_elements(
     return order(good), order(bad)
 
 
-def ten_god_weights(pillars: FourPillars) -> tuple[TenGodWeight, ...]:
+def ten_god_weights(
+    pillars: FourPillars, names: tuple[PillarName, ...] = ALL_PILLARS
+) -> tuple[TenGodWeight, ...]:
     """Ten gods weighted like the element balance (the day master itself excluded)."""
     dm = pillars.day.stem.index
     weights = dict.fromkeys(TEN_GOD_KEYS, 0.0)
-    for s, w, is_dm in _weighted_stems(pillars):
+    for s, w, is_dm in _weighted_stems(pillars, names):
         if not is_dm:
             weights[ten_god(dm, s).key] += w
     ordered = sorted(TEN_GODS, key=lambda t: (-weights[t.key], t.index))

@@ -27,6 +27,11 @@ from astro_sdk.models.reports import (
     ReportResult,
 )
 from astro_sdk.models.western import WesternSubject
+from astro_sdk.resources._hr_screening import (
+    HR_SCREENING,
+    AsyncHrScreeningMixin,
+    HrScreeningMixin,
+)
 
 __all__ = ["AsyncCustomerReports", "AsyncReports", "CustomerReports", "Reports"]
 
@@ -99,8 +104,8 @@ def _body(
     return validate_request(NatalReportRequest, fields)
 
 
-class Reports(SyncResource):
-    operations = (NATAL_PDF, GET_REPORT)
+class Reports(HrScreeningMixin, SyncResource):
+    operations = (NATAL_PDF, GET_REPORT, HR_SCREENING)
 
     def natal_pdf(
         self,
@@ -132,8 +137,8 @@ class Reports(SyncResource):
         return self._client.request(GET_REPORT, path_params={"report_id": report_id})
 
 
-class AsyncReports(AsyncResource):
-    operations = (NATAL_PDF, GET_REPORT)
+class AsyncReports(AsyncHrScreeningMixin, AsyncResource):
+    operations = (NATAL_PDF, GET_REPORT, HR_SCREENING)
 
     async def natal_pdf(
         self,

@@ -125,7 +125,7 @@ class ReportJobHandle(JobHandle):
 
 class ReportRecord(BaseModel):
     report_id: str = Field(pattern=reports.REPORT_ID_PATTERN)
-    kind: Literal["natal"]
+    kind: Literal["natal", "hr_screening"]
     format: Literal["pdf", "html"]
     locale: Literal["en", "th"]
     status: Literal["queued", "running", "succeeded", "failed"]
