@@ -270,7 +270,7 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
             brand = await reports.brand_params_from_profile(g.account.id, data.brand_profile_id)
         elif data.branding is not None:
             brand = await reports.brand_params_from_branding(
-                g.account.id, data.branding.model_dump(), livemode=_livemode()
+                g.account.id, data.branding.model_dump()
             )
         result = await hr_reports.create_hr_pdf(
             account_id=g.account.id,
