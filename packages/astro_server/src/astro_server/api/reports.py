@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -112,7 +113,7 @@ class ReportResult(BaseModel):
     format: Literal["pdf", "html"]
     pdf_url: str | None = Field(description="Signed URL of the PDF (format pdf)")
     html_url: str | None = Field(description="Signed URL of the HTML file (format html)")
-    expires_at: str = Field(json_schema_extra={"format": "date-time"})
+    expires_at: datetime
 
 
 class ReportJobHandle(JobHandle):
@@ -130,11 +131,11 @@ class ReportRecord(BaseModel):
     locale: Literal["en", "th"]
     status: Literal["queued", "running", "succeeded", "failed"]
     job_id: str | None
-    created_at: str = Field(json_schema_extra={"format": "date-time"})
-    finished_at: str | None = Field(json_schema_extra={"format": "date-time"})
+    created_at: datetime
+    finished_at: datetime | None
     pdf_url: str | None = Field(description="Freshly signed while the file is kept")
     html_url: str | None
-    expires_at: str | None = Field(json_schema_extra={"format": "date-time"})
+    expires_at: datetime | None
     error: dict[str, Any] | None
 
 
