@@ -25,6 +25,7 @@
     │   └── JobTimeoutError                 still running when ``wait`` gave up
     └── WebhookVerificationError            a webhook delivery that must not be trusted
         ├── WebhookHeaderError              a webhook header missing or malformed
+        ├── WebhookSecretError              the secret is not ``whsec_<base64>`` (also ValueError)
         ├── WebhookTimestampError           timestamp outside the tolerance (old or future)
         └── WebhookSignatureError           no signature matches the secret
 
@@ -76,6 +77,7 @@ __all__ = [
     "RequestValidationError",
     "UnprocessableEntityError",
     "WebhookHeaderError",
+    "WebhookSecretError",
     "WebhookSignatureError",
     "WebhookTimestampError",
     "WebhookVerificationError",
@@ -262,6 +264,11 @@ class WebhookVerificationError(AstroError):
 class WebhookHeaderError(WebhookVerificationError):
     """A ``webhook-id``, ``webhook-timestamp`` or ``webhook-signature`` header is missing or
     malformed."""
+
+
+class WebhookSecretError(WebhookVerificationError, ValueError):
+    """The secret given to ``verify`` or ``sign`` is not ``whsec_`` followed by base64 (a
+    configuration error: no delivery can be trusted with it)."""
 
 
 class WebhookTimestampError(WebhookVerificationError):
