@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Generic, Literal
 
 from pydantic import Field, PrivateAttr
 
@@ -21,13 +22,26 @@ __all__ = [
     "JobPage",
 ]
 
+if sys.version_info >= (3, 13):
+    from typing import TypeVar
+else:  # TypeVar defaults (PEP 696) before 3.13
+    from typing_extensions import TypeVar
+
+ResultT = TypeVar("ResultT", default=Any)
+"""The model of a job's ``result``: ``Any`` (a plain JSON value) unless the job was queued by a
+typed resource method or read with ``result_model=``."""
+
 # queued -> running -> succeeded | failed, and canceled (from queued).
 TERMINAL_STATUSES = frozenset({"succeeded", "failed", "canceled"})
 
 
-class Job(ResponseModel):
+class Job(ResponseModel, Generic[ResultT]):
     """A job record. ``status`` is one of ``queued``, ``running``, ``succeeded``, ``failed``,
-    ``canceled`` (kept a plain string so a status added later does not break parsing)."""
+    ``canceled`` (kept a plain string so a status added later does not break parsing).
+
+    ``Job`` alone has an untyped ``result`` (the JSON value); ``Job[KundliBatchResult]`` parses
+    it into that model. A queued operation's handle (``client.vedic.kundli_matching_batch(...)``)
+    waits for a ``Job`` of its result model; ``client.jobs.get(id, result_model=M)`` reads one."""
 
     job_id: str
     status: str
@@ -38,8 +52,8 @@ class Job(ResponseModel):
     finished_at: datetime | None
     progress: float
     """0 to 1."""
-    result: Any = None
-    """The operation's result once ``succeeded``."""
+    result: ResultT | None = None
+    """The operation's result once ``succeeded`` (``None`` before)."""
     error: dict[str, Any] | None
     """``{"error": slug, "message": text}`` once ``failed`` or ``canceled``."""
     credits_charged: int
@@ -69,7 +83,7 @@ class JobListQuery(RequestModel):
 class JobPage(ResponseModel):
     """One page of ``GET /api/v3/jobs``, newest first; ``next_cursor`` is ``None`` on the last."""
 
-    jobs: list[Job]
+    jobs: list[Job[Any]]
     next_cursor: str | None
 
 
@@ -79,24 +93,40 @@ class _JobHandleFields(ResponseModel):
     poll: str
 
 
-class JobHandle(_JobHandleFields):
-    """The 202 answer of a queued operation; ``wait()`` polls it to the finished :class:`Job`."""
+class JobHandle(_JobHandleFields, Generic[ResultT]):
+    """The 202 answer of a queued operation; ``wait()`` polls it to the finished
+    ``Job[ResultT]``, its ``result`` parsed into the operation's result model."""
 
     _jobs: Jobs | None = PrivateAttr(default=None)
+    _result_model: type[Any] | None = PrivateAttr(default=None)
 
-    def wait(self, *, timeout_s: float = 600.0, poll_interval_s: float = 1.0) -> Job:
+    def wait(self, *, timeout_s: float = 600.0, poll_interval_s: float = 1.0) -> Job[ResultT]:
         """Poll until the job finishes; see :meth:`astro_sdk.resources.jobs.Jobs.wait`."""
         if self._jobs is None:
             raise RuntimeError("this handle is not bound to a client: use client.jobs.wait(...)")
-        return self._jobs.wait(self, timeout_s=timeout_s, poll_interval_s=poll_interval_s)
+        job: Job[ResultT] = self._jobs.wait(
+            self,
+            result_model=self._result_model,
+            timeout_s=timeout_s,
+            poll_interval_s=poll_interval_s,
+        )
+        return job
 
 
-class AsyncJobHandle(_JobHandleFields):
-    """The async client's job handle: ``await handle.wait()``."""
+class AsyncJobHandle(_JobHandleFields, Generic[ResultT]):
+    """The async client's job handle: ``await handle.wait()`` gives the ``Job[ResultT]``."""
 
     _jobs: AsyncJobs | None = PrivateAttr(default=None)
+    _result_model: type[Any] | None = PrivateAttr(default=None)
 
-    async def wait(self, *, timeout_s: float = 600.0, poll_interval_s: float = 1.0) -> Job:
+    async def wait(self, *, timeout_s: float = 600.0, poll_interval_s: float = 1.0) -> Job[ResultT]:
+        """Poll until the job finishes; see :meth:`astro_sdk.resources.jobs.Jobs.wait`."""
         if self._jobs is None:
             raise RuntimeError("this handle is not bound to a client: use client.jobs.wait(...)")
-        return await self._jobs.wait(self, timeout_s=timeout_s, poll_interval_s=poll_interval_s)
+        job: Job[ResultT] = await self._jobs.wait(
+            self,
+            result_model=self._result_model,
+            timeout_s=timeout_s,
+            poll_interval_s=poll_interval_s,
+        )
+        return job

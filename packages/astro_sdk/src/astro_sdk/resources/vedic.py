@@ -15,6 +15,7 @@ from astro_sdk.models.vedic import (
     Ayanamsa,
     BirthSubject,
     KundliBatchRecord,
+    KundliBatchResult,
     KundliMatchingBatchRequest,
     KundliMatchingRequest,
     PanchangaRequest,
@@ -138,12 +139,15 @@ class Vedic(SyncResource):
         records: Sequence[Record],
         school: School | None = None,
         idempotency_key: str | None = None,
-    ) -> JobHandle:
+    ) -> JobHandle[KundliBatchResult]:
         """``POST /api/v3/vedic/kundli-matching/batch``: queue 1 to 50 pairs (priced per
         record); ``.wait()`` on the handle returns the job with one result per record id."""
         body = validate_request(KundliMatchingBatchRequest, {"records": records, "school": school})
         return self._client.jobs.submit(
-            KUNDLI_MATCHING_BATCH, body=body, idempotency_key=idempotency_key
+            KUNDLI_MATCHING_BATCH,
+            result_model=KundliBatchResult,
+            body=body,
+            idempotency_key=idempotency_key,
         )
 
     def dasha(
@@ -243,11 +247,14 @@ class AsyncVedic(AsyncResource):
         records: Sequence[Record],
         school: School | None = None,
         idempotency_key: str | None = None,
-    ) -> AsyncJobHandle:
+    ) -> AsyncJobHandle[KundliBatchResult]:
         """Queue 1 to 50 pairs; ``await handle.wait()`` returns the finished job."""
         body = validate_request(KundliMatchingBatchRequest, {"records": records, "school": school})
         return await self._client.jobs.submit(
-            KUNDLI_MATCHING_BATCH, body=body, idempotency_key=idempotency_key
+            KUNDLI_MATCHING_BATCH,
+            result_model=KundliBatchResult,
+            body=body,
+            idempotency_key=idempotency_key,
         )
 
     async def dasha(
