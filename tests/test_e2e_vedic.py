@@ -175,7 +175,7 @@ def test_panchanga_on_the_full_moon_of_april_2024(
                 time="17:30",
                 latitude=LATITUDE,
                 longitude=LONGITUDE,
-                timezoneOffsetMinutes=330,
+                timezone_offset_minutes=330,
                 sunrise=sunrise,
             )
             for sunrise in (None, "hindu")

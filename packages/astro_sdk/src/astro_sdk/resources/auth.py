@@ -38,6 +38,8 @@ OPERATIONS = (LOGIN, LOGOUT)
 
 
 class Auth(SyncResource):
+    """``client.auth``: customer login and logout (session routes)."""
+
     operations = OPERATIONS
     _session: Session | None = None
 
@@ -65,10 +67,13 @@ class Auth(SyncResource):
 
 
 class AsyncAuth(AsyncResource):
+    """``client.auth``: customer login and logout (session routes)."""
+
     operations = OPERATIONS
     _session: Session | None = None
 
     async def create_session(self, *, email: str, password: str) -> Session:
+        """``POST /auth/login``: the session token itself, for storing elsewhere."""
         body = validate_request(LoginRequest, {"email": email, "password": password})
         return await self._client.request(LOGIN, body=body)
 
@@ -81,7 +86,9 @@ class AsyncAuth(AsyncResource):
 
     @property
     def session(self) -> Session | None:
+        """The session opened by ``login`` on this client, if it was made by ``login``."""
         return self._session
 
     async def logout(self) -> LogoutResult:
+        """``POST /auth/logout``: end this client's session; its token stops working."""
         return await self._client.request(LOGOUT)

@@ -78,6 +78,9 @@ def _bazi_body(
 
 
 class Chinese(SyncResource):
+    """``client.chinese``: BaZi charts, Qi Men Dun Jia charts and the Chinese calendar (Korean
+    Saju is ``client.korean``)."""
+
     operations = OPERATIONS
 
     def bazi(
@@ -135,6 +138,9 @@ class Chinese(SyncResource):
 
 
 class AsyncChinese(AsyncResource):
+    """``client.chinese``: BaZi charts, Qi Men Dun Jia charts and the Chinese calendar (Korean
+    Saju is ``client.korean``)."""
+
     operations = OPERATIONS
 
     async def bazi(
@@ -150,6 +156,8 @@ class AsyncChinese(AsyncResource):
         reference_date: dt.date | str | None = None,
         idempotency_key: str | None = None,
     ) -> BaziResult:
+        """``POST /api/v3/chinese/bazi``: the four pillars and their symbols, element balance,
+        day-master strength, luck pillars (with ``gender``), annual pillars, en/th readings."""
         body = _bazi_body(
             subject,
             gender,
@@ -170,6 +178,7 @@ class AsyncChinese(AsyncResource):
         day_boundary: DayBoundary | None = None,
         idempotency_key: str | None = None,
     ) -> QimenResult:
+        """``POST /api/v3/chinese/qimen``: the hourly rotating-plate chart of a moment."""
         body = validate_request(
             QimenRequest, {"subject": subject, "method": method, "day_boundary": day_boundary}
         )
@@ -182,5 +191,7 @@ class AsyncChinese(AsyncResource):
         year: int | None = None,
         idempotency_key: str | None = None,
     ) -> CalendarResult:
+        """``POST /api/v3/chinese/calendar``: a ``date``'s Chinese date, or a ``year``'s solar
+        terms and lunar months (give exactly one)."""
         body = validate_request(ChineseCalendarRequest, {"date": date, "year": year})
         return await self._client.request(CALENDAR, body=body, idempotency_key=idempotency_key)

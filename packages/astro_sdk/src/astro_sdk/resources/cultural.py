@@ -79,6 +79,9 @@ def _best_fields(
 
 
 class Cultural(SyncResource):
+    """``client.cultural``: supported markets, market calendars and best dates across
+    markets."""
+
     operations = OPERATIONS
 
     def markets(self) -> MarketList:
@@ -121,6 +124,9 @@ class Cultural(SyncResource):
 
 
 class AsyncCultural(AsyncResource):
+    """``client.cultural``: supported markets, market calendars and best dates across
+    markets."""
+
     operations = OPERATIONS
 
     async def markets(self) -> MarketList:

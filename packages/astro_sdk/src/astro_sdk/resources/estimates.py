@@ -24,6 +24,8 @@ OPERATIONS = (CREATE_ESTIMATE,)
 
 
 class Estimates(SyncResource):
+    """``client.estimates``: the free preflight of a billable operation."""
+
     operations = OPERATIONS
 
     def create(self, *, operation: str, params: Mapping[str, Any] | None = None) -> Estimate:
@@ -34,6 +36,8 @@ class Estimates(SyncResource):
 
 
 class AsyncEstimates(AsyncResource):
+    """``client.estimates``: the free preflight of a billable operation."""
+
     operations = OPERATIONS
 
     async def create(self, *, operation: str, params: Mapping[str, Any] | None = None) -> Estimate:

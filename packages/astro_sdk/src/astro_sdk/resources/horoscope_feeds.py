@@ -139,6 +139,9 @@ def _unwrap(envelope: ResponseModel, inner: Any) -> Any:
 
 
 class HoroscopeFeeds(SyncResource):
+    """``client.horoscope_feeds``: daily horoscope delivery to your HTTPS endpoint (session
+    routes)."""
+
     operations = OPERATIONS
 
     def create(
@@ -176,6 +179,7 @@ class HoroscopeFeeds(SyncResource):
         return fetch(cursor)
 
     def get(self, subscription_id: str) -> Subscription:
+        """One of the customer's subscriptions (404 for anyone else's)."""
         envelope = self._client.request(GET, path_params={"id": subscription_id})
         return _unwrap(envelope, envelope.subscription)  # type: ignore[no-any-return]
 
@@ -193,6 +197,7 @@ class HoroscopeFeeds(SyncResource):
         return _unwrap(envelope, envelope.subscription)  # type: ignore[no-any-return]
 
     def delete(self, subscription_id: str) -> DeletedSubscription:
+        """Delete the subscription and its delivery log; nothing more is sent."""
         return self._client.request(DELETE, path_params={"id": subscription_id})
 
     def rotate_secret(self, subscription_id: str) -> RotatedSecret:
@@ -227,6 +232,9 @@ class HoroscopeFeeds(SyncResource):
 
 
 class AsyncHoroscopeFeeds(AsyncResource):
+    """``client.horoscope_feeds``: daily horoscope delivery to your HTTPS endpoint (session
+    routes)."""
+
     operations = OPERATIONS
 
     async def create(
@@ -259,13 +267,16 @@ class AsyncHoroscopeFeeds(AsyncResource):
         return AsyncCursorPager(lambda: fetch(cursor))
 
     async def get(self, subscription_id: str) -> Subscription:
+        """One of the customer's subscriptions (404 for anyone else's)."""
         envelope = await self._client.request(GET, path_params={"id": subscription_id})
         return _unwrap(envelope, envelope.subscription)  # type: ignore[no-any-return]
 
     async def pause(self, subscription_id: str) -> Subscription:
+        """``PATCH {active: false}``: no deliveries until resumed."""
         return await self._set_active(subscription_id, False)
 
     async def resume(self, subscription_id: str) -> Subscription:
+        """``PATCH {active: true}``: also clears ``disabled_at`` and ``consecutive_failures``."""
         return await self._set_active(subscription_id, True)
 
     async def _set_active(self, subscription_id: str, active: bool) -> Subscription:
@@ -276,18 +287,22 @@ class AsyncHoroscopeFeeds(AsyncResource):
         return _unwrap(envelope, envelope.subscription)  # type: ignore[no-any-return]
 
     async def delete(self, subscription_id: str) -> DeletedSubscription:
+        """Delete the subscription and its delivery log; nothing more is sent."""
         return await self._client.request(DELETE, path_params={"id": subscription_id})
 
     async def rotate_secret(self, subscription_id: str) -> RotatedSecret:
+        """A new signing secret; the old one keeps signing beside it for 24 hours."""
         return await self._client.request(ROTATE_SECRET, path_params={"id": subscription_id})
 
     async def test(self, subscription_id: str) -> FeedDelivery:
+        """Send today's horoscope now (marked ``"test": true``) and return the attempt."""
         envelope = await self._client.request(TEST, path_params={"id": subscription_id})
         return _unwrap(envelope, envelope.delivery)  # type: ignore[no-any-return]
 
     def deliveries(
         self, subscription_id: str, *, limit: int | None = None, cursor: str | None = None
     ) -> AsyncCursorPager[FeedDelivery]:
+        """The delivery log, newest first, each message with its attempts."""
         query = validate_request(DeliveryListQuery, {"limit": limit})
         path_params = {"id": subscription_id}
 
@@ -301,6 +316,7 @@ class AsyncHoroscopeFeeds(AsyncResource):
         return AsyncCursorPager(lambda: fetch(cursor))
 
     async def retry_delivery(self, subscription_id: str, delivery_id: str) -> FeedDelivery:
+        """Send a finished message again (same ``webhook-id`` and body)."""
         envelope = await self._client.request(
             RETRY_DELIVERY, path_params={"id": subscription_id, "delivery_id": delivery_id}
         )

@@ -55,6 +55,9 @@ def _range_query(
 
 
 class Horoscopes(SyncResource):
+    """``client.horoscopes``: published daily horoscopes, one date or a range of up to 31
+    days."""
+
     operations = OPERATIONS
 
     def daily(
@@ -88,6 +91,9 @@ class Horoscopes(SyncResource):
 
 
 class AsyncHoroscopes(AsyncResource):
+    """``client.horoscopes``: published daily horoscopes, one date or a range of up to 31
+    days."""
+
     operations = OPERATIONS
 
     async def daily(

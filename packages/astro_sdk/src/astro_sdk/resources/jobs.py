@@ -105,6 +105,8 @@ def _finished_or_raise(job: Job[Any]) -> bool:
 
 
 class Jobs(SyncResource):
+    """``client.jobs``: read, list, cancel and wait for asynchronous jobs."""
+
     operations = OPERATIONS
 
     def submit(
@@ -195,6 +197,8 @@ class Jobs(SyncResource):
 
 
 class AsyncJobs(AsyncResource):
+    """``client.jobs``: read, list, cancel and wait for asynchronous jobs."""
+
     operations = OPERATIONS
 
     async def submit(

@@ -56,6 +56,9 @@ def _saju_body(
 
 
 class Korean(SyncResource):
+    """``client.korean``: Korean Saju, the BaZi engine with Korean names, Korea's historical
+    standard meridians and daylight saving, and the Korean almanac's hours."""
+
     operations = OPERATIONS
 
     def saju(
@@ -87,6 +90,9 @@ class Korean(SyncResource):
 
 
 class AsyncKorean(AsyncResource):
+    """``client.korean``: Korean Saju, the BaZi engine with Korean names, Korea's historical
+    standard meridians and daylight saving, and the Korean almanac's hours."""
+
     operations = OPERATIONS
 
     async def saju(
@@ -102,6 +108,8 @@ class AsyncKorean(AsyncResource):
         reference_date: dt.date | str | None = None,
         idempotency_key: str | None = None,
     ) -> SajuResult:
+        """``POST /api/v3/korean/saju``: pillars in hangul and hanja, the full BaZi chart under
+        ``chart.bazi``, en/th readings."""
         body = _saju_body(
             subject,
             gender,

@@ -47,6 +47,9 @@ def _profile_body(
 
 
 class Numerology(SyncResource):
+    """``client.numerology``: the numerology profile of a name and birth date (billable: an
+    ``Idempotency-Key`` per call, reused on retries)."""
+
     operations = OPERATIONS
 
     def profile(
@@ -68,6 +71,9 @@ class Numerology(SyncResource):
 
 
 class AsyncNumerology(AsyncResource):
+    """``client.numerology``: the numerology profile of a name and birth date (billable: an
+    ``Idempotency-Key`` per call, reused on retries)."""
+
     operations = OPERATIONS
 
     async def profile(

@@ -56,6 +56,8 @@ def _draw_body(
 
 
 class Tarot(SyncResource):
+    """``client.tarot``: spreads dealt from the 78-card deck, and the deck itself."""
+
     operations = OPERATIONS
 
     def draw(
@@ -85,6 +87,8 @@ class Tarot(SyncResource):
 
 
 class AsyncTarot(AsyncResource):
+    """``client.tarot``: spreads dealt from the 78-card deck, and the deck itself."""
+
     operations = OPERATIONS
 
     async def draw(

@@ -100,6 +100,9 @@ def _lunar_fields(
 
 
 class Thai(SyncResource):
+    """``client.thai``: the Thai lunar calendar, festivals, the Moon, the Taksa wheel and
+    auspicious times."""
+
     operations = OPERATIONS
 
     def calendar(
@@ -184,6 +187,9 @@ class Thai(SyncResource):
 
 
 class AsyncThai(AsyncResource):
+    """``client.thai``: the Thai lunar calendar, festivals, the Moon, the Taksa wheel and
+    auspicious times."""
+
     operations = OPERATIONS
 
     async def calendar(
@@ -194,6 +200,8 @@ class AsyncThai(AsyncResource):
         year_type_source: YearTypeSource | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiCalendar:
+        """``POST /api/v3/thai/calendar``: the Thai lunar date of ``date``, or the months, year
+        type and holy days of ``year`` (give exactly one)."""
         body = validate_request(
             ThaiCalendarRequest,
             {"date": date, "year": year, "year_type_source": year_type_source},
@@ -208,6 +216,7 @@ class AsyncThai(AsyncResource):
         year_type_source: YearTypeSource | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiFestivals:
+        """``POST /api/v3/thai/festivals``: Buddhist holidays, Loy Krathong and Songkran."""
         body = validate_request(
             ThaiFestivalsRequest,
             {"year": year, "ayanamsa": ayanamsa, "year_type_source": year_type_source},
@@ -224,6 +233,7 @@ class AsyncThai(AsyncResource):
         year_type_source: YearTypeSource | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiLunar:
+        """``POST /api/v3/thai/lunar``: the Moon and the Thai lunar date at a moment and place."""
         body = validate_request(
             ThaiLunarRequest,
             _lunar_fields(moment, latitude, longitude, timezone, year_type_source),
@@ -237,6 +247,7 @@ class AsyncThai(AsyncResource):
         on_date: Day | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiWheel:
+        """``POST /api/v3/thai/wheel``: the Taksa wheel of a birth (and the yearly Taksa)."""
         body = validate_request(ThaiWheelRequest, {"subject": subject, "on_date": on_date})
         return await self._client.request(WHEEL, body=body, idempotency_key=idempotency_key)
 
@@ -251,6 +262,8 @@ class AsyncThai(AsyncResource):
         year_type_source: YearTypeSource | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiAuspiciousTimes:
+        """``POST /api/v3/thai/auspicious-times``: auspicious days and hours over at most 366
+        days, each with its reasons."""
         body = validate_request(
             ThaiAuspiciousRequest,
             _auspicious_fields(

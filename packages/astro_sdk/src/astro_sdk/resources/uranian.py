@@ -42,6 +42,10 @@ OPERATIONS = (CHART, MIDPOINTS, PLANETARY_PICTURES)
 
 
 class Uranian(SyncResource):
+    """``client.uranian``: the spec's Uranian chart (dial positions, midpoints, planetary
+    pictures interpreted in English and Thai), and its midpoints and planetary-pictures
+    parts."""
+
     operations = OPERATIONS
 
     def chart(
@@ -55,7 +59,7 @@ class Uranian(SyncResource):
         dial_mode: float | None = None,
         orb_max: float | None = None,
         timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
+        timezone_offset_minutes: int | None = None,
         idempotency_key: str | None = None,
     ) -> UranianChart:
         """``POST /api/v3/uranian/chart`` (spec 12): positions, midpoints, planetary pictures."""
@@ -70,7 +74,7 @@ class Uranian(SyncResource):
                 "dial_mode": dial_mode,
                 "orb_max": orb_max,
                 "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
+                "timezone_offset_minutes": timezone_offset_minutes,
             },
         )
         return self._client.request(CHART, body=body, idempotency_key=idempotency_key)
@@ -86,7 +90,7 @@ class Uranian(SyncResource):
         dial_mode: float | None = None,
         orb_max: float | None = None,
         timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
+        timezone_offset_minutes: int | None = None,
         idempotency_key: str | None = None,
     ) -> UranianMidpoints:
         """``POST /api/v3/uranian/midpoints``: positions and all midpoints."""
@@ -101,7 +105,7 @@ class Uranian(SyncResource):
                 "dial_mode": dial_mode,
                 "orb_max": orb_max,
                 "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
+                "timezone_offset_minutes": timezone_offset_minutes,
             },
         )
         return self._client.request(MIDPOINTS, body=body, idempotency_key=idempotency_key)
@@ -117,7 +121,7 @@ class Uranian(SyncResource):
         dial_mode: float | None = None,
         orb_max: float | None = None,
         timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
+        timezone_offset_minutes: int | None = None,
         idempotency_key: str | None = None,
     ) -> UranianPictures:
         """``POST /api/v3/uranian/planetary-pictures``: pictures within ``orb_max``."""
@@ -132,13 +136,17 @@ class Uranian(SyncResource):
                 "dial_mode": dial_mode,
                 "orb_max": orb_max,
                 "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
+                "timezone_offset_minutes": timezone_offset_minutes,
             },
         )
         return self._client.request(PLANETARY_PICTURES, body=body, idempotency_key=idempotency_key)
 
 
 class AsyncUranian(AsyncResource):
+    """``client.uranian``: the spec's Uranian chart (dial positions, midpoints, planetary
+    pictures interpreted in English and Thai), and its midpoints and planetary-pictures
+    parts."""
+
     operations = OPERATIONS
 
     async def chart(
@@ -152,7 +160,7 @@ class AsyncUranian(AsyncResource):
         dial_mode: float | None = None,
         orb_max: float | None = None,
         timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
+        timezone_offset_minutes: int | None = None,
         idempotency_key: str | None = None,
     ) -> UranianChart:
         """``POST /api/v3/uranian/chart`` (spec 12): positions, midpoints, planetary pictures."""
@@ -167,7 +175,7 @@ class AsyncUranian(AsyncResource):
                 "dial_mode": dial_mode,
                 "orb_max": orb_max,
                 "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
+                "timezone_offset_minutes": timezone_offset_minutes,
             },
         )
         return await self._client.request(CHART, body=body, idempotency_key=idempotency_key)
@@ -183,7 +191,7 @@ class AsyncUranian(AsyncResource):
         dial_mode: float | None = None,
         orb_max: float | None = None,
         timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
+        timezone_offset_minutes: int | None = None,
         idempotency_key: str | None = None,
     ) -> UranianMidpoints:
         """``POST /api/v3/uranian/midpoints``: positions and all midpoints."""
@@ -198,7 +206,7 @@ class AsyncUranian(AsyncResource):
                 "dial_mode": dial_mode,
                 "orb_max": orb_max,
                 "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
+                "timezone_offset_minutes": timezone_offset_minutes,
             },
         )
         return await self._client.request(MIDPOINTS, body=body, idempotency_key=idempotency_key)
@@ -214,7 +222,7 @@ class AsyncUranian(AsyncResource):
         dial_mode: float | None = None,
         orb_max: float | None = None,
         timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
+        timezone_offset_minutes: int | None = None,
         idempotency_key: str | None = None,
     ) -> UranianPictures:
         """``POST /api/v3/uranian/planetary-pictures``: pictures within ``orb_max``."""
@@ -229,7 +237,7 @@ class AsyncUranian(AsyncResource):
                 "dial_mode": dial_mode,
                 "orb_max": orb_max,
                 "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
+                "timezone_offset_minutes": timezone_offset_minutes,
             },
         )
         return await self._client.request(

@@ -80,7 +80,7 @@ def _panchanga_fields(
     time: str,
     latitude: float,
     longitude: float,
-    timezoneOffsetMinutes: int | None,
+    timezone_offset_minutes: int | None,
     timezone: str | None,
     ayanamsa: Ayanamsa | None,
     sunrise: Literal["upper_limb", "disc_center", "hindu"] | None,
@@ -90,7 +90,7 @@ def _panchanga_fields(
         "time": time,
         "latitude": latitude,
         "longitude": longitude,
-        "timezoneOffsetMinutes": timezoneOffsetMinutes,
+        "timezone_offset_minutes": timezone_offset_minutes,
         "timezone": timezone,
         "ayanamsa": ayanamsa,
         "sunrise": sunrise,
@@ -98,6 +98,9 @@ def _panchanga_fields(
 
 
 class Vedic(SyncResource):
+    """``client.vedic``: sidereal charts, kundli matching (single and batch job), dasha,
+    panchanga, remedies."""
+
     operations = OPERATIONS
 
     def chart(
@@ -156,7 +159,7 @@ class Vedic(SyncResource):
         subject: Subject,
         year_days: float | None = None,
         depth: int | None = None,
-        at: dt.datetime | None = None,
+        at: dt.datetime | str | None = None,
         idempotency_key: str | None = None,
     ) -> VedicDasha:
         """``POST /api/v3/vedic/dasha``: Vimshottari periods, and those running at ``at``."""
@@ -173,7 +176,7 @@ class Vedic(SyncResource):
         time: str,
         latitude: float,
         longitude: float,
-        timezoneOffsetMinutes: int | None = None,
+        timezone_offset_minutes: int | None = None,
         timezone: str | None = None,
         ayanamsa: Ayanamsa | None = None,
         sunrise: Literal["upper_limb", "disc_center", "hindu"] | None = None,
@@ -183,7 +186,14 @@ class Vedic(SyncResource):
         body = validate_request(
             PanchangaRequest,
             _panchanga_fields(
-                date, time, latitude, longitude, timezoneOffsetMinutes, timezone, ayanamsa, sunrise
+                date,
+                time,
+                latitude,
+                longitude,
+                timezone_offset_minutes,
+                timezone,
+                ayanamsa,
+                sunrise,
             ),
         )
         return self._client.request(PANCHANGA, body=body, idempotency_key=idempotency_key)
@@ -192,7 +202,7 @@ class Vedic(SyncResource):
         self,
         *,
         subject: Subject,
-        at: dt.datetime | None = None,
+        at: dt.datetime | str | None = None,
         language: Literal["en", "th"] | None = None,
         node: Node | None = None,
         idempotency_key: str | None = None,
@@ -206,6 +216,9 @@ class Vedic(SyncResource):
 
 
 class AsyncVedic(AsyncResource):
+    """``client.vedic``: sidereal charts, kundli matching (single and batch job), dasha,
+    panchanga, remedies."""
+
     operations = OPERATIONS
 
     async def chart(
@@ -217,6 +230,7 @@ class AsyncVedic(AsyncResource):
         divisional_charts: Sequence[str] | None = None,
         idempotency_key: str | None = None,
     ) -> VedicChart:
+        """``POST /api/v3/vedic/chart``: grahas, lagna, nakshatras, houses, dignities, vargas."""
         body = validate_request(
             VedicChartRequest,
             {
@@ -236,6 +250,7 @@ class AsyncVedic(AsyncResource):
         school: School | None = None,
         idempotency_key: str | None = None,
     ) -> VedicKundliMatch:
+        """``POST /api/v3/vedic/kundli-matching``: Ashtakoota for one pair, synchronously."""
         body = validate_request(KundliMatchingRequest, {"boy": boy, "girl": girl, "school": school})
         return await self._client.request(
             KUNDLI_MATCHING, body=body, idempotency_key=idempotency_key
@@ -263,9 +278,10 @@ class AsyncVedic(AsyncResource):
         subject: Subject,
         year_days: float | None = None,
         depth: int | None = None,
-        at: dt.datetime | None = None,
+        at: dt.datetime | str | None = None,
         idempotency_key: str | None = None,
     ) -> VedicDasha:
+        """``POST /api/v3/vedic/dasha``: Vimshottari periods, and those running at ``at``."""
         body = validate_request(
             VedicDashaRequest,
             {"subject": subject, "year_days": year_days, "depth": depth, "at": at},
@@ -279,16 +295,24 @@ class AsyncVedic(AsyncResource):
         time: str,
         latitude: float,
         longitude: float,
-        timezoneOffsetMinutes: int | None = None,
+        timezone_offset_minutes: int | None = None,
         timezone: str | None = None,
         ayanamsa: Ayanamsa | None = None,
         sunrise: Literal["upper_limb", "disc_center", "hindu"] | None = None,
         idempotency_key: str | None = None,
     ) -> VedicPanchanga:
+        """``POST /api/v3/vedic/panchanga``: tithi, vara, nakshatra, yoga, karana."""
         body = validate_request(
             PanchangaRequest,
             _panchanga_fields(
-                date, time, latitude, longitude, timezoneOffsetMinutes, timezone, ayanamsa, sunrise
+                date,
+                time,
+                latitude,
+                longitude,
+                timezone_offset_minutes,
+                timezone,
+                ayanamsa,
+                sunrise,
             ),
         )
         return await self._client.request(PANCHANGA, body=body, idempotency_key=idempotency_key)
@@ -297,11 +321,12 @@ class AsyncVedic(AsyncResource):
         self,
         *,
         subject: Subject,
-        at: dt.datetime | None = None,
+        at: dt.datetime | str | None = None,
         language: Literal["en", "th"] | None = None,
         node: Node | None = None,
         idempotency_key: str | None = None,
     ) -> VedicRemedies:
+        """``POST /api/v3/vedic/remedies``: rule-based remedies, each with its reason."""
         body = validate_request(
             VedicRemediesRequest,
             {"subject": subject, "at": at, "language": language, "node": node},

@@ -68,6 +68,8 @@ OPERATIONS = (NATAL, SYNASTRY, COMPOSITE, RETURNS, PROGRESSIONS, TRANSITS)
 
 
 class Western(SyncResource):
+    """``client.western``: natal, synastry, composite, returns, progressions, transits."""
+
     operations = OPERATIONS
 
     def natal(
@@ -220,6 +222,8 @@ class Western(SyncResource):
 
 
 class AsyncWestern(AsyncResource):
+    """``client.western``: natal, synastry, composite, returns, progressions, transits."""
+
     operations = OPERATIONS
 
     async def natal(
