@@ -82,7 +82,15 @@ def set_client(client: DeliveryClient | None) -> None:
 def client() -> DeliveryClient:
     global _client
     if _client is None:
-        _client = DeliveryClient(allow_loopback=current_settings().allow_loopback_destinations)
+        settings = current_settings()
+        local_trust = None
+        if settings.local_webhooks and settings.embedded:
+            from astro_server.webhook_listen import CERT_FILE_NAME
+
+            local_trust = settings.data_dir / CERT_FILE_NAME
+        _client = DeliveryClient(
+            allow_loopback=settings.allow_loopback_destinations, loopback_trust_file=local_trust
+        )
     return _client
 
 

@@ -15,6 +15,10 @@ client cost about 30 times more CPU per request here (httpcore's pool scans ever
 for every queued request, and asks for ``sniffio`` on every lock), which made the client, not
 the network or the receiver, the limit of a worker.
 
+``loopback_trust_file`` (local webhook development, embedded mode only) adds the certificate
+``astro-server webhook-listen`` made to the trust store for loopback addresses only; every other
+destination is verified against the system's store alone.
+
 Throughput (many attempts to one receiver at once): attempts that start while a lookup of the
 same host is in flight share its answer (single flight, no cache: an attempt that starts after
 the answer arrived asks again), and each attempt still runs the full address check on the
@@ -28,12 +32,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import ssl
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import h11
 import httpx
@@ -197,6 +203,7 @@ class DeliveryClient:
         self,
         *,
         allow_loopback: bool = False,
+        loopback_trust_file: Path | None = None,
         ssl_context: ssl.SSLContext | None = None,
         resolver: Resolver | None = None,
         timeout_s: float = DEFAULT_TIMEOUT_S,
@@ -205,6 +212,7 @@ class DeliveryClient:
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> None:
         self.allow_loopback = allow_loopback
+        self.loopback_trust_file = loopback_trust_file
         self.ssl_context = ssl_context or default_ssl_context()
         self.resolver = resolver
         self.timeout_s = timeout_s
@@ -251,6 +259,18 @@ class DeliveryClient:
                 self._pools.pop(old_key).close()
         return pool
 
+    def _context_for(self, address: str) -> ssl.SSLContext:
+        """The TLS context for one checked address: the system's trust store, and for a
+        loopback address also the ``webhook-listen`` certificate when one is configured
+        (``ASTRO_LOCAL_WEBHOOKS``, embedded mode only). Read afresh for each connection: the
+        listener makes a new certificate each time it starts."""
+        trust = self.loopback_trust_file
+        if trust is None or not ipaddress.ip_address(address).is_loopback or not trust.is_file():
+            return self.ssl_context
+        context = default_ssl_context()
+        context.load_verify_locations(cafile=str(trust))
+        return context
+
     async def _connect(self, destination: CheckedDestination) -> _Connection:
         """A new TLS connection to the first checked address that answers."""
         last_error: OSError | None = None
@@ -259,7 +279,7 @@ class DeliveryClient:
                 reader, writer = await asyncio.open_connection(
                     address,
                     destination.port,
-                    ssl=self.ssl_context,
+                    ssl=self._context_for(address),
                     server_hostname=destination.host,
                     ssl_handshake_timeout=self.timeout_s,
                 )
