@@ -1,4 +1,7 @@
-"""``AstroClient`` and ``AsyncAstroClient``: thin loops around the decision layer in ``_base``."""
+"""``AstroClient`` and ``AsyncAstroClient``: thin loops around the decision layer in ``_base``.
+
+``AsyncAstroClient`` is written by hand; ``AstroClient``, at the end of this module, is generated
+from it by ``scripts/unasync.py``."""
 
 from __future__ import annotations
 
