@@ -175,7 +175,7 @@ def test_panchanga_on_the_full_moon_of_april_2024(
                 time="17:30",
                 latitude=LATITUDE,
                 longitude=LONGITUDE,
-                timezoneOffsetMinutes=330,
+                timezone_offset_minutes=330,
                 sunrise=sunrise,
             )
             for sunrise in (None, "hindu")
@@ -248,7 +248,8 @@ def test_batch_job_gives_a_bad_record_its_own_error(
         single = client.vedic.kundli_matching(boy=BOY, girl=GIRL)
     assert job.status == "succeeded"  # one bad record never fails the job
     assert job.credits_refunded == 0
-    batch = KundliBatchResult.model_validate(job.result)
+    batch = job.result  # typed by the handle: a KundliBatchResult, not a dict
+    assert isinstance(batch, KundliBatchResult)
     assert (batch.school, batch.succeeded, batch.failed) == ("north", 2, 1)
     assert [item.id for item in batch.results] == ["pair-a", "gap", "pair-b"]
     ok_a, gap, ok_b = batch.results

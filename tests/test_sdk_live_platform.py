@@ -139,6 +139,9 @@ def test_an_empty_balance_is_insufficient_credits_and_is_not_retried(
         remaining = client.estimates.create(operation="western.natal").api_response
     assert caught.value.error == "payment_required"
     assert caught.value.code == "402"
+    assert caught.value.message == (
+        "Insufficient credits: 'vedic.kundli_matching' costs 1 credit; the balance is 0."
+    )
     assert remaining.rate_limit.remaining == 58
 
 

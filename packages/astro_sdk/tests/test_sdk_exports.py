@@ -42,6 +42,7 @@ EXPECTED_EXPORTS = {
     "RetryPolicy",
     "UnprocessableEntityError",
     "WebhookHeaderError",
+    "WebhookSecretError",
     "WebhookSignatureError",
     "WebhookTimestampError",
     "WebhookVerificationError",
@@ -98,6 +99,7 @@ def test_exception_tree_matches_the_docstring() -> None:
         e.JobTimeoutError: e.JobError,
         e.WebhookVerificationError: e.AstroError,
         e.WebhookHeaderError: e.WebhookVerificationError,
+        e.WebhookSecretError: e.WebhookVerificationError,
         e.WebhookTimestampError: e.WebhookVerificationError,
         e.WebhookSignatureError: e.WebhookVerificationError,
     }

@@ -99,14 +99,15 @@ def test_error_body_fields_are_on_the_exception() -> None:
     exc = caught.value
     assert exc.status_code == 400
     assert exc.error == "validation_error"
-    assert exc.message == "Invalid request: records[0].boy.date"
-    assert exc.code is None
+    assert exc.message == "Invalid request: records[0].boy.date: invalid date"
+    assert exc.code == "400"
     assert exc.request_id == "req_1"
     assert exc.details == [{"field": "records[0].boy.date", "message": "invalid date"}]
     assert exc.response.status_code == 400
     assert exc.body == body
     assert str(exc) == (
-        "400 validation_error: Invalid request: records[0].boy.date (request_id req_1)"
+        "400 validation_error: Invalid request: records[0].boy.date: invalid date "
+        "(request_id req_1)"
     )
 
 
@@ -141,3 +142,44 @@ def test_parsed_result_is_the_declared_model() -> None:
     job = sync_client(Script(reply(200, job_body("queued")))).jobs.get(JOB_ID)
     assert type(job) is Job
     assert job.created_at.isoformat() == "2025-01-01T00:00:00+00:00"
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "code"),
+    [
+        (400, {"error": "validation_error", "message": "Invalid request: x"}, "400"),
+        (401, {"error": "unauthorized", "message": "bad key", "code": "401"}, "401"),
+        (402, {"error": "payment_required", "message": "short", "code": "402"}, "402"),
+        (404, {"error": "not_found", "message": "Job not found."}, "404"),
+        (
+            409,
+            {"error": "conflict", "message": "full", "code": "subscription_limit"},
+            "subscription_limit",
+        ),
+        (500, {"error": "internal_server_error", "message": "x", "code": "internal"}, "internal"),
+        (502, "<html>bad gateway</html>", "502"),
+    ],
+)
+def test_code_is_the_servers_code_else_the_status_as_a_string(
+    status: int, body: object, code: str
+) -> None:
+    client = sync_client(Script(reply(status, body)), max_retries=0)
+    with pytest.raises(astro_sdk.APIStatusError) as caught:
+        client.jobs.get(JOB_ID)
+    assert caught.value.code == code
+
+
+def test_a_400_message_names_the_first_failing_field_and_counts_the_others() -> None:
+    body = {
+        "error": "validation_error",
+        "message": "Invalid request: year, month",
+        "details": [
+            {"field": "year", "message": "must be between 1900 and 2100"},
+            {"field": "month", "message": "must be between 1 and 12"},
+        ],
+    }
+    with pytest.raises(astro_sdk.BadRequestError) as caught:
+        sync_client(Script(reply(400, body))).jobs.get(JOB_ID)
+    assert caught.value.message == (
+        "Invalid request: year: must be between 1900 and 2100 (and 1 more)"
+    )

@@ -6,7 +6,7 @@ import datetime as dt
 import json
 
 import pytest
-from sdk_testkit import FakeClock, Script, job_body, reply, sync_client
+from sdk_testkit import FakeClock, Script, async_client, job_body, reply, sync_client
 
 import astro_sdk
 from astro_sdk.models.vedic import BirthSubject, KundliBatchResult
@@ -192,7 +192,12 @@ def test_batch_returns_a_handle_that_waits_for_the_result(monkeypatch: pytest.Mo
     monkeypatch.setattr("astro_sdk._client._sleep", clock.sleep)
     monkeypatch.setattr("astro_sdk._client._monotonic", clock.monotonic)
     handle_body = {"job_id": JOB_ID, "status": "queued", "poll": f"/api/v3/jobs/{JOB_ID}"}
-    result = {"r1": {"total": 30}}
+    result = {
+        "school": "north",
+        "succeeded": 1,
+        "failed": 0,
+        "results": [{"id": "r1", "status": "succeeded", "result": MATCH_BODY}],
+    }
     script = Script(
         reply(202, handle_body, {"X-Credits-Charged": "2", "X-Credits-Remaining": "8"}),
         reply(200, job_body("running", job_id=JOB_ID)),
@@ -205,5 +210,31 @@ def test_batch_returns_a_handle_that_waits_for_the_result(monkeypatch: pytest.Mo
     assert handle.api_response.credits_charged == 2
     assert script.requests[0].headers["Idempotency-Key"] == "batch-1"
     job = handle.wait(poll_interval_s=0.25)
-    assert job.result == result
+    assert isinstance(job.result, KundliBatchResult)
+    assert job.result.results[0].result is not None
+    assert job.result.results[0].result.max == 36.0
     assert clock.sleeps == [0.25]
+
+
+def test_jobs_get_stays_untyped_unless_given_a_result_model() -> None:
+    result = {"school": "north", "succeeded": 0, "failed": 0, "results": []}
+    body = job_body("succeeded", job_id=JOB_ID, result=result)
+    client = sync_client(Script(reply(200, body), reply(200, body)))
+    assert client.jobs.get(JOB_ID).result == result
+    typed = client.jobs.get(JOB_ID, result_model=KundliBatchResult)
+    assert typed.result == KundliBatchResult.model_validate(result)
+
+
+async def test_async_batch_handle_waits_for_a_typed_result() -> None:
+    handle_body = {"job_id": JOB_ID, "status": "queued", "poll": f"/api/v3/jobs/{JOB_ID}"}
+    result = {"school": "south", "succeeded": 0, "failed": 0, "results": []}
+    script = Script(
+        reply(202, handle_body), reply(200, job_body("succeeded", job_id=JOB_ID, result=result))
+    )
+    async with async_client(script) as client:
+        handle = await client.vedic.kundli_matching_batch(
+            records=[{"id": "r1", "boy": BOY, "girl": GIRL}]
+        )
+        job = await handle.wait()
+    assert isinstance(job.result, KundliBatchResult)
+    assert job.result.school == "south"

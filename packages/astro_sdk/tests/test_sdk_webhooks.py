@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from astro_sdk import (
     WebhookHeaderError,
+    WebhookSecretError,
     WebhookSignatureError,
     WebhookTimestampError,
     WebhookVerificationError,
@@ -217,3 +218,23 @@ def test_signatures_agree_with_the_reference_library_for_any_payload(
     )
     assert ours["webhook-signature"] == theirs
     assert webhooks.verify(raw, ours, SECRET) == body
+
+
+@pytest.mark.parametrize("secret", ["whsec_", "whsec_***", ""])
+def test_verify_with_a_malformed_secret_is_a_webhook_verification_error(secret: str) -> None:
+    headers = webhooks.sign(BODY, SECRET)
+    with pytest.raises(WebhookVerificationError, match="secret") as caught:
+        webhooks.verify(BODY, headers, secret)
+    assert isinstance(caught.value, WebhookSecretError)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_sign_with_a_dict_says_it_takes_str_or_bytes() -> None:
+    with pytest.raises(TypeError, match=r"str \| bytes .* not dict"):
+        webhooks.sign({"type": "job.succeeded"}, SECRET)  # type: ignore[arg-type]
+
+
+def test_verify_with_a_dict_says_it_takes_str_or_bytes() -> None:
+    headers = webhooks.sign(BODY, SECRET)
+    with pytest.raises(TypeError, match=r"str \| bytes"):
+        webhooks.verify({"type": "job.succeeded"}, headers, SECRET)  # type: ignore[arg-type]

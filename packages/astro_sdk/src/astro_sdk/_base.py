@@ -115,6 +115,13 @@ def _field_path(loc: tuple[int | str, ...]) -> str:
     return out or "body"
 
 
+def _error_message(err: Any) -> str:
+    # A validator's own ValueError reads better without pydantic's "Value error, " prefix.
+    if err.get("type") == "value_error" and "error" in err.get("ctx", {}):
+        return str(err["ctx"]["error"])
+    return str(err["msg"])
+
+
 def validate_request(model: type[ModelT], fields: Mapping[str, Any]) -> ModelT:
     """Build a request model from keyword arguments; ``None`` means "not given" (the server's
     default applies). Raises ``RequestValidationError`` naming each failing field."""
@@ -123,7 +130,7 @@ def validate_request(model: type[ModelT], fields: Mapping[str, Any]) -> ModelT:
         return model.model_validate(given)
     except ValidationError as exc:
         details = [
-            {"field": _field_path(tuple(err["loc"])), "message": err["msg"]}
+            {"field": _field_path(tuple(err["loc"])), "message": _error_message(err)}
             for err in exc.errors(include_url=False)
         ]
         summary = "; ".join(f"{d['field']}: {d['message']}" for d in details)

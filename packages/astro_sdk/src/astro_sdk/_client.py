@@ -1,4 +1,7 @@
-"""``AstroClient`` and ``AsyncAstroClient``: thin loops around the decision layer in ``_base``."""
+"""``AstroClient`` and ``AsyncAstroClient``: thin loops around the decision layer in ``_base``.
+
+``AsyncAstroClient`` is written by hand; ``AstroClient``, at the end of this module, is generated
+from it by ``scripts/unasync.py``."""
 
 from __future__ import annotations
 
@@ -226,8 +229,198 @@ class _ClientBase(_ResourceGroups):
         return f"<{type(self).__name__} {self._config.base_url} credentials={kinds}>"
 
 
+class AsyncAstroClient(_ClientBase):
+    """Client for the Astro API. The async client (``async with``, ``await`` each call) and the
+    sync client generated from it take the same arguments and have the same resources.
+
+    Args:
+        api_key: sent as ``X-API-Key`` to API-key routes; default ``ASTRO_API_KEY``.
+        session_token: a customer session (``service_sess_...``) sent as a bearer token to
+            session routes; usually set by ``client.auth.login(email, password)``.
+        base_url: default ``ASTRO_BASE_URL``, else ``http://127.0.0.1:8000`` (a local server).
+        timeout: seconds per attempt (or an ``httpx.Timeout``).
+        max_retries: retries after the first attempt (default 2); see :class:`RetryPolicy`.
+        retry: the whole retry policy, when more than ``max_retries`` should change.
+        default_headers: sent with every request.
+        http_client: your own ``httpx.AsyncClient`` (proxies, TLS, transports); you close it.
+
+    Use it as a context manager, or call ``close()``, to release the connection pool.
+    """
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        session_token: str | None = None,
+        base_url: str | None = None,
+        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        max_retries: int | None = None,
+        retry: RetryPolicy | None = None,
+        default_headers: Mapping[str, str] | None = None,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self._init_config(
+            api_key=api_key,
+            session_token=session_token,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            retry=retry,
+            default_headers=default_headers,
+        )
+        self._owns_http = http_client is None
+        self._http = http_client or httpx.AsyncClient(
+            timeout=self._config.timeout, follow_redirects=False
+        )
+
+    def with_options(
+        self,
+        *,
+        api_key: str | None = NOT_GIVEN,
+        session_token: str | None = NOT_GIVEN,
+        base_url: str = NOT_GIVEN,
+        timeout: float | httpx.Timeout | None = NOT_GIVEN,
+        max_retries: int = NOT_GIVEN,
+        retry: RetryPolicy = NOT_GIVEN,
+        default_headers: Mapping[str, str] = NOT_GIVEN,
+    ) -> AsyncAstroClient:
+        """A copy with some options changed, sharing this client's connection pool."""
+        return self._copy_with(
+            api_key=api_key,
+            session_token=session_token,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            retry=retry,
+            default_headers=default_headers,
+        )
+
+    async def request(
+        self,
+        operation: Operation[ResponseT],
+        *,
+        body: RequestModel | None = None,
+        query: RequestModel | None = None,
+        path_params: Mapping[str, str] | None = None,
+        idempotency_key: str | None = None,
+    ) -> ResponseT:
+        """Call one operation of the registry: build, send with retries, parse."""
+        return await self.request_as(
+            operation,
+            operation.response_model,
+            body=body,
+            query=query,
+            path_params=path_params,
+            idempotency_key=idempotency_key,
+        )
+
+    async def request_as(
+        self,
+        operation: Operation[Any],
+        cast_to: type[ResponseT],
+        *,
+        body: RequestModel | None = None,
+        query: RequestModel | None = None,
+        path_params: Mapping[str, str] | None = None,
+        idempotency_key: str | None = None,
+    ) -> ResponseT:
+        """Like :meth:`request`, parsing the success into ``cast_to`` (a subclass of the
+        operation's response model, e.g. a job handle bound to this client)."""
+        call = build_call(
+            self._config,
+            operation,
+            body=body,
+            query=query,
+            path_params=path_params,
+            idempotency_key=idempotency_key,
+        )
+        response, attempts = await self._send(call)
+        return parse_success(call, response, cast_to, attempts=attempts)
+
+    async def request_image(
+        self,
+        operation: Operation[Any],
+        *,
+        body: RequestModel,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """Call a picture operation: the body is the image (SVG or PNG), returned as bytes."""
+        call = build_call(
+            self._config,
+            operation,
+            body=body,
+            idempotency_key=idempotency_key,
+            extra_headers={"Accept": "image/svg+xml, image/png, application/json"},
+        )
+        response, attempts = await self._send(call)
+        return parse_image(call, response, attempts=attempts)
+
+    async def _send(self, call: PreparedCall) -> tuple[httpx.Response, int]:
+        retries_done = 0
+        while True:
+            request = self._http.build_request(
+                call.method,
+                call.url,
+                headers=call.headers,
+                params=call.params,
+                content=call.content,
+                timeout=self._config.timeout,
+            )
+            try:
+                response = await self._http.send(request)
+            except httpx.TransportError as exc:
+                outcome = decide_on_exception(self._config, exc, retries_done)
+                if outcome.error is not None:
+                    raise outcome.error from exc
+            else:
+                outcome = decide_on_response(self._config, response, retries_done)
+                if outcome.error is not None:
+                    raise outcome.error
+                if outcome.retry_after_s is None:
+                    return response, retries_done + 1
+            assert outcome.retry_after_s is not None
+            await _async_sleep(outcome.retry_after_s)
+            retries_done += 1
+
+    async def health(self) -> dict[str, Any]:
+        """``GET /healthz``: the server process is alive (an unauthenticated probe)."""
+        response = await self._http.get(
+            self._config.base_url + "/healthz", timeout=self._config.timeout
+        )
+        if not response.is_success:
+            raise status_error(response)
+        body: dict[str, Any] = response.json()
+        return body
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait (used by retries and job polling; tests patch the module's sleep functions)."""
+        await _async_sleep(seconds)
+
+    def monotonic(self) -> float:
+        return _monotonic()
+
+    @property
+    def is_closed(self) -> bool:
+        return self._http.is_closed
+
+    async def close(self) -> None:
+        """Release the connection pool (only when this client created it)."""
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncAstroClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+# --- Generated by scripts/unasync.py from the Async classes above: do not edit below. ---
+
+
 class AstroClient(_ClientBase):
-    """Synchronous client for the Astro API.
+    """Client for the Astro API. The async client (``async with``, ``await`` each call) and the
+    sync client generated from it take the same arguments and have the same resources.
 
     Args:
         api_key: sent as ``X-API-Key`` to API-key routes; default ``ASTRO_API_KEY``.
@@ -387,7 +580,7 @@ class AstroClient(_ClientBase):
         return body
 
     def sleep(self, seconds: float) -> None:
-        """Wait (used by retries and job polling; tests patch ``astro_sdk._client._sleep``)."""
+        """Wait (used by retries and job polling; tests patch the module's sleep functions)."""
         _sleep(seconds)
 
     def monotonic(self) -> float:
@@ -407,174 +600,3 @@ class AstroClient(_ClientBase):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-class AsyncAstroClient(_ClientBase):
-    """Asynchronous twin of :class:`AstroClient`: the same arguments and resources, awaited.
-
-    ``http_client`` is an ``httpx.AsyncClient``. Use ``async with`` or ``await close()``.
-    """
-
-    def __init__(
-        self,
-        *,
-        api_key: str | None = None,
-        session_token: str | None = None,
-        base_url: str | None = None,
-        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
-        max_retries: int | None = None,
-        retry: RetryPolicy | None = None,
-        default_headers: Mapping[str, str] | None = None,
-        http_client: httpx.AsyncClient | None = None,
-    ) -> None:
-        self._init_config(
-            api_key=api_key,
-            session_token=session_token,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=max_retries,
-            retry=retry,
-            default_headers=default_headers,
-        )
-        self._owns_http = http_client is None
-        self._http = http_client or httpx.AsyncClient(
-            timeout=self._config.timeout, follow_redirects=False
-        )
-
-    def with_options(
-        self,
-        *,
-        api_key: str | None = NOT_GIVEN,
-        session_token: str | None = NOT_GIVEN,
-        base_url: str = NOT_GIVEN,
-        timeout: float | httpx.Timeout | None = NOT_GIVEN,
-        max_retries: int = NOT_GIVEN,
-        retry: RetryPolicy = NOT_GIVEN,
-        default_headers: Mapping[str, str] = NOT_GIVEN,
-    ) -> AsyncAstroClient:
-        """A copy with some options changed, sharing this client's connection pool."""
-        return self._copy_with(
-            api_key=api_key,
-            session_token=session_token,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=max_retries,
-            retry=retry,
-            default_headers=default_headers,
-        )
-
-    async def request(
-        self,
-        operation: Operation[ResponseT],
-        *,
-        body: RequestModel | None = None,
-        query: RequestModel | None = None,
-        path_params: Mapping[str, str] | None = None,
-        idempotency_key: str | None = None,
-    ) -> ResponseT:
-        """Call one operation of the registry: build, send with retries, parse."""
-        return await self.request_as(
-            operation,
-            operation.response_model,
-            body=body,
-            query=query,
-            path_params=path_params,
-            idempotency_key=idempotency_key,
-        )
-
-    async def request_as(
-        self,
-        operation: Operation[Any],
-        cast_to: type[ResponseT],
-        *,
-        body: RequestModel | None = None,
-        query: RequestModel | None = None,
-        path_params: Mapping[str, str] | None = None,
-        idempotency_key: str | None = None,
-    ) -> ResponseT:
-        call = build_call(
-            self._config,
-            operation,
-            body=body,
-            query=query,
-            path_params=path_params,
-            idempotency_key=idempotency_key,
-        )
-        response, attempts = await self._send(call)
-        return parse_success(call, response, cast_to, attempts=attempts)
-
-    async def request_image(
-        self,
-        operation: Operation[Any],
-        *,
-        body: RequestModel,
-        idempotency_key: str | None = None,
-    ) -> ChartImage:
-        """Call a picture operation: the body is the image (SVG or PNG), returned as bytes."""
-        call = build_call(
-            self._config,
-            operation,
-            body=body,
-            idempotency_key=idempotency_key,
-            extra_headers={"Accept": "image/svg+xml, image/png, application/json"},
-        )
-        response, attempts = await self._send(call)
-        return parse_image(call, response, attempts=attempts)
-
-    async def _send(self, call: PreparedCall) -> tuple[httpx.Response, int]:
-        retries_done = 0
-        while True:
-            request = self._http.build_request(
-                call.method,
-                call.url,
-                headers=call.headers,
-                params=call.params,
-                content=call.content,
-                timeout=self._config.timeout,
-            )
-            try:
-                response = await self._http.send(request)
-            except httpx.TransportError as exc:
-                outcome = decide_on_exception(self._config, exc, retries_done)
-                if outcome.error is not None:
-                    raise outcome.error from exc
-            else:
-                outcome = decide_on_response(self._config, response, retries_done)
-                if outcome.error is not None:
-                    raise outcome.error
-                if outcome.retry_after_s is None:
-                    return response, retries_done + 1
-            assert outcome.retry_after_s is not None
-            await _async_sleep(outcome.retry_after_s)
-            retries_done += 1
-
-    async def health(self) -> dict[str, Any]:
-        """``GET /healthz``: the server process is alive (an unauthenticated probe)."""
-        response = await self._http.get(
-            self._config.base_url + "/healthz", timeout=self._config.timeout
-        )
-        if not response.is_success:
-            raise status_error(response)
-        body: dict[str, Any] = response.json()
-        return body
-
-    async def sleep(self, seconds: float) -> None:
-        await _async_sleep(seconds)
-
-    def monotonic(self) -> float:
-        return _monotonic()
-
-    @property
-    def is_closed(self) -> bool:
-        return self._http.is_closed
-
-    async def close(self) -> None:
-        """Release the connection pool (only when this client created it)."""
-        if self._owns_http:
-            await self._http.aclose()
-
-    async def __aenter__(self) -> AsyncAstroClient:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()

@@ -25,11 +25,20 @@
     │   └── JobTimeoutError                 still running when ``wait`` gave up
     └── WebhookVerificationError            a webhook delivery that must not be trusted
         ├── WebhookHeaderError              a webhook header missing or malformed
+        ├── WebhookSecretError              the secret is not ``whsec_<base64>`` (also ValueError)
         ├── WebhookTimestampError           timestamp outside the tolerance (old or future)
         └── WebhookSignatureError           no signature matches the secret
 
 Every ``APIStatusError`` carries ``status_code``, ``error`` (the server's slug), ``message``,
 ``code``, ``request_id``, ``details`` and the raw ``response`` (an ``httpx.Response``).
+
+``code`` is always a string: the error body's ``code`` when the server sends one (``"401"``,
+``"402"``, ``"internal"``, ``"subscription_limit"``, ``"unsafe_destination"``, ...), otherwise the
+HTTP status as a string (``"400"``, ``"404"``). Branch on the class or on ``error`` (the slug) for
+the kind of failure; ``code`` refines it where the server has more to say.
+
+A 400 with ``details`` names its first failing field and why in ``message``
+(``Invalid request: year: must be between 1900 and 2100``); ``details`` lists them all.
 """
 
 from __future__ import annotations
@@ -68,6 +77,7 @@ __all__ = [
     "RequestValidationError",
     "UnprocessableEntityError",
     "WebhookHeaderError",
+    "WebhookSecretError",
     "WebhookSignatureError",
     "WebhookTimestampError",
     "WebhookVerificationError",
@@ -142,7 +152,7 @@ class APIStatusError(APIError):
         error = fields.get("error")
         self.error: str = error if isinstance(error, str) else f"http_{response.status_code}"
         code = fields.get("code")
-        self.code: str | None = None if code is None else str(code)
+        self.code: str = str(response.status_code) if code is None else str(code)
         request_id = fields.get("request_id") or response.headers.get("X-Request-Id")
         self.request_id: str | None = request_id if isinstance(request_id, str) else None
         details = fields.get("details")
@@ -256,6 +266,11 @@ class WebhookHeaderError(WebhookVerificationError):
     malformed."""
 
 
+class WebhookSecretError(WebhookVerificationError, ValueError):
+    """The secret given to ``verify`` or ``sign`` is not ``whsec_`` followed by base64 (a
+    configuration error: no delivery can be trusted with it)."""
+
+
 class WebhookTimestampError(WebhookVerificationError):
     """The ``webhook-timestamp`` is older or further in the future than the tolerance allows."""
 
@@ -288,6 +303,21 @@ def decode_error_body(response: httpx.Response) -> object:
         return response.text
 
 
+def _with_first_detail(message: str, details: object) -> str:
+    """``Invalid request: year`` becomes ``Invalid request: year: must be ...``: the first
+    failing field with its reason, and how many more fields failed."""
+    if not isinstance(details, list):
+        return message
+    found = [d for d in details if isinstance(d, Mapping) and "field" in d and "message" in d]
+    if not found:
+        return message
+    first = f"{found[0]['field']}: {found[0]['message']}"
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    if message.startswith("Invalid request"):
+        return f"Invalid request: {first}{more}"
+    return f"{message} ({first}{more})"
+
+
 def status_error(response: httpx.Response, *, retry_after_s: float | None = None) -> APIStatusError:
     """The exception for a non-2xx response, chosen by status and, for 409, by slug."""
     body = decode_error_body(response)
@@ -295,6 +325,7 @@ def status_error(response: httpx.Response, *, retry_after_s: float | None = None
     message = fields.get("message")
     if not isinstance(message, str):
         message = f"HTTP {response.status_code}"
+    message = _with_first_detail(message, fields.get("details"))
     status = response.status_code
     if status == 429:
         return RateLimitError(message, response=response, body=body, retry_after_s=retry_after_s)

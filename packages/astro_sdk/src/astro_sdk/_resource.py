@@ -2,7 +2,7 @@
 
 ``resource_group(SyncCls, AsyncCls)`` on the shared base of both clients gives
 ``AstroClient().jobs`` a ``Jobs`` and ``AsyncAstroClient().jobs`` an ``AsyncJobs``, made once per
-client instance.
+client instance. Each sync class is generated from its async twin (``scripts/unasync.py``).
 """
 
 from __future__ import annotations

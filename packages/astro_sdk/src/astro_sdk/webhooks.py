@@ -31,6 +31,7 @@ from typing import Any
 
 from astro_sdk._exceptions import (
     WebhookHeaderError,
+    WebhookSecretError,
     WebhookSignatureError,
     WebhookTimestampError,
 )
@@ -43,25 +44,34 @@ _SIGNATURE_VERSION = "v1"
 
 
 def _key_from_secret(secret: str) -> bytes:
+    if not isinstance(secret, str):
+        raise TypeError(f"webhook secret must be a str ('whsec_...'), not {type(secret).__name__}")
     encoded = secret[len(SECRET_PREFIX) :] if secret.startswith(SECRET_PREFIX) else secret
     encoded += "=" * (-len(encoded) % 4)  # secrets are sometimes shared without padding
     try:
         key = base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError) as exc:
-        raise ValueError("webhook secret must be 'whsec_' followed by base64") from exc
+        raise WebhookSecretError("webhook secret must be 'whsec_' followed by base64") from exc
     if not key:
-        raise ValueError("webhook secret is empty")
+        raise WebhookSecretError("webhook secret is empty")
     return key
 
 
 def _as_bytes(payload: bytes | str) -> bytes:
-    return payload.encode() if isinstance(payload, str) else payload
+    if isinstance(payload, str):
+        return payload.encode()
+    if isinstance(payload, bytes | bytearray | memoryview):
+        return bytes(payload)
+    raise TypeError(
+        f"the webhook payload must be str | bytes (the raw body), not {type(payload).__name__}; "
+        "serialise it first, e.g. json.dumps(payload)"
+    )
 
 
 def _secrets(secret: str | Sequence[str]) -> list[str]:
     found = [secret] if isinstance(secret, str) else list(secret)
     if not found:
-        raise ValueError("at least one webhook secret is needed")
+        raise WebhookSecretError("at least one webhook secret is needed")
     return found
 
 
@@ -83,7 +93,11 @@ def sign(
     timestamp: int | None = None,
 ) -> dict[str, str]:
     """The three ``webhook-*`` headers for ``payload``; several secrets give several ``v1``
-    signatures (rotation)."""
+    signatures (rotation).
+
+    ``payload`` is the exact body to send, ``str | bytes`` (a dict raises ``TypeError``: sign
+    ``json.dumps(...)`` and send those same bytes). A malformed secret raises
+    ``WebhookSecretError`` (also a ``ValueError``)."""
     message_id = msg_id or "msg_" + secrets.token_hex(12)
     signed_at = int(time.time()) if timestamp is None else int(timestamp)
     body = _as_bytes(payload)
@@ -148,7 +162,11 @@ def verify_signature(
         WebhookTimestampError: the timestamp is more than ``tolerance_s`` seconds in the past
             or in the future (replayed or mis-dated deliveries).
         WebhookSignatureError: no ``v1`` signature matches under any of the given secrets.
+        WebhookSecretError: a secret is not ``whsec_`` followed by base64.
+        TypeError: ``payload`` is not ``str | bytes``.
     """
+    body = _as_bytes(payload)
+    keys = [_key_from_secret(s) for s in _secrets(secret)]  # a bad secret fails every delivery
     lowered = _lower_headers(headers)
     msg_id = _required(lowered, "webhook-id")
     raw_timestamp = _required(lowered, "webhook-timestamp")
@@ -167,9 +185,8 @@ def verify_signature(
             f"(tolerance {tolerance_s:g} s)"
         )
     candidates = _v1_signatures(signature_header)
-    body = _as_bytes(payload)
-    for s in _secrets(secret):
-        expected = base64.b64decode(_signature(_key_from_secret(s), msg_id, timestamp, body))
+    for key in keys:
+        expected = base64.b64decode(_signature(key, msg_id, timestamp, body))
         # Compare against every candidate (no early exit on the first near miss).
         if any(hmac.compare_digest(expected, candidate) for candidate in candidates):
             return
@@ -189,4 +206,4 @@ def verify(
     ``secret`` may be a list while you rotate secrets: any one that matches is enough.
     """
     verify_signature(payload, headers, secret, tolerance_s=tolerance_s, now=now)
-    return json.loads(payload)
+    return json.loads(_as_bytes(payload))

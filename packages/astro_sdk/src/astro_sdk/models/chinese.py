@@ -86,7 +86,9 @@ class ChineseBirthSubject(RequestModel):
     """Local time, 24-hour ``HH:MM`` or ``HH:MM:SS``."""
     latitude: float = Field(ge=-90, le=90)
     longitude: float = Field(ge=-180, le=180)
-    timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)
+    timezone_offset_minutes: int | None = Field(
+        default=None, alias="timezoneOffsetMinutes", ge=-1080, le=1080
+    )
     """Offset east of UTC; wins over ``timezone`` when both are given."""
     timezone: str | None = Field(default=None, max_length=64)
     """IANA zone, e.g. ``Asia/Shanghai``."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 
 from astro_sdk.models._base import RequestModel, ResponseModel
 
@@ -55,11 +55,24 @@ _TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
 
 
 class ThaiCalendarRequest(RequestModel):
-    """Exactly one of ``date`` (its Thai lunar date) or ``year`` (its months and holy days)."""
+    """Exactly one of ``date`` (its Thai lunar date) or ``year`` (its months and holy days);
+    both, or neither, is refused before sending, as the server refuses it."""
 
     date: dt.date | None = None
-    year: int | None = Field(default=None, ge=1900, le=2200)
+    year: int | None = Field(default=None, ge=1900, le=2200, validate_default=True)
     year_type_source: YearTypeSource = "almanac"
+
+    @field_validator("year")
+    @classmethod
+    def _date_or_year(cls, value: int | None, info: ValidationInfo) -> int | None:
+        if "date" not in info.data:
+            return value  # the date itself was refused
+        has_date = info.data["date"] is not None
+        if value is not None and has_date:
+            raise ValueError("give either date or year, not both")
+        if value is None and not has_date:
+            raise ValueError("give date or year")
+        return value
 
 
 class ThaiFestivalsRequest(RequestModel):
@@ -89,7 +102,9 @@ class ThaiBirthSubject(RequestModel):
     """Local time, 24-hour ``HH:MM`` or ``HH:MM:SS``."""
     latitude: float = Field(ge=-90, le=90)
     longitude: float = Field(ge=-180, le=180)
-    timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)
+    timezone_offset_minutes: int | None = Field(
+        default=None, alias="timezoneOffsetMinutes", ge=-1080, le=1080
+    )
     timezone: str | None = Field(default=None, max_length=64)
 
 

@@ -33,7 +33,9 @@ class UranianChartRequest(RequestModel):
     birth_place: str = Field(min_length=1, max_length=200)
     dial_mode: Literal[90, 45, 22.5] = 90  # type: ignore[valid-type]
     orb_max: float = Field(default=1.0, ge=0.25, le=3)
-    timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)
+    timezone_offset_minutes: int | None = Field(
+        default=None, alias="timezoneOffsetMinutes", ge=-1080, le=1080
+    )
     timezone: str | None = Field(default=None, max_length=64)
 
 

@@ -63,7 +63,9 @@ class BirthSubject(RequestModel):
     """Local time, 24-hour ``HH:MM`` or ``HH:MM:SS``."""
     latitude: float = Field(ge=-90, le=90)
     longitude: float = Field(ge=-180, le=180)
-    timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)
+    timezone_offset_minutes: int | None = Field(
+        default=None, alias="timezoneOffsetMinutes", ge=-1080, le=1080
+    )
     ayanamsa: Ayanamsa = "lahiri"
     timezone: str | None = Field(default=None, max_length=64)
     """IANA zone, e.g. ``Asia/Kolkata``."""
@@ -113,7 +115,9 @@ class PanchangaRequest(RequestModel):
     time: str = Field(pattern=_TIME_PATTERN)
     latitude: float = Field(ge=-90, le=90)
     longitude: float = Field(ge=-180, le=180)
-    timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)
+    timezone_offset_minutes: int | None = Field(
+        default=None, alias="timezoneOffsetMinutes", ge=-1080, le=1080
+    )
     timezone: str | None = Field(default=None, max_length=64)
     ayanamsa: Ayanamsa = "lahiri"
     sunrise: Literal["upper_limb", "disc_center", "hindu"] = "upper_limb"

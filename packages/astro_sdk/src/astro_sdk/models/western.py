@@ -77,7 +77,9 @@ class WesternSubject(RequestModel):
     """Local time, 24-hour ``HH:MM`` or ``HH:MM:SS``."""
     latitude: float = Field(ge=-90, le=90)
     longitude: float = Field(ge=-180, le=180)
-    timezoneOffsetMinutes: int | None = Field(default=None, ge=-1080, le=1080)
+    timezone_offset_minutes: int | None = Field(
+        default=None, alias="timezoneOffsetMinutes", ge=-1080, le=1080
+    )
     timezone: str | None = Field(default=None, max_length=64)
     """IANA zone, e.g. ``Europe/London``."""
     fold: Literal[0, 1] = 0

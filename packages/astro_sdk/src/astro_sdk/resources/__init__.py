@@ -1,2 +1,3 @@
-"""Resources: one module per tag group, each with a sync class, its async twin and the
-``Operation`` entries it calls."""
+"""Resources: one module per tag group, each with the ``Operation`` entries it calls, its async
+class (written by hand: the one source) and the sync twin ``scripts/unasync.py`` generates from
+it at the end of the module."""

@@ -132,36 +132,12 @@ def _audit_query(
     )
 
 
-class Account(SyncResource):
-    operations = (GET_ACCOUNT,)
-
-    def get(self) -> AccountDetails:
-        """``GET /api/v3/account``: the account (fresh balance, tier, rate limit) and the key
-        making the call. Free."""
-        return self._client.request(GET_ACCOUNT)
-
-
 class AsyncAccount(AsyncResource):
     operations = (GET_ACCOUNT,)
 
     async def get(self) -> AccountDetails:
         """``GET /api/v3/account``; see :meth:`Account.get`."""
         return await self._client.request(GET_ACCOUNT)
-
-
-class Usage(SyncResource):
-    operations = (GET_USAGE,)
-
-    def get(
-        self,
-        *,
-        start: datetime | None = None,
-        end: datetime | None = None,
-        group_by: str | None = None,
-    ) -> UsageReport:
-        """``GET /api/v3/usage``: billed calls and credits charged and refunded in
-        ``[start, end)`` (default: the last 30 days), per ``operation`` or per ``day``."""
-        return self._client.request(GET_USAGE, query=_usage_query(start, end, group_by))
 
 
 class AsyncUsage(AsyncResource):
@@ -176,24 +152,6 @@ class AsyncUsage(AsyncResource):
     ) -> UsageReport:
         """``GET /api/v3/usage``; see :meth:`Usage.get`."""
         return await self._client.request(GET_USAGE, query=_usage_query(start, end, group_by))
-
-
-class Ledger(SyncResource):
-    operations = (LIST_LEDGER,)
-
-    def list(
-        self, *, limit: int | None = None, cursor: str | None = None
-    ) -> CursorPage[LedgerEntry]:
-        """``GET /api/v3/ledger``: the account's ledger rows, newest first. Iterate the result
-        for every row across pages; ``.data`` is the first page."""
-        query = validate_request(PageQuery, {"limit": limit})
-
-        def fetch(page_cursor: str | None) -> CursorPage[LedgerEntry]:
-            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
-            page = self._client.request(LIST_LEDGER, query=page_query)
-            return CursorPage(page.entries, page.next_cursor, fetch, page.api_response)
-
-        return fetch(cursor)
 
 
 class AsyncLedger(AsyncResource):
@@ -211,43 +169,6 @@ class AsyncLedger(AsyncResource):
             return AsyncCursorPage(page.entries, page.next_cursor, fetch, page.api_response)
 
         return AsyncCursorPager(lambda: fetch(cursor))
-
-
-class Keys(SyncResource):
-    operations = (LIST_KEYS, CREATE_KEY, ROTATE_KEY, REVOKE_KEY)
-
-    def list(self, *, limit: int | None = None, cursor: str | None = None) -> CursorPage[ApiKey]:
-        """``GET /api/v3/keys``: keys of the caller's environment, newest first (needs the
-        ``keys`` scope)."""
-        query = validate_request(PageQuery, {"limit": limit})
-
-        def fetch(page_cursor: str | None) -> CursorPage[ApiKey]:
-            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
-            page = self._client.request(LIST_KEYS, query=page_query)
-            return CursorPage(page.keys, page.next_cursor, fetch, page.api_response)
-
-        return fetch(cursor)
-
-    def create(
-        self,
-        *,
-        name: str | None = None,
-        environment: str | None = None,
-        scopes: Sequence[str] | None = None,
-    ) -> CreatedApiKey:
-        """``POST /api/v3/keys``: a new key; ``.secret`` is shown this once. Its scopes must be
-        within the caller's."""
-        return self._client.request(CREATE_KEY, body=_create_body(name, environment, scopes))
-
-    def rotate(self, key_id: str, *, grace_s: int | None = None) -> RotatedApiKey:
-        """``POST /api/v3/keys/{key_id}/rotate``: a new secret; the old one works ``grace_s``
-        more seconds (0 to 7 days)."""
-        body = validate_request(RotateApiKeyRequest, {"grace_s": grace_s})
-        return self._client.request(ROTATE_KEY, body=body, path_params={"key_id": key_id})
-
-    def revoke(self, key_id: str) -> ApiKey:
-        """``DELETE /api/v3/keys/{key_id}``: revoked at once, everywhere."""
-        return self._client.request(REVOKE_KEY, path_params={"key_id": key_id})
 
 
 class AsyncKeys(AsyncResource):
@@ -286,31 +207,6 @@ class AsyncKeys(AsyncResource):
         return await self._client.request(REVOKE_KEY, path_params={"key_id": key_id})
 
 
-class AuditLog(SyncResource):
-    operations = (LIST_AUDIT,)
-
-    def list(
-        self,
-        *,
-        start: datetime | None = None,
-        end: datetime | None = None,
-        action: str | None = None,
-        actor: str | None = None,
-        limit: int | None = None,
-        cursor: str | None = None,
-    ) -> CursorPage[AuditEvent]:
-        """``GET /api/v3/audit-log``: the account's audit rows, newest first (needs the
-        ``team`` scope)."""
-        query = _audit_query(start, end, action, actor, limit)
-
-        def fetch(page_cursor: str | None) -> CursorPage[AuditEvent]:
-            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
-            page = self._client.request(LIST_AUDIT, query=page_query)
-            return CursorPage(page.events, page.next_cursor, fetch, page.api_response)
-
-        return fetch(cursor)
-
-
 class AsyncAuditLog(AsyncResource):
     operations = (LIST_AUDIT,)
 
@@ -333,3 +229,103 @@ class AsyncAuditLog(AsyncResource):
             return AsyncCursorPage(page.events, page.next_cursor, fetch, page.api_response)
 
         return AsyncCursorPager(lambda: fetch(cursor))
+
+
+# --- Generated by scripts/unasync.py from the Async classes above: do not edit below. ---
+
+
+class Account(SyncResource):
+    operations = (GET_ACCOUNT,)
+
+    def get(self) -> AccountDetails:
+        """``GET /api/v3/account``; see :meth:`Account.get`."""
+        return self._client.request(GET_ACCOUNT)
+
+
+class Usage(SyncResource):
+    operations = (GET_USAGE,)
+
+    def get(
+        self,
+        *,
+        start: datetime | None = None,
+        end: datetime | None = None,
+        group_by: str | None = None,
+    ) -> UsageReport:
+        """``GET /api/v3/usage``; see :meth:`Usage.get`."""
+        return self._client.request(GET_USAGE, query=_usage_query(start, end, group_by))
+
+
+class Ledger(SyncResource):
+    operations = (LIST_LEDGER,)
+
+    def list(
+        self, *, limit: int | None = None, cursor: str | None = None
+    ) -> CursorPage[LedgerEntry]:
+        """``GET /api/v3/ledger``: ``await`` for the first page, ``async for`` for every row."""
+        query = validate_request(PageQuery, {"limit": limit})
+
+        def fetch(page_cursor: str | None) -> CursorPage[LedgerEntry]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = self._client.request(LIST_LEDGER, query=page_query)
+            return CursorPage(page.entries, page.next_cursor, fetch, page.api_response)
+
+        return fetch(cursor)
+
+
+class Keys(SyncResource):
+    operations = (LIST_KEYS, CREATE_KEY, ROTATE_KEY, REVOKE_KEY)
+
+    def list(self, *, limit: int | None = None, cursor: str | None = None) -> CursorPage[ApiKey]:
+        """``GET /api/v3/keys``; see :meth:`Keys.list`."""
+        query = validate_request(PageQuery, {"limit": limit})
+
+        def fetch(page_cursor: str | None) -> CursorPage[ApiKey]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = self._client.request(LIST_KEYS, query=page_query)
+            return CursorPage(page.keys, page.next_cursor, fetch, page.api_response)
+
+        return fetch(cursor)
+
+    def create(
+        self,
+        *,
+        name: str | None = None,
+        environment: str | None = None,
+        scopes: Sequence[str] | None = None,
+    ) -> CreatedApiKey:
+        """``POST /api/v3/keys``; see :meth:`Keys.create`."""
+        return self._client.request(CREATE_KEY, body=_create_body(name, environment, scopes))
+
+    def rotate(self, key_id: str, *, grace_s: int | None = None) -> RotatedApiKey:
+        """``POST /api/v3/keys/{key_id}/rotate``; see :meth:`Keys.rotate`."""
+        body = validate_request(RotateApiKeyRequest, {"grace_s": grace_s})
+        return self._client.request(ROTATE_KEY, body=body, path_params={"key_id": key_id})
+
+    def revoke(self, key_id: str) -> ApiKey:
+        """``DELETE /api/v3/keys/{key_id}``; see :meth:`Keys.revoke`."""
+        return self._client.request(REVOKE_KEY, path_params={"key_id": key_id})
+
+
+class AuditLog(SyncResource):
+    operations = (LIST_AUDIT,)
+
+    def list(
+        self,
+        *,
+        start: datetime | None = None,
+        end: datetime | None = None,
+        action: str | None = None,
+        actor: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> CursorPage[AuditEvent]:
+        """``GET /api/v3/audit-log``; see :meth:`AuditLog.list`."""
+        query = _audit_query(start, end, action, actor, limit)
+
+        def fetch(page_cursor: str | None) -> CursorPage[AuditEvent]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = self._client.request(LIST_AUDIT, query=page_query)
+            return CursorPage(page.events, page.next_cursor, fetch, page.api_response)
+
+        return fetch(cursor)

@@ -52,143 +52,11 @@ DIAL: Operation[ImageBody] = picture_operation(
 OPERATIONS = (CHART, MIDPOINTS, PLANETARY_PICTURES, DIAL)
 
 
-class Uranian(SyncResource):
-    operations = OPERATIONS
-
-    def chart(
-        self,
-        *,
-        birth_date: dt.date | str,
-        birth_time: str,
-        birth_lat: float,
-        birth_lon: float,
-        birth_place: str,
-        dial_mode: float | None = None,
-        orb_max: float | None = None,
-        timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> UranianChart:
-        """``POST /api/v3/uranian/chart`` (spec 12): positions, midpoints, planetary pictures."""
-        body = validate_request(
-            UranianChartRequest,
-            {
-                "birth_date": birth_date,
-                "birth_time": birth_time,
-                "birth_lat": birth_lat,
-                "birth_lon": birth_lon,
-                "birth_place": birth_place,
-                "dial_mode": dial_mode,
-                "orb_max": orb_max,
-                "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
-            },
-        )
-        return self._client.request(CHART, body=body, idempotency_key=idempotency_key)
-
-    def midpoints(
-        self,
-        *,
-        birth_date: dt.date | str,
-        birth_time: str,
-        birth_lat: float,
-        birth_lon: float,
-        birth_place: str,
-        dial_mode: float | None = None,
-        orb_max: float | None = None,
-        timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> UranianMidpoints:
-        """``POST /api/v3/uranian/midpoints``: positions and all midpoints."""
-        body = validate_request(
-            UranianChartRequest,
-            {
-                "birth_date": birth_date,
-                "birth_time": birth_time,
-                "birth_lat": birth_lat,
-                "birth_lon": birth_lon,
-                "birth_place": birth_place,
-                "dial_mode": dial_mode,
-                "orb_max": orb_max,
-                "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
-            },
-        )
-        return self._client.request(MIDPOINTS, body=body, idempotency_key=idempotency_key)
-
-    def planetary_pictures(
-        self,
-        *,
-        birth_date: dt.date | str,
-        birth_time: str,
-        birth_lat: float,
-        birth_lon: float,
-        birth_place: str,
-        dial_mode: float | None = None,
-        orb_max: float | None = None,
-        timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> UranianPictures:
-        """``POST /api/v3/uranian/planetary-pictures``: pictures within ``orb_max``."""
-        body = validate_request(
-            UranianChartRequest,
-            {
-                "birth_date": birth_date,
-                "birth_time": birth_time,
-                "birth_lat": birth_lat,
-                "birth_lon": birth_lon,
-                "birth_place": birth_place,
-                "dial_mode": dial_mode,
-                "orb_max": orb_max,
-                "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
-            },
-        )
-        return self._client.request(PLANETARY_PICTURES, body=body, idempotency_key=idempotency_key)
-
-    def dial(
-        self,
-        *,
-        birth_date: dt.date | str,
-        birth_time: str,
-        birth_lat: float,
-        birth_lon: float,
-        birth_place: str,
-        dial_mode: float | None = None,
-        orb_max: float | None = None,
-        timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
-        pointer_deg: float | None = None,
-        format: PictureFormat | None = None,
-        size_px: int | None = None,
-        theme: Theme | None = None,
-        colors: Colors | None = None,
-        language: Language | None = None,
-        idempotency_key: str | None = None,
-    ) -> ChartImage:
-        """``POST /api/v3/uranian/dial``: the dial picture, with an optional pointer."""
-        body = validate_request(
-            UranianDialRequest,
-            {
-                "birth_date": birth_date,
-                "birth_time": birth_time,
-                "birth_lat": birth_lat,
-                "birth_lon": birth_lon,
-                "birth_place": birth_place,
-                "dial_mode": dial_mode,
-                "orb_max": orb_max,
-                "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
-                "pointer_deg": pointer_deg,
-                **picture_fields(format, size_px, theme, colors, language),
-            },
-        )
-        return self._client.request_image(DIAL, body=body, idempotency_key=idempotency_key)
-
-
 class AsyncUranian(AsyncResource):
+    """``client.uranian``: the spec's Uranian chart (dial positions, midpoints, planetary
+    pictures interpreted in English and Thai), and its midpoints and planetary-pictures
+    parts."""
+
     operations = OPERATIONS
 
     async def chart(
@@ -202,7 +70,7 @@ class AsyncUranian(AsyncResource):
         dial_mode: float | None = None,
         orb_max: float | None = None,
         timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
+        timezone_offset_minutes: int | None = None,
         idempotency_key: str | None = None,
     ) -> UranianChart:
         """``POST /api/v3/uranian/chart`` (spec 12): positions, midpoints, planetary pictures."""
@@ -217,7 +85,7 @@ class AsyncUranian(AsyncResource):
                 "dial_mode": dial_mode,
                 "orb_max": orb_max,
                 "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
+                "timezone_offset_minutes": timezone_offset_minutes,
             },
         )
         return await self._client.request(CHART, body=body, idempotency_key=idempotency_key)
@@ -233,7 +101,7 @@ class AsyncUranian(AsyncResource):
         dial_mode: float | None = None,
         orb_max: float | None = None,
         timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
+        timezone_offset_minutes: int | None = None,
         idempotency_key: str | None = None,
     ) -> UranianMidpoints:
         """``POST /api/v3/uranian/midpoints``: positions and all midpoints."""
@@ -248,7 +116,7 @@ class AsyncUranian(AsyncResource):
                 "dial_mode": dial_mode,
                 "orb_max": orb_max,
                 "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
+                "timezone_offset_minutes": timezone_offset_minutes,
             },
         )
         return await self._client.request(MIDPOINTS, body=body, idempotency_key=idempotency_key)
@@ -264,7 +132,7 @@ class AsyncUranian(AsyncResource):
         dial_mode: float | None = None,
         orb_max: float | None = None,
         timezone: str | None = None,
-        timezoneOffsetMinutes: int | None = None,
+        timezone_offset_minutes: int | None = None,
         idempotency_key: str | None = None,
     ) -> UranianPictures:
         """``POST /api/v3/uranian/planetary-pictures``: pictures within ``orb_max``."""
@@ -279,7 +147,7 @@ class AsyncUranian(AsyncResource):
                 "dial_mode": dial_mode,
                 "orb_max": orb_max,
                 "timezone": timezone,
-                "timezoneOffsetMinutes": timezoneOffsetMinutes,
+                "timezone_offset_minutes": timezone_offset_minutes,
             },
         )
         return await self._client.request(
@@ -324,3 +192,146 @@ class AsyncUranian(AsyncResource):
             },
         )
         return await self._client.request_image(DIAL, body=body, idempotency_key=idempotency_key)
+
+
+# --- Generated by scripts/unasync.py from the Async classes above: do not edit below. ---
+
+
+class Uranian(SyncResource):
+    """``client.uranian``: the spec's Uranian chart (dial positions, midpoints, planetary
+    pictures interpreted in English and Thai), and its midpoints and planetary-pictures
+    parts."""
+
+    operations = OPERATIONS
+
+    def chart(
+        self,
+        *,
+        birth_date: dt.date | str,
+        birth_time: str,
+        birth_lat: float,
+        birth_lon: float,
+        birth_place: str,
+        dial_mode: float | None = None,
+        orb_max: float | None = None,
+        timezone: str | None = None,
+        timezone_offset_minutes: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> UranianChart:
+        """``POST /api/v3/uranian/chart`` (spec 12): positions, midpoints, planetary pictures."""
+        body = validate_request(
+            UranianChartRequest,
+            {
+                "birth_date": birth_date,
+                "birth_time": birth_time,
+                "birth_lat": birth_lat,
+                "birth_lon": birth_lon,
+                "birth_place": birth_place,
+                "dial_mode": dial_mode,
+                "orb_max": orb_max,
+                "timezone": timezone,
+                "timezone_offset_minutes": timezone_offset_minutes,
+            },
+        )
+        return self._client.request(CHART, body=body, idempotency_key=idempotency_key)
+
+    def midpoints(
+        self,
+        *,
+        birth_date: dt.date | str,
+        birth_time: str,
+        birth_lat: float,
+        birth_lon: float,
+        birth_place: str,
+        dial_mode: float | None = None,
+        orb_max: float | None = None,
+        timezone: str | None = None,
+        timezone_offset_minutes: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> UranianMidpoints:
+        """``POST /api/v3/uranian/midpoints``: positions and all midpoints."""
+        body = validate_request(
+            UranianChartRequest,
+            {
+                "birth_date": birth_date,
+                "birth_time": birth_time,
+                "birth_lat": birth_lat,
+                "birth_lon": birth_lon,
+                "birth_place": birth_place,
+                "dial_mode": dial_mode,
+                "orb_max": orb_max,
+                "timezone": timezone,
+                "timezone_offset_minutes": timezone_offset_minutes,
+            },
+        )
+        return self._client.request(MIDPOINTS, body=body, idempotency_key=idempotency_key)
+
+    def planetary_pictures(
+        self,
+        *,
+        birth_date: dt.date | str,
+        birth_time: str,
+        birth_lat: float,
+        birth_lon: float,
+        birth_place: str,
+        dial_mode: float | None = None,
+        orb_max: float | None = None,
+        timezone: str | None = None,
+        timezone_offset_minutes: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> UranianPictures:
+        """``POST /api/v3/uranian/planetary-pictures``: pictures within ``orb_max``."""
+        body = validate_request(
+            UranianChartRequest,
+            {
+                "birth_date": birth_date,
+                "birth_time": birth_time,
+                "birth_lat": birth_lat,
+                "birth_lon": birth_lon,
+                "birth_place": birth_place,
+                "dial_mode": dial_mode,
+                "orb_max": orb_max,
+                "timezone": timezone,
+                "timezone_offset_minutes": timezone_offset_minutes,
+            },
+        )
+        return self._client.request(PLANETARY_PICTURES, body=body, idempotency_key=idempotency_key)
+
+    def dial(
+        self,
+        *,
+        birth_date: dt.date | str,
+        birth_time: str,
+        birth_lat: float,
+        birth_lon: float,
+        birth_place: str,
+        dial_mode: float | None = None,
+        orb_max: float | None = None,
+        timezone: str | None = None,
+        timezoneOffsetMinutes: int | None = None,
+        pointer_deg: float | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/uranian/dial``: the dial picture, with an optional pointer."""
+        body = validate_request(
+            UranianDialRequest,
+            {
+                "birth_date": birth_date,
+                "birth_time": birth_time,
+                "birth_lat": birth_lat,
+                "birth_lon": birth_lon,
+                "birth_place": birth_place,
+                "dial_mode": dial_mode,
+                "orb_max": orb_max,
+                "timezone": timezone,
+                "timezoneOffsetMinutes": timezoneOffsetMinutes,
+                "pointer_deg": pointer_deg,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(DIAL, body=body, idempotency_key=idempotency_key)

@@ -16,6 +16,7 @@ from astro_sdk.models.vedic import (
     Ayanamsa,
     BirthSubject,
     KundliBatchRecord,
+    KundliBatchResult,
     KundliMatchingBatchRequest,
     KundliMatchingRequest,
     PanchangaRequest,
@@ -98,7 +99,7 @@ def _panchanga_fields(
     time: str,
     latitude: float,
     longitude: float,
-    timezoneOffsetMinutes: int | None,
+    timezone_offset_minutes: int | None,
     timezone: str | None,
     ayanamsa: Ayanamsa | None,
     sunrise: Literal["upper_limb", "disc_center", "hindu"] | None,
@@ -108,14 +109,169 @@ def _panchanga_fields(
         "time": time,
         "latitude": latitude,
         "longitude": longitude,
-        "timezoneOffsetMinutes": timezoneOffsetMinutes,
+        "timezone_offset_minutes": timezone_offset_minutes,
         "timezone": timezone,
         "ayanamsa": ayanamsa,
         "sunrise": sunrise,
     }
 
 
+class AsyncVedic(AsyncResource):
+    """``client.vedic``: sidereal charts, kundli matching (single and batch job), dasha,
+    panchanga, remedies."""
+
+    operations = OPERATIONS
+
+    async def chart(
+        self,
+        *,
+        subject: Subject,
+        node: Node | None = None,
+        house_system: str | None = None,
+        divisional_charts: Sequence[str] | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicChart:
+        """``POST /api/v3/vedic/chart``: grahas, lagna, nakshatras, houses, dignities, vargas."""
+        body = validate_request(
+            VedicChartRequest,
+            {
+                "subject": subject,
+                "node": node,
+                "house_system": house_system,
+                "divisional_charts": divisional_charts,
+            },
+        )
+        return await self._client.request(CHART, body=body, idempotency_key=idempotency_key)
+
+    async def kundli_matching(
+        self,
+        *,
+        boy: Subject,
+        girl: Subject,
+        school: School | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicKundliMatch:
+        """``POST /api/v3/vedic/kundli-matching``: Ashtakoota for one pair, synchronously."""
+        body = validate_request(KundliMatchingRequest, {"boy": boy, "girl": girl, "school": school})
+        return await self._client.request(
+            KUNDLI_MATCHING, body=body, idempotency_key=idempotency_key
+        )
+
+    async def kundli_matching_batch(
+        self,
+        *,
+        records: Sequence[Record],
+        school: School | None = None,
+        idempotency_key: str | None = None,
+    ) -> AsyncJobHandle[KundliBatchResult]:
+        """``POST /api/v3/vedic/kundli-matching/batch``: queue 1 to 50 pairs (priced per
+        record); ``.wait()`` on the handle returns the job with one result per record id."""
+        body = validate_request(KundliMatchingBatchRequest, {"records": records, "school": school})
+        return await self._client.jobs.submit(
+            KUNDLI_MATCHING_BATCH,
+            result_model=KundliBatchResult,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+
+    async def dasha(
+        self,
+        *,
+        subject: Subject,
+        year_days: float | None = None,
+        depth: int | None = None,
+        at: dt.datetime | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicDasha:
+        """``POST /api/v3/vedic/dasha``: Vimshottari periods, and those running at ``at``."""
+        body = validate_request(
+            VedicDashaRequest,
+            {"subject": subject, "year_days": year_days, "depth": depth, "at": at},
+        )
+        return await self._client.request(DASHA, body=body, idempotency_key=idempotency_key)
+
+    async def panchanga(
+        self,
+        *,
+        date: dt.date | str,
+        time: str,
+        latitude: float,
+        longitude: float,
+        timezone_offset_minutes: int | None = None,
+        timezone: str | None = None,
+        ayanamsa: Ayanamsa | None = None,
+        sunrise: Literal["upper_limb", "disc_center", "hindu"] | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicPanchanga:
+        """``POST /api/v3/vedic/panchanga``: tithi, vara, nakshatra, yoga, karana."""
+        body = validate_request(
+            PanchangaRequest,
+            _panchanga_fields(
+                date,
+                time,
+                latitude,
+                longitude,
+                timezone_offset_minutes,
+                timezone,
+                ayanamsa,
+                sunrise,
+            ),
+        )
+        return await self._client.request(PANCHANGA, body=body, idempotency_key=idempotency_key)
+
+    async def remedies(
+        self,
+        *,
+        subject: Subject,
+        at: dt.datetime | str | None = None,
+        language: Literal["en", "th"] | None = None,
+        node: Node | None = None,
+        idempotency_key: str | None = None,
+    ) -> VedicRemedies:
+        """``POST /api/v3/vedic/remedies``: rule-based remedies, each with its reason."""
+        body = validate_request(
+            VedicRemediesRequest,
+            {"subject": subject, "at": at, "language": language, "node": node},
+        )
+        return await self._client.request(REMEDIES, body=body, idempotency_key=idempotency_key)
+
+    async def chart_diagram(
+        self,
+        *,
+        subject: Subject,
+        style: Literal["north", "south"] | None = None,
+        varga: str | None = None,
+        node: Literal["mean", "true"] | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/vedic/chart/diagram``: North or South Indian chart of any varga."""
+        body = validate_request(
+            VedicChartDiagramRequest,
+            {
+                "subject": subject,
+                "style": style,
+                "varga": varga,
+                "node": node,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return await self._client.request_image(
+            CHART_DIAGRAM, body=body, idempotency_key=idempotency_key
+        )
+
+
+# --- Generated by scripts/unasync.py from the Async classes above: do not edit below. ---
+
+
 class Vedic(SyncResource):
+    """``client.vedic``: sidereal charts, kundli matching (single and batch job), dasha,
+    panchanga, remedies."""
+
     operations = OPERATIONS
 
     def chart(
@@ -157,12 +313,15 @@ class Vedic(SyncResource):
         records: Sequence[Record],
         school: School | None = None,
         idempotency_key: str | None = None,
-    ) -> JobHandle:
+    ) -> JobHandle[KundliBatchResult]:
         """``POST /api/v3/vedic/kundli-matching/batch``: queue 1 to 50 pairs (priced per
         record); ``.wait()`` on the handle returns the job with one result per record id."""
         body = validate_request(KundliMatchingBatchRequest, {"records": records, "school": school})
         return self._client.jobs.submit(
-            KUNDLI_MATCHING_BATCH, body=body, idempotency_key=idempotency_key
+            KUNDLI_MATCHING_BATCH,
+            result_model=KundliBatchResult,
+            body=body,
+            idempotency_key=idempotency_key,
         )
 
     def dasha(
@@ -171,7 +330,7 @@ class Vedic(SyncResource):
         subject: Subject,
         year_days: float | None = None,
         depth: int | None = None,
-        at: dt.datetime | None = None,
+        at: dt.datetime | str | None = None,
         idempotency_key: str | None = None,
     ) -> VedicDasha:
         """``POST /api/v3/vedic/dasha``: Vimshottari periods, and those running at ``at``."""
@@ -188,7 +347,7 @@ class Vedic(SyncResource):
         time: str,
         latitude: float,
         longitude: float,
-        timezoneOffsetMinutes: int | None = None,
+        timezone_offset_minutes: int | None = None,
         timezone: str | None = None,
         ayanamsa: Ayanamsa | None = None,
         sunrise: Literal["upper_limb", "disc_center", "hindu"] | None = None,
@@ -198,7 +357,14 @@ class Vedic(SyncResource):
         body = validate_request(
             PanchangaRequest,
             _panchanga_fields(
-                date, time, latitude, longitude, timezoneOffsetMinutes, timezone, ayanamsa, sunrise
+                date,
+                time,
+                latitude,
+                longitude,
+                timezone_offset_minutes,
+                timezone,
+                ayanamsa,
+                sunrise,
             ),
         )
         return self._client.request(PANCHANGA, body=body, idempotency_key=idempotency_key)
@@ -207,7 +373,7 @@ class Vedic(SyncResource):
         self,
         *,
         subject: Subject,
-        at: dt.datetime | None = None,
+        at: dt.datetime | str | None = None,
         language: Literal["en", "th"] | None = None,
         node: Node | None = None,
         idempotency_key: str | None = None,
@@ -245,133 +411,3 @@ class Vedic(SyncResource):
             },
         )
         return self._client.request_image(CHART_DIAGRAM, body=body, idempotency_key=idempotency_key)
-
-
-class AsyncVedic(AsyncResource):
-    operations = OPERATIONS
-
-    async def chart(
-        self,
-        *,
-        subject: Subject,
-        node: Node | None = None,
-        house_system: str | None = None,
-        divisional_charts: Sequence[str] | None = None,
-        idempotency_key: str | None = None,
-    ) -> VedicChart:
-        body = validate_request(
-            VedicChartRequest,
-            {
-                "subject": subject,
-                "node": node,
-                "house_system": house_system,
-                "divisional_charts": divisional_charts,
-            },
-        )
-        return await self._client.request(CHART, body=body, idempotency_key=idempotency_key)
-
-    async def kundli_matching(
-        self,
-        *,
-        boy: Subject,
-        girl: Subject,
-        school: School | None = None,
-        idempotency_key: str | None = None,
-    ) -> VedicKundliMatch:
-        body = validate_request(KundliMatchingRequest, {"boy": boy, "girl": girl, "school": school})
-        return await self._client.request(
-            KUNDLI_MATCHING, body=body, idempotency_key=idempotency_key
-        )
-
-    async def kundli_matching_batch(
-        self,
-        *,
-        records: Sequence[Record],
-        school: School | None = None,
-        idempotency_key: str | None = None,
-    ) -> AsyncJobHandle:
-        """Queue 1 to 50 pairs; ``await handle.wait()`` returns the finished job."""
-        body = validate_request(KundliMatchingBatchRequest, {"records": records, "school": school})
-        return await self._client.jobs.submit(
-            KUNDLI_MATCHING_BATCH, body=body, idempotency_key=idempotency_key
-        )
-
-    async def dasha(
-        self,
-        *,
-        subject: Subject,
-        year_days: float | None = None,
-        depth: int | None = None,
-        at: dt.datetime | None = None,
-        idempotency_key: str | None = None,
-    ) -> VedicDasha:
-        body = validate_request(
-            VedicDashaRequest,
-            {"subject": subject, "year_days": year_days, "depth": depth, "at": at},
-        )
-        return await self._client.request(DASHA, body=body, idempotency_key=idempotency_key)
-
-    async def panchanga(
-        self,
-        *,
-        date: dt.date | str,
-        time: str,
-        latitude: float,
-        longitude: float,
-        timezoneOffsetMinutes: int | None = None,
-        timezone: str | None = None,
-        ayanamsa: Ayanamsa | None = None,
-        sunrise: Literal["upper_limb", "disc_center", "hindu"] | None = None,
-        idempotency_key: str | None = None,
-    ) -> VedicPanchanga:
-        body = validate_request(
-            PanchangaRequest,
-            _panchanga_fields(
-                date, time, latitude, longitude, timezoneOffsetMinutes, timezone, ayanamsa, sunrise
-            ),
-        )
-        return await self._client.request(PANCHANGA, body=body, idempotency_key=idempotency_key)
-
-    async def remedies(
-        self,
-        *,
-        subject: Subject,
-        at: dt.datetime | None = None,
-        language: Literal["en", "th"] | None = None,
-        node: Node | None = None,
-        idempotency_key: str | None = None,
-    ) -> VedicRemedies:
-        body = validate_request(
-            VedicRemediesRequest,
-            {"subject": subject, "at": at, "language": language, "node": node},
-        )
-        return await self._client.request(REMEDIES, body=body, idempotency_key=idempotency_key)
-
-    async def chart_diagram(
-        self,
-        *,
-        subject: Subject,
-        style: Literal["north", "south"] | None = None,
-        varga: str | None = None,
-        node: Literal["mean", "true"] | None = None,
-        format: PictureFormat | None = None,
-        size_px: int | None = None,
-        theme: Theme | None = None,
-        colors: Colors | None = None,
-        language: Language | None = None,
-        idempotency_key: str | None = None,
-    ) -> ChartImage:
-        """``POST /api/v3/vedic/chart/diagram``: North or South Indian chart of any varga."""
-        body = validate_request(
-            VedicChartDiagramRequest,
-            {
-                "subject": subject,
-                "style": style,
-                "varga": varga,
-                "node": node,
-                **picture_fields(format, size_px, theme, colors, language),
-            },
-        )
-        return await self._client.request_image(
-            CHART_DIAGRAM, body=body, idempotency_key=idempotency_key
-        )

@@ -101,250 +101,9 @@ OPERATIONS = (
 )
 
 
-class Western(SyncResource):
-    operations = OPERATIONS
-
-    def natal(
-        self,
-        *,
-        subject: Subject,
-        house_system: HouseSystem | None = None,
-        bodies: Sequence[Body] | None = None,
-        aspects: Sequence[AspectName] | None = None,
-        orbs: Mapping[AspectName, float] | None = None,
-        include_minor: bool | None = None,
-        idempotency_key: str | None = None,
-    ) -> NatalChart:
-        """``POST /api/v3/western/natal``: bodies, houses, angles, aspects, dignities, balance."""
-        body = validate_request(
-            NatalRequest,
-            {
-                "subject": subject,
-                "house_system": house_system,
-                "bodies": bodies,
-                "aspects": aspects,
-                "orbs": orbs,
-                "include_minor": include_minor,
-            },
-        )
-        return self._client.request(NATAL, body=body, idempotency_key=idempotency_key)
-
-    def synastry(
-        self,
-        *,
-        subject_a: Subject,
-        subject_b: Subject,
-        house_system: HouseSystem | None = None,
-        include_minor: bool | None = None,
-        idempotency_key: str | None = None,
-    ) -> Synastry:
-        """``POST /api/v3/western/synastry``: inter-aspects, house overlays, compatibility score."""
-        body = validate_request(
-            PairRequest,
-            {
-                "subject_a": subject_a,
-                "subject_b": subject_b,
-                "house_system": house_system,
-                "include_minor": include_minor,
-            },
-        )
-        return self._client.request(SYNASTRY, body=body, idempotency_key=idempotency_key)
-
-    def composite(
-        self,
-        *,
-        subject_a: Subject,
-        subject_b: Subject,
-        method: Literal["midpoint", "davison"] | None = None,
-        house_system: HouseSystem | None = None,
-        idempotency_key: str | None = None,
-    ) -> CompositeChart:
-        """``POST /api/v3/western/composite``: midpoint composite or Davison chart."""
-        body = validate_request(
-            CompositeRequest,
-            {
-                "subject_a": subject_a,
-                "subject_b": subject_b,
-                "method": method,
-                "house_system": house_system,
-            },
-        )
-        return self._client.request(COMPOSITE, body=body, idempotency_key=idempotency_key)
-
-    def returns(
-        self,
-        *,
-        subject: Subject,
-        kind: Literal["solar", "lunar"],
-        year: int | None = None,
-        after: dt.datetime | str | None = None,
-        latitude: float | None = None,
-        longitude: float | None = None,
-        timezone: str | None = None,
-        house_system: HouseSystem | None = None,
-        idempotency_key: str | None = None,
-    ) -> ReturnChart:
-        """``POST /api/v3/western/returns``: solar return for ``year`` or lunar return ``after``."""
-        body = validate_request(
-            ReturnsRequest,
-            {
-                "subject": subject,
-                "kind": kind,
-                "year": year,
-                "after": after,
-                "latitude": latitude,
-                "longitude": longitude,
-                "timezone": timezone,
-                "house_system": house_system,
-            },
-        )
-        return self._client.request(RETURNS, body=body, idempotency_key=idempotency_key)
-
-    def progressions(
-        self,
-        *,
-        subject: Subject,
-        target_date: dt.datetime | str,
-        method: Literal["secondary", "solar_arc"] | None = None,
-        mc_method: Literal["naibod", "solar_arc"] | None = None,
-        house_system: HouseSystem | None = None,
-        orb_deg: float | None = None,
-        idempotency_key: str | None = None,
-    ) -> ProgressionsResult:
-        """``POST /api/v3/western/progressions``: secondary progressions or solar-arc directions."""
-        body = validate_request(
-            ProgressionsRequest,
-            {
-                "subject": subject,
-                "target_date": target_date,
-                "method": method,
-                "mc_method": mc_method,
-                "house_system": house_system,
-                "orb_deg": orb_deg,
-            },
-        )
-        return self._client.request(PROGRESSIONS, body=body, idempotency_key=idempotency_key)
-
-    def transits(
-        self,
-        *,
-        subject: Subject,
-        start: dt.datetime | str,
-        end: dt.datetime | str,
-        transiting_bodies: Sequence[Body] | None = None,
-        aspects: Sequence[AspectName] | None = None,
-        include_ingresses: bool | None = None,
-        include_stations: bool | None = None,
-        idempotency_key: str | None = None,
-    ) -> TransitReport:
-        """``POST /api/v3/western/transits``: exact aspects, ingresses, stations (<= 366 days)."""
-        body = validate_request(
-            TransitsRequest,
-            {
-                "subject": subject,
-                "start": start,
-                "end": end,
-                "transiting_bodies": transiting_bodies,
-                "aspects": aspects,
-                "include_ingresses": include_ingresses,
-                "include_stations": include_stations,
-            },
-        )
-        return self._client.request(TRANSITS, body=body, idempotency_key=idempotency_key)
-
-    def natal_wheel(
-        self,
-        *,
-        subject: Subject,
-        house_system: HouseSystem | None = None,
-        bodies: Sequence[Body] | None = None,
-        aspects: Sequence[AspectName] | None = None,
-        orbs: Mapping[AspectName, float] | None = None,
-        include_minor: bool | None = None,
-        format: PictureFormat | None = None,
-        size_px: int | None = None,
-        theme: Theme | None = None,
-        colors: Colors | None = None,
-        language: Language | None = None,
-        idempotency_key: str | None = None,
-    ) -> ChartImage:
-        """``POST /api/v3/western/natal/wheel``: the natal wheel picture (SVG or PNG)."""
-        body = validate_request(
-            NatalWheelRequest,
-            {
-                "subject": subject,
-                "house_system": house_system,
-                "bodies": bodies,
-                "aspects": aspects,
-                "orbs": orbs,
-                "include_minor": include_minor,
-                **picture_fields(format, size_px, theme, colors, language),
-            },
-        )
-        return self._client.request_image(NATAL_WHEEL, body=body, idempotency_key=idempotency_key)
-
-    def synastry_wheel(
-        self,
-        *,
-        subject_a: Subject,
-        subject_b: Subject,
-        house_system: HouseSystem | None = None,
-        include_minor: bool | None = None,
-        format: PictureFormat | None = None,
-        size_px: int | None = None,
-        theme: Theme | None = None,
-        colors: Colors | None = None,
-        language: Language | None = None,
-        idempotency_key: str | None = None,
-    ) -> ChartImage:
-        """``POST /api/v3/western/synastry/wheel``: A inside, B outside, inter-aspects."""
-        body = validate_request(
-            SynastryWheelRequest,
-            {
-                "subject_a": subject_a,
-                "subject_b": subject_b,
-                "house_system": house_system,
-                "include_minor": include_minor,
-                **picture_fields(format, size_px, theme, colors, language),
-            },
-        )
-        return self._client.request_image(
-            SYNASTRY_WHEEL, body=body, idempotency_key=idempotency_key
-        )
-
-    def transits_wheel(
-        self,
-        *,
-        subject: Subject,
-        at: dt.datetime | str,
-        house_system: HouseSystem | None = None,
-        transiting_bodies: Sequence[Body] | None = None,
-        aspects: Sequence[AspectName] | None = None,
-        format: PictureFormat | None = None,
-        size_px: int | None = None,
-        theme: Theme | None = None,
-        colors: Colors | None = None,
-        language: Language | None = None,
-        idempotency_key: str | None = None,
-    ) -> ChartImage:
-        """``POST /api/v3/western/transits/wheel``: natal inside, the sky at ``at`` outside."""
-        body = validate_request(
-            TransitsWheelRequest,
-            {
-                "subject": subject,
-                "at": at,
-                "house_system": house_system,
-                "transiting_bodies": transiting_bodies,
-                "aspects": aspects,
-                **picture_fields(format, size_px, theme, colors, language),
-            },
-        )
-        return self._client.request_image(
-            TRANSITS_WHEEL, body=body, idempotency_key=idempotency_key
-        )
-
-
 class AsyncWestern(AsyncResource):
+    """``client.western``: natal, synastry, composite, returns, progressions, transits."""
+
     operations = OPERATIONS
 
     async def natal(
@@ -585,5 +344,253 @@ class AsyncWestern(AsyncResource):
             },
         )
         return await self._client.request_image(
+            TRANSITS_WHEEL, body=body, idempotency_key=idempotency_key
+        )
+
+
+# --- Generated by scripts/unasync.py from the Async classes above: do not edit below. ---
+
+
+class Western(SyncResource):
+    """``client.western``: natal, synastry, composite, returns, progressions, transits."""
+
+    operations = OPERATIONS
+
+    def natal(
+        self,
+        *,
+        subject: Subject,
+        house_system: HouseSystem | None = None,
+        bodies: Sequence[Body] | None = None,
+        aspects: Sequence[AspectName] | None = None,
+        orbs: Mapping[AspectName, float] | None = None,
+        include_minor: bool | None = None,
+        idempotency_key: str | None = None,
+    ) -> NatalChart:
+        """``POST /api/v3/western/natal``: bodies, houses, angles, aspects, dignities, balance."""
+        body = validate_request(
+            NatalRequest,
+            {
+                "subject": subject,
+                "house_system": house_system,
+                "bodies": bodies,
+                "aspects": aspects,
+                "orbs": orbs,
+                "include_minor": include_minor,
+            },
+        )
+        return self._client.request(NATAL, body=body, idempotency_key=idempotency_key)
+
+    def synastry(
+        self,
+        *,
+        subject_a: Subject,
+        subject_b: Subject,
+        house_system: HouseSystem | None = None,
+        include_minor: bool | None = None,
+        idempotency_key: str | None = None,
+    ) -> Synastry:
+        """``POST /api/v3/western/synastry``: inter-aspects, house overlays, compatibility score."""
+        body = validate_request(
+            PairRequest,
+            {
+                "subject_a": subject_a,
+                "subject_b": subject_b,
+                "house_system": house_system,
+                "include_minor": include_minor,
+            },
+        )
+        return self._client.request(SYNASTRY, body=body, idempotency_key=idempotency_key)
+
+    def composite(
+        self,
+        *,
+        subject_a: Subject,
+        subject_b: Subject,
+        method: Literal["midpoint", "davison"] | None = None,
+        house_system: HouseSystem | None = None,
+        idempotency_key: str | None = None,
+    ) -> CompositeChart:
+        """``POST /api/v3/western/composite``: midpoint composite or Davison chart."""
+        body = validate_request(
+            CompositeRequest,
+            {
+                "subject_a": subject_a,
+                "subject_b": subject_b,
+                "method": method,
+                "house_system": house_system,
+            },
+        )
+        return self._client.request(COMPOSITE, body=body, idempotency_key=idempotency_key)
+
+    def returns(
+        self,
+        *,
+        subject: Subject,
+        kind: Literal["solar", "lunar"],
+        year: int | None = None,
+        after: dt.datetime | str | None = None,
+        latitude: float | None = None,
+        longitude: float | None = None,
+        timezone: str | None = None,
+        house_system: HouseSystem | None = None,
+        idempotency_key: str | None = None,
+    ) -> ReturnChart:
+        """``POST /api/v3/western/returns``: solar return for ``year`` or lunar return ``after``."""
+        body = validate_request(
+            ReturnsRequest,
+            {
+                "subject": subject,
+                "kind": kind,
+                "year": year,
+                "after": after,
+                "latitude": latitude,
+                "longitude": longitude,
+                "timezone": timezone,
+                "house_system": house_system,
+            },
+        )
+        return self._client.request(RETURNS, body=body, idempotency_key=idempotency_key)
+
+    def progressions(
+        self,
+        *,
+        subject: Subject,
+        target_date: dt.datetime | str,
+        method: Literal["secondary", "solar_arc"] | None = None,
+        mc_method: Literal["naibod", "solar_arc"] | None = None,
+        house_system: HouseSystem | None = None,
+        orb_deg: float | None = None,
+        idempotency_key: str | None = None,
+    ) -> ProgressionsResult:
+        """``POST /api/v3/western/progressions``: secondary progressions or solar-arc directions."""
+        body = validate_request(
+            ProgressionsRequest,
+            {
+                "subject": subject,
+                "target_date": target_date,
+                "method": method,
+                "mc_method": mc_method,
+                "house_system": house_system,
+                "orb_deg": orb_deg,
+            },
+        )
+        return self._client.request(PROGRESSIONS, body=body, idempotency_key=idempotency_key)
+
+    def transits(
+        self,
+        *,
+        subject: Subject,
+        start: dt.datetime | str,
+        end: dt.datetime | str,
+        transiting_bodies: Sequence[Body] | None = None,
+        aspects: Sequence[AspectName] | None = None,
+        include_ingresses: bool | None = None,
+        include_stations: bool | None = None,
+        idempotency_key: str | None = None,
+    ) -> TransitReport:
+        """``POST /api/v3/western/transits``: exact aspects, ingresses, stations (<= 366 days)."""
+        body = validate_request(
+            TransitsRequest,
+            {
+                "subject": subject,
+                "start": start,
+                "end": end,
+                "transiting_bodies": transiting_bodies,
+                "aspects": aspects,
+                "include_ingresses": include_ingresses,
+                "include_stations": include_stations,
+            },
+        )
+        return self._client.request(TRANSITS, body=body, idempotency_key=idempotency_key)
+
+    def natal_wheel(
+        self,
+        *,
+        subject: Subject,
+        house_system: HouseSystem | None = None,
+        bodies: Sequence[Body] | None = None,
+        aspects: Sequence[AspectName] | None = None,
+        orbs: Mapping[AspectName, float] | None = None,
+        include_minor: bool | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/natal/wheel``: the natal wheel picture (SVG or PNG)."""
+        body = validate_request(
+            NatalWheelRequest,
+            {
+                "subject": subject,
+                "house_system": house_system,
+                "bodies": bodies,
+                "aspects": aspects,
+                "orbs": orbs,
+                "include_minor": include_minor,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(NATAL_WHEEL, body=body, idempotency_key=idempotency_key)
+
+    def synastry_wheel(
+        self,
+        *,
+        subject_a: Subject,
+        subject_b: Subject,
+        house_system: HouseSystem | None = None,
+        include_minor: bool | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/synastry/wheel``: A inside, B outside, inter-aspects."""
+        body = validate_request(
+            SynastryWheelRequest,
+            {
+                "subject_a": subject_a,
+                "subject_b": subject_b,
+                "house_system": house_system,
+                "include_minor": include_minor,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(
+            SYNASTRY_WHEEL, body=body, idempotency_key=idempotency_key
+        )
+
+    def transits_wheel(
+        self,
+        *,
+        subject: Subject,
+        at: dt.datetime | str,
+        house_system: HouseSystem | None = None,
+        transiting_bodies: Sequence[Body] | None = None,
+        aspects: Sequence[AspectName] | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/transits/wheel``: natal inside, the sky at ``at`` outside."""
+        body = validate_request(
+            TransitsWheelRequest,
+            {
+                "subject": subject,
+                "at": at,
+                "house_system": house_system,
+                "transiting_bodies": transiting_bodies,
+                "aspects": aspects,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(
             TRANSITS_WHEEL, body=body, idempotency_key=idempotency_key
         )

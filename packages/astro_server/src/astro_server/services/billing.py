@@ -116,11 +116,14 @@ async def debit(
         conn,
     )
     if not rows:
-        current = await db.fetch("SELECT tier FROM accounts WHERE id = ?", [account_id], conn)
+        current = await db.fetch(
+            "SELECT tier, credits FROM accounts WHERE id = ?", [account_id], conn
+        )
         tier = str(current[0]["tier"]) if current else "none"
         if not tier_allows(tier, op.tier):
             raise forbidden_for_tier(operation, op, tier)
-        raise payment_required(f"Insufficient credits: {operation!r} costs {credits} credits.")
+        balance = int(current[0]["credits"]) if current else 0
+        raise insufficient_credits(operation, credits, balance)
     if credits == 0:
         return None, int(rows[0]["credits"])
     balance = int(rows[0]["credits"])
@@ -355,11 +358,23 @@ async def _pg_claim_and_debit(
 
 async def _refusal(operation_name: str, cost: int) -> APIError:
     op = OPERATIONS[operation_name]
-    rows = await db.fetch("SELECT tier FROM accounts WHERE id = ?", [g.account.id])
+    rows = await db.fetch("SELECT tier, credits FROM accounts WHERE id = ?", [g.account.id])
     tier = str(rows[0]["tier"]) if rows else "none"
     if not tier_allows(tier, op.tier):
         return forbidden_for_tier(operation_name, op, tier)
-    return payment_required(f"Insufficient credits: {operation_name!r} costs {cost} credits.")
+    return insufficient_credits(operation_name, cost, int(rows[0]["credits"]) if rows else 0)
+
+
+def _credits(count: int) -> str:
+    return f"{count} credit" if count == 1 else f"{count} credits"
+
+
+def insufficient_credits(operation: str, cost: int, balance: int) -> APIError:
+    """402 naming the price and the balance: ``Insufficient credits: 'vedic.dasha' costs
+    1 credit; the balance is 0.`` (the same figures an estimate gives)."""
+    return payment_required(
+        f"Insufficient credits: {operation!r} costs {_credits(cost)}; the balance is {balance}."
+    )
 
 
 def _still_in_progress() -> APIError:
