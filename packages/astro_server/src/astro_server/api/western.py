@@ -15,13 +15,14 @@ import datetime as dt
 from typing import Literal
 
 import msgspec
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field, field_validator
 from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag, validate_request
 
 from astro_calc import western
 from astro_calc.ephemeris import FIRST_YEAR, LAST_YEAR
 from astro_calc.errors import CalcInputError
+from astro_calc.interpretations import Interpretations
 from astro_calc.western import (
     ALL_ASPECTS,
     DEFAULT_BODIES,
@@ -42,11 +43,23 @@ from astro_calc.western import (
     synastry,
     transits,
 )
+from astro_calc.western.readings import (
+    composite_interpretation,
+    progressions_interpretation,
+    returns_interpretation,
+    synastry_interpretation,
+    transits_interpretation,
+)
 from astro_calc.western.transits import DEFAULT_TRANSITING
 from astro_server.api._common import SPAN_TEXT, as_utc, in_ephemeris_span
-from astro_server.api._msgspec_docs import response_model
+from astro_server.api._interpretations import (
+    InterpretationOptions,
+    interpretation_variant,
+    interpreted_model,
+    natal_items,
+    respond,
+)
 from astro_server.api._subject import BirthSubject, check_zone, names_subject_fields, timezone_field
-from astro_server.responses import json_response
 from astro_server.services.auth import require_api_key
 from astro_server.services.billing import billable
 
@@ -94,7 +107,7 @@ def _orbs_field() -> dict[AspectName, float] | None:
     )
 
 
-class NatalRequest(BaseModel):
+class NatalRequest(InterpretationOptions):
     subject: WesternSubject
     house_system: HouseSystem = Field(default="P", description="P Placidus (default), K, W, E, ...")
     bodies: list[Body] | None = Field(
@@ -115,14 +128,14 @@ class NatalRequest(BaseModel):
         return value
 
 
-class PairRequest(BaseModel):
+class PairRequest(InterpretationOptions):
     subject_a: WesternSubject
     subject_b: WesternSubject
     house_system: HouseSystem = "P"
     include_minor: bool = Field(default=False, description="Count minor aspects too")
 
 
-class CompositeRequest(BaseModel):
+class CompositeRequest(InterpretationOptions):
     subject_a: WesternSubject
     subject_b: WesternSubject
     method: Literal["midpoint", "davison"] = Field(
@@ -136,7 +149,7 @@ class CompositeRequest(BaseModel):
     house_system: HouseSystem = "P"
 
 
-class ReturnsRequest(BaseModel):
+class ReturnsRequest(InterpretationOptions):
     subject: WesternSubject
     kind: Literal["solar", "lunar"] = Field(description="solar: for a year; lunar: after a date")
     year: int | None = Field(
@@ -154,7 +167,7 @@ class ReturnsRequest(BaseModel):
     _in_span = field_validator("after")(in_ephemeris_span)
 
 
-class ProgressionsRequest(BaseModel):
+class ProgressionsRequest(InterpretationOptions):
     subject: WesternSubject
     target_date: dt.datetime = Field(description="Progress to this instant (UTC if naive)")
     method: Literal["secondary", "solar_arc"] = Field(default="secondary")
@@ -167,7 +180,7 @@ class ProgressionsRequest(BaseModel):
     _in_span = field_validator("target_date")(in_ephemeris_span)
 
 
-class TransitsRequest(BaseModel):
+class TransitsRequest(InterpretationOptions):
     subject: WesternSubject
     start: dt.datetime = Field(description="Range start (UTC if naive)")
     end: dt.datetime = Field(description="Range end, at most 366 days after start")
@@ -193,9 +206,9 @@ class ProgressionsResult(msgspec.Struct, frozen=True):
 
 @blueprint.post("/api/v3/western/natal")
 @require_api_key
-@billable("western.natal")
+@billable("western.natal", variant=interpretation_variant("western.natal"))
 @validate_request(NatalRequest)
-@document_response(response_model(NatalChart), 200)
+@document_response(interpreted_model(NatalChart), 200)
 @tag(TAG)
 @operation_id("westernNatal")
 @names_subject_fields
@@ -209,14 +222,14 @@ async def western_natal(data: NatalRequest) -> Response:
         orbs={str(k): v for k, v in data.orbs.items()} if data.orbs else None,
         include_minor=data.include_minor,
     )
-    return json_response(chart)
+    return respond(chart, data, lambda language, level: natal_items(chart, language, level))
 
 
 @blueprint.post("/api/v3/western/synastry")
 @require_api_key
-@billable("western.synastry")
+@billable("western.synastry", variant=interpretation_variant("western.synastry"))
 @validate_request(PairRequest)
-@document_response(response_model(Synastry), 200)
+@document_response(interpreted_model(Synastry), 200)
 @tag(TAG)
 @operation_id("westernSynastry")
 async def western_synastry(data: PairRequest) -> Response:
@@ -227,14 +240,18 @@ async def western_synastry(data: PairRequest) -> Response:
         house_system=data.house_system,
         include_minor=data.include_minor,
     )
-    return json_response(result)
+    return respond(
+        result,
+        data,
+        lambda language, level: synastry_interpretation(result, language=language, level=level),
+    )
 
 
 @blueprint.post("/api/v3/western/composite")
 @require_api_key
-@billable("western.composite")
+@billable("western.composite", variant=interpretation_variant("western.composite"))
 @validate_request(CompositeRequest)
-@document_response(response_model(CompositeChart), 200)
+@document_response(interpreted_model(CompositeChart), 200)
 @tag(TAG)
 @operation_id("westernComposite")
 async def western_composite(data: CompositeRequest) -> Response:
@@ -246,14 +263,18 @@ async def western_composite(data: CompositeRequest) -> Response:
         method=data.method,
         house_system=data.house_system,
     )
-    return json_response(result)
+    return respond(
+        result,
+        data,
+        lambda language, level: composite_interpretation(result, language=language, level=level),
+    )
 
 
 @blueprint.post("/api/v3/western/returns")
 @require_api_key
-@billable("western.returns")
+@billable("western.returns", variant=interpretation_variant("western.returns"))
 @validate_request(ReturnsRequest)
-@document_response(response_model(ReturnChart), 200)
+@document_response(interpreted_model(ReturnChart), 200)
 @tag(TAG)
 @operation_id("westernReturns")
 @names_subject_fields
@@ -282,14 +303,18 @@ async def western_returns(data: ReturnsRequest) -> Response:
             timezone=data.timezone,
             house_system=data.house_system,
         )
-    return json_response(result)
+    return respond(
+        result,
+        data,
+        lambda language, level: returns_interpretation(result, language=language, level=level),
+    )
 
 
 @blueprint.post("/api/v3/western/progressions")
 @require_api_key
-@billable("western.progressions")
+@billable("western.progressions", variant=interpretation_variant("western.progressions"))
 @validate_request(ProgressionsRequest)
-@document_response(response_model(ProgressionsResult), 200)
+@document_response(interpreted_model(ProgressionsResult), 200)
 @tag(TAG)
 @operation_id("westernProgressions")
 @names_subject_fields
@@ -306,16 +331,28 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
             house_system=data.house_system,
             orb_deg=data.orb_deg,
         )
-        return json_response(ProgressionsResult("secondary", secondary, None))
+        return respond(
+            ProgressionsResult("secondary", secondary, None),
+            data,
+            lambda language, level: progressions_interpretation(
+                secondary, orb_deg=data.orb_deg, language=language, level=level
+            ),
+        )
     directions = solar_arc_directions(subject, target, orb_deg=data.orb_deg)
-    return json_response(ProgressionsResult("solar_arc", None, directions))
+    return respond(
+        ProgressionsResult("solar_arc", None, directions),
+        data,
+        lambda language, level: progressions_interpretation(
+            directions, orb_deg=data.orb_deg, language=language, level=level
+        ),
+    )
 
 
 @blueprint.post("/api/v3/western/transits")
 @require_api_key
-@billable("western.transits")
+@billable("western.transits", variant=interpretation_variant("western.transits"))
 @validate_request(TransitsRequest)
-@document_response(response_model(TransitReport), 200)
+@document_response(interpreted_model(TransitReport), 200)
 @tag(TAG)
 @operation_id("westernTransits")
 @names_subject_fields
@@ -331,4 +368,13 @@ async def western_transits(data: TransitsRequest) -> Response:
         include_ingresses=data.include_ingresses,
         include_stations=data.include_stations,
     )
-    return json_response(report)
+    if data.interpretations == "none":
+        return respond(report, data, _never)
+    found = await asyncio.to_thread(
+        transits_interpretation, report, language=data.language, level=data.interpretations
+    )
+    return respond(report, data, lambda language, level: found)
+
+
+def _never(language: str, level: str) -> Interpretations:
+    raise AssertionError("no interpretations were asked for")

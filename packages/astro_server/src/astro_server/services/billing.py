@@ -459,11 +459,19 @@ def _unvalidated(func: Callable[..., Any]) -> Callable[..., Any] | None:
     return None
 
 
-def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Callable[[F], F]:
+def billable(
+    operation: str,
+    quantity: Callable[[Any], int] | None = None,
+    *,
+    variant: Callable[[Any], str] | None = None,
+) -> Callable[[F], F]:
     """Route decorator: charge ``operation`` from the price table (see module docstring).
 
     ``quantity`` receives the validated request model and returns the unit count of a per-unit
-    operation (``lambda body: len(body.records)``).
+    operation (``lambda body: len(body.records)``). ``variant`` receives it too and returns the
+    operation this request is charged as instead (a row of the same table, e.g.
+    ``western.natal.interpretations_full`` for a request asking for interpretations): its tier
+    is checked (403 naming it) and its price debited; the ledger row names it.
     """
     op = OPERATIONS[operation]  # a missing row fails at import, not at the first request
 
@@ -487,8 +495,15 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
             if not tier_allows(account.tier, op.tier):
                 raise forbidden_for_tier(operation, op, account.tier)
             model = await _load_body_model(schema)
+            charged_as = operation
+            charged_op = op
+            if variant is not None and model is not None:
+                charged_as = variant(model)
+                charged_op = OPERATIONS[charged_as]
+                if not tier_allows(account.tier, charged_op.tier):
+                    raise forbidden_for_tier(charged_as, charged_op, account.tier)
             units = quantity(model) if quantity is not None and model is not None else 1
-            cost = price(op, units)
+            cost = price(charged_op, units)
             key = request.headers.get("Idempotency-Key")
             scope = None
             if key is not None:
@@ -501,7 +516,7 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
                 await request.get_data(as_text=False),
                 idempotency.canonical_query(request.args.items(multi=True)),
             )
-            claimed = await _claim_and_debit(operation, cost, scope, the_hash)
+            claimed = await _claim_and_debit(charged_as, cost, scope, the_hash)
             if isinstance(claimed, Response):
                 claimed.headers["X-Credits-Charged"] = "0"
                 # g.account may come from a cached key lookup: read the balance (replays are rare).
@@ -530,7 +545,7 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
             response.headers["X-Credits-Remaining"] = str(charge.balance_after)
             if record_id is not None:
                 await idempotency.complete(record_id, response)
-            metrics.CREDITS_CHARGED.labels(operation=operation).inc(cost)
+            metrics.CREDITS_CHARGED.labels(operation=charged_as).inc(cost)
             return response
 
         for status in (402, 403, 409):
