@@ -113,8 +113,8 @@ def test_yogas_match_pyjhora_under_the_stated_definitions() -> None:
             assert bool(func(h)) == (name in ours), (name, day, clock, lat, lon)
         moon = their_sign["moon"]
 
-        def from_moon(graha: str, moon: int = moon) -> int:
-            return (their_sign[graha] - moon) % 12
+        def from_moon(graha: str, moon: int = moon, signs: dict[str, int] = their_sign) -> int:
+            return (signs[graha] - moon) % 12
 
         spoilers = {from_moon(g) for g in ("sun", "rahu", "ketu")}
         if not spoilers & {1, 11}:
