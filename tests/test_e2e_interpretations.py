@@ -188,9 +188,9 @@ def _patterns(chart: Any) -> set[tuple[str, frozenset[str], str | None]]:
             if apex in (x, y):
                 continue
             trio = frozenset((x, y, apex))
-            if is_(x, y, "opposition") and is_(x, apex, "square") and is_(y, apex, "square"):
-                if not any(trio <= c for c in crosses):
-                    found.add(("t_square", trio, apex))
+            t_square = is_(x, y, "opposition") and is_(x, apex, "square") and is_(y, apex, "square")
+            if t_square and not any(trio <= c for c in crosses):
+                found.add(("t_square", trio, apex))
             if is_(x, y, "sextile") and is_(x, apex, "quincunx") and is_(y, apex, "quincunx"):
                 found.add(("yod", trio, apex))
     by_sign: dict[str, set[str]] = {}
