@@ -194,7 +194,12 @@ class RemediesRequest(BaseModel):
 @operation_id("vedicChart")
 @names_subject_fields
 async def vedic_chart(data: ChartRequest) -> Response:
-    """Sidereal chart: grahas, lagna, nakshatras, whole-sign houses, dignities, vargas."""
+    """Sidereal chart: grahas, lagna, nakshatras, whole-sign houses, dignities, vargas.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     chart = sidereal_chart(
         data.subject.to_calc(),
         node=data.node,
@@ -217,7 +222,12 @@ async def vedic_chart(data: ChartRequest) -> Response:
 @tag(TAG)
 @operation_id("vedicKundliMatching")
 async def vedic_kundli_matching(data: MatchRequest) -> Response:
-    """Ashtakoota (36 points), Nadi/Bhakoot/Manglik doshas with cancellations, verdict."""
+    """Ashtakoota (36 points), Nadi/Bhakoot/Manglik doshas with cancellations, verdict.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     match = kundli_match(data.boy.to_calc(), data.girl.to_calc(), school=data.school)
     return respond(
         match,
@@ -251,7 +261,12 @@ async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
 @operation_id("vedicDasha")
 @names_subject_fields
 async def vedic_dasha(data: DashaRequest) -> Response:
-    """Vimshottari mahadasha, antardasha, pratyantardasha; the periods running at ``at``."""
+    """Vimshottari mahadasha, antardasha, pratyantardasha; the periods running at ``at``.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     subject = data.subject.to_calc()
     moment = birth_moment(subject)
     result = vimshottari_dasha(

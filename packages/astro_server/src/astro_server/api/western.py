@@ -213,7 +213,12 @@ class ProgressionsResult(msgspec.Struct, frozen=True):
 @operation_id("westernNatal")
 @names_subject_fields
 async def western_natal(data: NatalRequest) -> Response:
-    """Natal chart: bodies with sign, house, dignity; houses; angles; aspects; balance."""
+    """Natal chart: bodies with sign, house, dignity; houses; angles; aspects; balance.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     chart = natal_chart(
         data.subject.to_calc(),
         house_system=data.house_system,
@@ -233,7 +238,12 @@ async def western_natal(data: NatalRequest) -> Response:
 @tag(TAG)
 @operation_id("westernSynastry")
 async def western_synastry(data: PairRequest) -> Response:
-    """Inter-aspects, house overlays and a documented compatibility score (0 to 100)."""
+    """Inter-aspects, house overlays and a documented compatibility score (0 to 100).
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     result = synastry(
         data.subject_a.to_calc(),
         data.subject_b.to_calc(),
@@ -256,7 +266,12 @@ async def western_synastry(data: PairRequest) -> Response:
 @operation_id("westernComposite")
 async def western_composite(data: CompositeRequest) -> Response:
     """Composite chart by shorter-arc midpoints (houses derived from the composite midheaven), or
-    the Davison time-and-place midpoint chart."""
+    the Davison time-and-place midpoint chart.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     result = composite_chart(
         data.subject_a.to_calc(),
         data.subject_b.to_calc(),
@@ -279,7 +294,12 @@ async def western_composite(data: CompositeRequest) -> Response:
 @operation_id("westernReturns")
 @names_subject_fields
 async def western_returns(data: ReturnsRequest) -> Response:
-    """Solar return for a year, or the first lunar return after a date, at a chosen place."""
+    """Solar return for a year, or the first lunar return after a date, at a chosen place.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     subject = data.subject.to_calc()
     if data.kind == "solar":
         if data.year is None:
@@ -320,7 +340,12 @@ async def western_returns(data: ReturnsRequest) -> Response:
 @names_subject_fields
 async def western_progressions(data: ProgressionsRequest) -> Response:
     """Secondary progressions (progressed angles by Naibod or solar-arc MC) or solar-arc
-    directions for a target date; the one asked for by ``method`` is filled, the other null."""
+    directions for a target date; the one asked for by ``method`` is filled, the other null.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     subject = data.subject.to_calc()
     target = as_utc(data.target_date)
     if data.method == "secondary":
@@ -357,7 +382,12 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
 @operation_id("westernTransits")
 @names_subject_fields
 async def western_transits(data: TransitsRequest) -> Response:
-    """Every exact transit-to-natal aspect, ingress and station in a range of up to a year."""
+    """Every exact transit-to-natal aspect, ingress and station in a range of up to a year.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     report = await asyncio.to_thread(
         transits,
         data.subject.to_calc(),
