@@ -101,8 +101,9 @@ def _aspect_items(
     title: Callable[[Aspect, dict[str, str]], str],
     key_prefix: str,
     section: str,
-    owners: tuple[str, str] | None,
 ) -> list[Item]:
+    """Major-aspect contacts with a text, tightest first; ``bodies`` is ``[body1, body2]`` (in
+    synastry A's point, then B's)."""
     names = data["names"]
     items: list[Item] = []
     for a in sorted(aspects, key=lambda x: x.orb):
@@ -131,7 +132,6 @@ def _aspect_items(
                     aspect=a.aspect,
                     bodies=(a.body1, a.body2),
                     orb=round(a.orb, 2),
-                    owner="a" if owners else None,
                 ),
             )
         )
@@ -155,9 +155,7 @@ def synastry_interpretation(
             {**values, "first_owner": owners["a"], "second_owner": owners["b"]},
         )
 
-    items = _aspect_items(
-        result.aspects, level, data, title, "inter_aspect", "inter_aspects", ("a", "b")
-    )
+    items = _aspect_items(result.aspects, level, data, title, "inter_aspect", "inter_aspects")
     for overlay in result.house_overlays:
         if overlay.body not in OVERLAY_BODIES:
             continue
@@ -233,9 +231,7 @@ def composite_interpretation(
         return fill(data["titles"]["composite_aspect"], values)
 
     items.extend(
-        _aspect_items(
-            chart.aspects, level, data, title, "composite_aspect", "composite_aspects", None
-        )
+        _aspect_items(chart.aspects, level, data, title, "composite_aspect", "composite_aspects")
     )
     return Interpretations(language, level, tuple(items))
 
