@@ -91,10 +91,9 @@ def main() -> None:
 
             total = best(with_texts, args.rounds)
             only = best(texts_only, args.rounds)
-            items = sum(
-                len(natal_interpretation(c, language=language, level=level).items)  # type: ignore[arg-type]
-                for c in charts
-            )
+            items = 0
+            for c in charts:
+                items += len(natal_interpretation(c, language=language, level=level).items)  # type: ignore[arg-type]
             print(
                 f"natal + interpretation {language} {level:7s}: {total / n * 1e3:7.3f} ms per chart"
                 f"  (added {(total - bare_s) / n * 1e3:6.3f} ms; interpretation alone"

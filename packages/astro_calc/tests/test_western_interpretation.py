@@ -39,6 +39,7 @@ from astro_calc.western.interpretation import (
     LANGUAGES,
     MODALITY_DOMINANT_MIN,
     SECTIONS,
+    Language,
     NatalInterpretation,
     balance_score,
     localized_names,
@@ -262,16 +263,16 @@ def _independent_patterns(chart: NatalChart) -> set[tuple[object, ...]]:
             out.add(("grand_cross", frozenset(four), None, None, None))
     for three in combinations(present, 3):
         pairs = {frozenset(pair): kind_of.get(frozenset(pair)) for pair in combinations(three, 2)}
-        kinds = sorted(str(k) for k in pairs.values())
-        if kinds == ["trine"] * 3:
+        sorted_kinds = sorted(str(k) for k in pairs.values())
+        if sorted_kinds == ["trine"] * 3:
             out.add(("grand_trine", frozenset(three), None, None, None))
-        if kinds == ["opposition", "square", "square"] and not any(
+        if sorted_kinds == ["opposition", "square", "square"] and not any(
             set(three) <= c for c in crosses
         ):
             (base_pair,) = [p for p, k in pairs.items() if k == "opposition"]
             (apex,) = set(three) - base_pair
             out.add(("t_square", frozenset(three), apex, None, None))
-        if kinds == ["quincunx", "quincunx", "sextile"]:
+        if sorted_kinds == ["quincunx", "quincunx", "sextile"]:
             (base_pair,) = [p for p, k in pairs.items() if k == "sextile"]
             (apex,) = set(three) - base_pair
             out.add(("yod", frozenset(three), apex, None, None))
@@ -292,7 +293,9 @@ def _independent_patterns(chart: NatalChart) -> set[tuple[object, ...]]:
 
 def _as_set(chart: NatalChart) -> set[tuple[object, ...]]:
     found = find_patterns(chart)
-    as_set = {(p.kind, frozenset(p.bodies), p.apex, p.sign, p.house) for p in found}
+    as_set: set[tuple[object, ...]] = {
+        (p.kind, frozenset(p.bodies), p.apex, p.sign, p.house) for p in found
+    }
     assert len(as_set) == len(found), "a pattern listed twice"
     return as_set
 
@@ -306,7 +309,7 @@ def test_patterns_match_an_independent_finder() -> None:
         chart = _random_chart(rng, orbs=wide) if n % 2 else _random_chart(rng)
         expected = _independent_patterns(chart)
         assert _as_set(chart) == expected
-        kinds.update(k[0] for k in expected)
+        kinds.update(str(k[0]) for k in expected)
         # Items: one per pattern, basis as found.
         items = [
             i
@@ -395,7 +398,7 @@ def test_a_real_grand_trine() -> None:
     items = natal_interpretation(chart, language="en", level="full").items
     (item,) = [i for i in items if i.basis.pattern == "grand_trine"]
     assert item.basis.bodies == ("moon", "jupiter", "neptune")
-    assert item.text.startswith("Moon, Jupiter and Neptune form a grand trine")
+    assert item.text.startswith("The Moon, Jupiter and Neptune form a grand trine")
     th = natal_interpretation(chart, language="th", level="full").items
     (item_th,) = [i for i in th if i.basis.pattern == "grand_trine"]
     assert item_th.text.startswith("ดาวจันทร์ ดาวพฤหัสบดี และดาวเนปจูน")
@@ -586,7 +589,15 @@ def test_dignity_remark_names_the_school(base: NatalChart) -> None:
         return next(i.text for i in items if i.basis.body == planet and i.basis.house is None)
 
     assert "traditional ruler of Scorpio" in text("mars", "scorpio", "en")
+    assert "modern astrology gives the sign to Pluto" in text("mars", "scorpio", "en")
     assert "modern astrology Pluto rules Scorpio" in text("pluto", "scorpio", "en")
+    assert "the traditional ruler is Mars" in text("pluto", "scorpio", "en")
+    assert "opposite Scorpio" in text("pluto", "taurus", "en")
+    assert "The Moon rules Cancer" in text("moon", "cancer", "en")
+    assert "ให้ดาวพลูโตครอง" in text("mars", "scorpio", "th")
+    assert "both rules Virgo and is exalted" in text("mercury", "virgo", "en")
+    assert "both in detriment and in its fall in Pisces" in text("mercury", "pisces", "en")
+    assert "ทั้งเป็นประและตกนิจ" in text("mercury", "pisces", "th")
     assert "ตำราดั้งเดิม" in text("mars", "scorpio", "th")
     assert "สมัยใหม่" in text("pluto", "scorpio", "th")
     assert "exalted" in text("moon", "taurus", "en")
@@ -611,9 +622,9 @@ def test_localized_names() -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_each_placement_has_its_own_text(language: str) -> None:
+def test_each_placement_has_its_own_text(language: Language) -> None:
     """No two placements share a summary or a paragraph, and no two aspect sentences match."""
-    data = texts(language)  # type: ignore[arg-type]
+    data = texts(language)
     for section in ("planet_sign", "planet_house", "angles"):
         for field in ("summary", "detail"):
             values = [

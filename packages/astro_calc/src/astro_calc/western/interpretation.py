@@ -295,12 +295,28 @@ def _dignity_sentence(planet: str, sign: str, data: dict[str, Any]) -> str:
     state = "domicile" if found[0] == "rulership" else found[0]
     names = data["names"]
     key = state
-    if state in ("domicile", "detriment"):
+    if len(found) == 2:  # Mercury in Virgo (rulership, exaltation) or Pisces (detriment, fall)
+        key = "domicile_exaltation" if state == "domicile" else "detriment_fall"
+    elif state in ("domicile", "detriment"):
         school = _school(planet, sign)
         if school != "both":
             key = f"{state}_{school}"
     template: str = names["dignity_sentences"][key]
-    return " " + _fill(template, {"planet": names["planets"][planet], "sign": names["signs"][sign]})
+    ruled = sign if state == "domicile" else SIGNS[(SIGNS.index(sign) + 6) % 12]
+    values = {
+        "planet": names["planets_in_text"][planet],
+        "sign": names["signs"][sign],
+        "ruled": names["signs"][ruled],
+        "traditional": names["planets_in_text"].get(_TRADITIONAL_RULER.get(ruled, ""), ""),
+        "modern": names["planets_in_text"].get(_MODERN_RULER.get(ruled, ""), ""),
+    }
+    return " " + _capitalized(_fill(template, values))
+
+
+def _capitalized(text: str) -> str:
+    """The first letter upper-cased (English sentences opening with "the Sun"; Thai has no
+    case)."""
+    return text[:1].upper() + text[1:]
 
 
 def _aspect_item(a: Aspect, level: Level, data: dict[str, Any]) -> InterpretationItem | None:
@@ -388,8 +404,8 @@ def _pattern_item(
 ) -> InterpretationItem:
     names = data["names"]
     values = {
-        "bodies": _join([names["planets"][b] for b in pattern.bodies], data),
-        "apex": names["planets"][pattern.apex] if pattern.apex else "",
+        "bodies": _join([names["planets_in_text"][b] for b in pattern.bodies], data),
+        "apex": names["planets_in_text"][pattern.apex] if pattern.apex else "",
         "sign": names["signs"][pattern.sign] if pattern.sign else "",
         "house": names["houses"][str(pattern.house)] if pattern.house else "",
     }
@@ -402,7 +418,7 @@ def _pattern_item(
         f"pattern.{kind}.{index}",
         "patterns",
         _fill(names["titles"]["patterns"][entry_key], values),
-        _text(entry, level, values),
+        _capitalized(_text(entry, level, values)),
         Basis(
             pattern=kind,
             bodies=pattern.bodies,
