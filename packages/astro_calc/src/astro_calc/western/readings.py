@@ -277,9 +277,10 @@ def orb_window(event: TransitEvent, orb: float = TRANSIT_ORB_DEG) -> tuple[float
 def transits_interpretation(
     report: TransitReport, *, language: Language, level: Level
 ) -> Interpretations:
-    """Each event in time order: an aspect (what the transiting body brings, the natal point,
-    the aspect's nature, the span in orb), an ingress (the body's theme in its new sign) or a
-    station. ``full`` adds the natal point's meaning and, for ingresses, the body's theme."""
+    """Each event in time order: an aspect (the natal point, what the transiting body brings,
+    the aspect's nature, the span in orb), an ingress (the new sign's colour) or a station.
+    ``full`` adds the sign the transiting body is in and, for ingresses and stations, the
+    body's theme."""
     check(language, level)
     data = texts(language)["events"]
     names = data["names"]
@@ -311,13 +312,13 @@ def transits_interpretation(
                     "orb_days": round(days, 2),
                 }
             parts = [
-                data["movers"][e.transiting],
                 data["points"][e.natal_point],
+                data["movers"][e.transiting],
                 data["natures"][e.aspect],
                 when,
             ]
             if level == "full":
-                parts.insert(1, data["signs"][e.sign])
+                parts.insert(2, data["signs"][e.sign])
             items.append(
                 Item(
                     f"transit.{i}.{e.transiting}.{e.aspect}.{e.natal_point}",
@@ -389,7 +390,7 @@ def _progression_items(
             "orb": f"{orb_deg:g}",
         }
         years_in_orb = 2.0 * orb_deg / rate if rate > 0 else None
-        parts = [data["movers"][a.body1], data["points"][a.body2], data["natures"][a.aspect]]
+        parts = [data["points"][a.body2], data["movers"][a.body1], data["natures"][a.aspect]]
         if years_in_orb is not None:
             to_exact = a.orb / rate
             if to_exact < 0.05:
@@ -404,7 +405,7 @@ def _progression_items(
             )
         sign = sign_of(a.body1)
         if level == "full" and sign is not None:
-            parts.insert(1, data["signs"][sign])
+            parts.insert(2, data["signs"][sign])
         items.append(
             Item(
                 f"{section}.{a.body1}.{a.aspect}.{a.body2}",
@@ -436,7 +437,7 @@ def progressions_interpretation(
     level: Level,
 ) -> Interpretations:
     """Each progressed (or solar-arc directed) point's major aspect to a natal point, tightest
-    first, with its time in orb (module docstring). ``full`` adds the natal point's meaning."""
+    first, with its time in orb (module docstring). ``full`` adds the moving point's sign."""
     check(language, level)
     data = texts(language)["events"]
     if isinstance(result, SecondaryProgressions):
