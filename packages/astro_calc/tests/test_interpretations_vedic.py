@@ -186,6 +186,7 @@ def test_every_placement_and_yoga_has_a_text_in_both_languages(language: str) ->
     g = data["grahas"]
     for graha in GRAHAS:
         assert g["graha"][graha]
+        assert all(g["bhava_meaning"][str(h)] for h in range(1, 13))
         for sign in SIGNS:
             assert g["rashi"][graha][sign]
         for house in range(1, 13):

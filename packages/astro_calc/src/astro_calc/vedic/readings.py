@@ -184,7 +184,10 @@ def _graha_items(chart: SiderealChart, level: Level, data: dict[str, Any]) -> li
                 f"graha_bhava.{g.name}",
                 "graha_bhava",
                 fill(g_data["titles"]["bhava"], values),
-                g_data["bhava"][g.name][str(g.house)],
+                join_text(
+                    g_data["bhava"][g.name][str(g.house)],
+                    g_data["bhava_meaning"][str(g.house)] if level == "full" else "",
+                ),
                 Basis(graha=g.name, sign=g.sign, house=g.house),
             )
         )
@@ -225,7 +228,8 @@ def chart_interpretation(
 ) -> Interpretations:
     """Each graha in its rashi (section ``graha_rashi``) and bhava (``graha_bhava``, the chart's
     houses), then the yogas found (``yogas``). ``full`` adds each graha's significations, its
-    dignity (exalted, moolatrikona, own, debilitated) and each yoga's longer paragraph."""
+    dignity (exalted, moolatrikona, own, debilitated), what each bhava governs and each yoga's
+    longer paragraph."""
     check(language, level)
     data = texts(language)
     items = _graha_items(chart, level, data)
