@@ -100,8 +100,8 @@ def interpreted_model(struct: type[msgspec.Struct], *, prefix: str = "") -> type
     model = create_model(
         name,
         __base__=base,
-        __doc__=(base.__doc__ or "")
-        + "\n\n``interpretations`` is present only when the request asked for a level.",
+        __doc__=((struct.__doc__ or "").strip() + "\n\n").lstrip()
+        + "``interpretations`` is present only when the request asked for a level.",
         interpretations=(
             texts,
             Field(default=None, description="The texts, when asked for (summary or full)"),
