@@ -237,3 +237,17 @@ def test_returns_read_the_return_chart(language: str) -> None:
     assert [i.basis.body for i in summary.items] == [None, "moon"]
     end = dt.datetime.fromisoformat(summary.items[0].basis.end or "")
     assert (end - lunar.return_utc).total_seconds() == pytest.approx(27.3217 * 86400)
+
+
+def test_the_common_basis_holds_every_natal_basis_field() -> None:
+    # The endpoints copy the natal items (the natal PDF's source) into the common shape field
+    # by field: a field added to the natal basis must exist in the common one.
+    import msgspec
+
+    from astro_calc.interpretations import Basis
+    from astro_calc.western.interpretation import Basis as NatalBasis
+
+    assert set(NatalBasis.__struct_fields__) <= set(Basis.__struct_fields__)
+    for field in msgspec.structs.fields(NatalBasis):
+        common = next(f for f in msgspec.structs.fields(Basis) if f.name == field.name)
+        assert common.type == field.type, field.name
