@@ -1,4 +1,4 @@
-"""Natal chart with interpretations against the bare natal chart, in-process.
+"""Natal and Vedic charts with interpretations against the bare charts, in-process.
 
 Run: uv run python benchmarks/interpretations.py [--charts N] [--rounds R]
 
@@ -7,6 +7,12 @@ natal charts, then as natal charts followed by :func:`natal_interpretation` at e
 language. The texts are loaded once (the first call, outside the timing); the figure that
 matters is the time added per chart by the interpretation, target at most 1 ms at level full.
 Best of R rounds (CPU time of this process), per chart.
+
+Also measured: what the server adds on top for ``interpretations=full`` (the natal items in the
+common shape, :func:`astro_server.api._interpretations.natal_items`, and their JSON encoding),
+and the Vedic chart (:func:`astro_calc.vedic.sidereal_chart_at`, no vargas, as the
+interpretation needs) against the same chart plus :func:`chart_interpretation` (grahas in rashi
+and bhava, yogas). Target at most 1 ms added per chart for both.
 """
 
 from __future__ import annotations
@@ -17,8 +23,14 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+import msgspec
+
+from astro_calc import ephemeris
+from astro_calc.vedic import sidereal_chart_at
+from astro_calc.vedic.readings import chart_interpretation
 from astro_calc.western import BirthSubject, natal_chart
 from astro_calc.western.interpretation import natal_interpretation
+from astro_server.api._interpretations import natal_items
 
 
 def births(n: int, seed: int = 1) -> list[BirthSubject]:
@@ -86,6 +98,52 @@ def main() -> None:
                 f"natal + interpretation {language} {level:7s}: {total / n * 1e3:7.3f} ms per chart"
                 f"  (added {(total - bare_s) / n * 1e3:6.3f} ms; interpretation alone"
                 f" {only / n * 1e3:6.3f} ms, {items / n:.1f} items)"
+            )
+
+    encoder = msgspec.json.Encoder()
+    for language in ("en", "th"):
+
+        def served(language: str = language) -> None:
+            for c in charts:
+                encoder.encode(natal_items(c, language, "full"))  # type: ignore[arg-type]
+
+        added = best(served, args.rounds)
+        print(f"server's natal items + JSON, {language} full: {added / n * 1e3:6.3f} ms per chart")
+
+    moments = [
+        (ephemeris.julian_day(datetime.combine(s.date, datetime.min.time(), UTC)), s)
+        for s in subjects
+    ]
+
+    def vedic_bare() -> None:
+        for jd, s in moments:
+            sidereal_chart_at(jd, s.latitude, s.longitude, divisional_charts=())
+
+    vedic_charts = [
+        sidereal_chart_at(jd, s.latitude, s.longitude, divisional_charts=()) for jd, s in moments
+    ]
+    for language in ("en", "th"):
+        chart_interpretation(vedic_charts[0], language=language, level="full")  # type: ignore[arg-type]
+    v_bare = best(vedic_bare, args.rounds)
+    print(f"bare Vedic chart:                 {v_bare / n * 1e3:7.3f} ms per chart")
+    for language in ("en", "th"):
+        for level in ("summary", "full"):
+
+            def v_with(language: str = language, level: str = level) -> None:
+                for jd, s in moments:
+                    chart = sidereal_chart_at(jd, s.latitude, s.longitude, divisional_charts=())
+                    chart_interpretation(chart, language=language, level=level)  # type: ignore[arg-type]
+
+            def v_only(language: str = language, level: str = level) -> None:
+                for c in vedic_charts:
+                    chart_interpretation(c, language=language, level=level)  # type: ignore[arg-type]
+
+            total = best(v_with, args.rounds)
+            only = best(v_only, args.rounds)
+            print(
+                f"Vedic + interpretation {language} {level:7s}: {total / n * 1e3:7.3f} ms per chart"
+                f"  (added {(total - v_bare) / n * 1e3:6.3f} ms; interpretation alone"
+                f" {only / n * 1e3:6.3f} ms)"
             )
 
 

@@ -3,6 +3,12 @@
 from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.models.auth import Customer, LoginRequest, LogoutResult, Session
 from astro_sdk.models.estimates import Estimate, EstimateRequest
+from astro_sdk.models.interpretations import (
+    InterpretationBasis,
+    InterpretationItem,
+    InterpretationOptions,
+    Interpretations,
+)
 from astro_sdk.models.jobs import (
     AsyncJobHandle,
     Job,
@@ -16,6 +22,10 @@ __all__ = [
     "Customer",
     "Estimate",
     "EstimateRequest",
+    "InterpretationBasis",
+    "InterpretationItem",
+    "InterpretationOptions",
+    "Interpretations",
     "Job",
     "JobHandle",
     "JobListQuery",

@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import Field
 
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.interpretations import InterpretationOptions, Interpretations
 
 __all__ = [
     "Ayanamsa",
@@ -23,6 +24,9 @@ __all__ = [
     "CurrentDasha",
     "DashaPeriod",
     "GrahaPosition",
+    "InterpretedVedicChart",
+    "InterpretedVedicDasha",
+    "InterpretedVedicKundliMatch",
     "KundliBatchError",
     "KundliBatchItem",
     "KundliBatchRecord",
@@ -71,7 +75,7 @@ class BirthSubject(RequestModel):
     """IANA zone, e.g. ``Asia/Kolkata``."""
 
 
-class VedicChartRequest(RequestModel):
+class VedicChartRequest(InterpretationOptions):
     subject: BirthSubject
     node: Literal["mean", "true"] = "mean"
     house_system: str = Field(default="W", pattern=r"^[PKWEORCBAMTX]$")
@@ -84,7 +88,7 @@ class VedicChartRequest(RequestModel):
     )  # fmt: skip
 
 
-class KundliMatchingRequest(RequestModel):
+class KundliMatchingRequest(InterpretationOptions):
     boy: BirthSubject
     girl: BirthSubject
     school: Literal["north", "south"] = "north"
@@ -102,7 +106,7 @@ class KundliMatchingBatchRequest(RequestModel):
     school: Literal["north", "south"] = "north"
 
 
-class VedicDashaRequest(RequestModel):
+class VedicDashaRequest(InterpretationOptions):
     subject: BirthSubject
     year_days: float = 365.25
     """Dasha year length in days: 365.25, 365.2422 or 360."""
@@ -400,3 +404,21 @@ class VedicRemedies(ResponseModel):
     language: str
     at: dt.datetime
     remedies: list[Remedy]
+
+
+class InterpretedVedicChart(VedicChart):
+    """VedicChart with the ``interpretations`` asked for (``None`` without the option)."""
+
+    interpretations: Interpretations | None = None
+
+
+class InterpretedVedicKundliMatch(VedicKundliMatch):
+    """VedicKundliMatch with the ``interpretations`` asked for (``None`` without the option)."""
+
+    interpretations: Interpretations | None = None
+
+
+class InterpretedVedicDasha(VedicDasha):
+    """VedicDasha with the ``interpretations`` asked for (``None`` without the option)."""
+
+    interpretations: Interpretations | None = None

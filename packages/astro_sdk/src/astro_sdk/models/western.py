@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field
 
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.interpretations import InterpretationOptions, Interpretations
 
 __all__ = [
     "AnglePoint",
@@ -30,6 +31,12 @@ __all__ = [
     "HouseCusp",
     "HouseOverlay",
     "HouseSystem",
+    "InterpretedCompositeChart",
+    "InterpretedNatalChart",
+    "InterpretedProgressionsResult",
+    "InterpretedReturnChart",
+    "InterpretedSynastry",
+    "InterpretedTransitReport",
     "ModalityBalance",
     "NatalChart",
     "NatalRequest",
@@ -86,7 +93,7 @@ class WesternSubject(RequestModel):
     """For a local time repeated at the end of daylight saving: 0 the earlier, 1 the later."""
 
 
-class NatalRequest(RequestModel):
+class NatalRequest(InterpretationOptions):
     subject: WesternSubject
     house_system: HouseSystem = "P"
     bodies: list[Body] | None = Field(default=None, min_length=1, max_length=14)
@@ -96,21 +103,21 @@ class NatalRequest(RequestModel):
     include_minor: bool = True
 
 
-class PairRequest(RequestModel):
+class PairRequest(InterpretationOptions):
     subject_a: WesternSubject
     subject_b: WesternSubject
     house_system: HouseSystem = "P"
     include_minor: bool = False
 
 
-class CompositeRequest(RequestModel):
+class CompositeRequest(InterpretationOptions):
     subject_a: WesternSubject
     subject_b: WesternSubject
     method: Literal["midpoint", "davison"] = "midpoint"
     house_system: HouseSystem = "P"
 
 
-class ReturnsRequest(RequestModel):
+class ReturnsRequest(InterpretationOptions):
     subject: WesternSubject
     kind: Literal["solar", "lunar"]
     year: int | None = Field(default=None, ge=100, le=2999)  # the span of dates served
@@ -123,7 +130,7 @@ class ReturnsRequest(RequestModel):
     house_system: HouseSystem = "P"
 
 
-class ProgressionsRequest(RequestModel):
+class ProgressionsRequest(InterpretationOptions):
     subject: WesternSubject
     target_date: dt.datetime
     method: Literal["secondary", "solar_arc"] = "secondary"
@@ -132,7 +139,7 @@ class ProgressionsRequest(RequestModel):
     orb_deg: float = Field(default=1.0, gt=0, le=5)
 
 
-class TransitsRequest(RequestModel):
+class TransitsRequest(InterpretationOptions):
     subject: WesternSubject
     start: dt.datetime
     end: dt.datetime
@@ -378,3 +385,39 @@ class TransitMeta(ResponseModel):
 class TransitReport(ResponseModel):
     events: list[TransitEvent]
     meta: TransitMeta
+
+
+class InterpretedNatalChart(NatalChart):
+    """NatalChart with the ``interpretations`` asked for (``None`` without the option)."""
+
+    interpretations: Interpretations | None = None
+
+
+class InterpretedSynastry(Synastry):
+    """Synastry with the ``interpretations`` asked for (``None`` without the option)."""
+
+    interpretations: Interpretations | None = None
+
+
+class InterpretedCompositeChart(CompositeChart):
+    """CompositeChart with the ``interpretations`` asked for (``None`` without the option)."""
+
+    interpretations: Interpretations | None = None
+
+
+class InterpretedReturnChart(ReturnChart):
+    """ReturnChart with the ``interpretations`` asked for (``None`` without the option)."""
+
+    interpretations: Interpretations | None = None
+
+
+class InterpretedProgressionsResult(ProgressionsResult):
+    """ProgressionsResult with the ``interpretations`` asked for (``None`` without the option)."""
+
+    interpretations: Interpretations | None = None
+
+
+class InterpretedTransitReport(TransitReport):
+    """TransitReport with the ``interpretations`` asked for (``None`` without the option)."""
+
+    interpretations: Interpretations | None = None

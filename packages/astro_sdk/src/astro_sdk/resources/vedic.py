@@ -10,21 +10,22 @@ from typing import Any, Literal
 from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models.interpretations import InterpretationLanguage, InterpretationLevel
 from astro_sdk.models.jobs import AsyncJobHandle, JobHandle
 from astro_sdk.models.pictures import ChartImage, ImageBody, PictureFormat, VedicChartDiagramRequest
 from astro_sdk.models.vedic import (
     Ayanamsa,
     BirthSubject,
+    InterpretedVedicChart,
+    InterpretedVedicDasha,
+    InterpretedVedicKundliMatch,
     KundliBatchRecord,
     KundliBatchResult,
     KundliMatchingBatchRequest,
     KundliMatchingRequest,
     PanchangaRequest,
-    VedicChart,
     VedicChartRequest,
-    VedicDasha,
     VedicDashaRequest,
-    VedicKundliMatch,
     VedicPanchanga,
     VedicRemedies,
     VedicRemediesRequest,
@@ -58,11 +59,14 @@ def _post(name: str, path: str, response: type[Any], request: type[Any], status:
     )
 
 
-CHART: Operation[VedicChart] = _post(
-    "vedicChart", "/api/v3/vedic/chart", VedicChart, VedicChartRequest
+CHART: Operation[InterpretedVedicChart] = _post(
+    "vedicChart", "/api/v3/vedic/chart", InterpretedVedicChart, VedicChartRequest
 )
-KUNDLI_MATCHING: Operation[VedicKundliMatch] = _post(
-    "vedicKundliMatching", "/api/v3/vedic/kundli-matching", VedicKundliMatch, KundliMatchingRequest
+KUNDLI_MATCHING: Operation[InterpretedVedicKundliMatch] = _post(
+    "vedicKundliMatching",
+    "/api/v3/vedic/kundli-matching",
+    InterpretedVedicKundliMatch,
+    KundliMatchingRequest,
 )
 KUNDLI_MATCHING_BATCH: Operation[JobHandle] = _post(
     "vedicKundliMatchingBatch",
@@ -71,8 +75,8 @@ KUNDLI_MATCHING_BATCH: Operation[JobHandle] = _post(
     KundliMatchingBatchRequest,
     status=202,
 )
-DASHA: Operation[VedicDasha] = _post(
-    "vedicDasha", "/api/v3/vedic/dasha", VedicDasha, VedicDashaRequest
+DASHA: Operation[InterpretedVedicDasha] = _post(
+    "vedicDasha", "/api/v3/vedic/dasha", InterpretedVedicDasha, VedicDashaRequest
 )
 PANCHANGA: Operation[VedicPanchanga] = _post(
     "vedicPanchanga", "/api/v3/vedic/panchanga", VedicPanchanga, PanchangaRequest
@@ -129,12 +133,16 @@ class AsyncVedic(AsyncResource):
         node: Node | None = None,
         house_system: str | None = None,
         divisional_charts: Sequence[str] | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> VedicChart:
+    ) -> InterpretedVedicChart:
         """``POST /api/v3/vedic/chart``: grahas, lagna, nakshatras, houses, dignities, vargas."""
         body = validate_request(
             VedicChartRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject": subject,
                 "node": node,
                 "house_system": house_system,
@@ -149,10 +157,21 @@ class AsyncVedic(AsyncResource):
         boy: Subject,
         girl: Subject,
         school: School | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> VedicKundliMatch:
+    ) -> InterpretedVedicKundliMatch:
         """``POST /api/v3/vedic/kundli-matching``: Ashtakoota for one pair, synchronously."""
-        body = validate_request(KundliMatchingRequest, {"boy": boy, "girl": girl, "school": school})
+        body = validate_request(
+            KundliMatchingRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "boy": boy,
+                "girl": girl,
+                "school": school,
+            },
+        )
         return await self._client.request(
             KUNDLI_MATCHING, body=body, idempotency_key=idempotency_key
         )
@@ -181,12 +200,21 @@ class AsyncVedic(AsyncResource):
         year_days: float | None = None,
         depth: int | None = None,
         at: dt.datetime | str | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> VedicDasha:
+    ) -> InterpretedVedicDasha:
         """``POST /api/v3/vedic/dasha``: Vimshottari periods, and those running at ``at``."""
         body = validate_request(
             VedicDashaRequest,
-            {"subject": subject, "year_days": year_days, "depth": depth, "at": at},
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "subject": subject,
+                "year_days": year_days,
+                "depth": depth,
+                "at": at,
+            },
         )
         return await self._client.request(DASHA, body=body, idempotency_key=idempotency_key)
 
@@ -281,12 +309,16 @@ class Vedic(SyncResource):
         node: Node | None = None,
         house_system: str | None = None,
         divisional_charts: Sequence[str] | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> VedicChart:
+    ) -> InterpretedVedicChart:
         """``POST /api/v3/vedic/chart``: grahas, lagna, nakshatras, houses, dignities, vargas."""
         body = validate_request(
             VedicChartRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject": subject,
                 "node": node,
                 "house_system": house_system,
@@ -301,10 +333,21 @@ class Vedic(SyncResource):
         boy: Subject,
         girl: Subject,
         school: School | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> VedicKundliMatch:
+    ) -> InterpretedVedicKundliMatch:
         """``POST /api/v3/vedic/kundli-matching``: Ashtakoota for one pair, synchronously."""
-        body = validate_request(KundliMatchingRequest, {"boy": boy, "girl": girl, "school": school})
+        body = validate_request(
+            KundliMatchingRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "boy": boy,
+                "girl": girl,
+                "school": school,
+            },
+        )
         return self._client.request(KUNDLI_MATCHING, body=body, idempotency_key=idempotency_key)
 
     def kundli_matching_batch(
@@ -331,12 +374,21 @@ class Vedic(SyncResource):
         year_days: float | None = None,
         depth: int | None = None,
         at: dt.datetime | str | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> VedicDasha:
+    ) -> InterpretedVedicDasha:
         """``POST /api/v3/vedic/dasha``: Vimshottari periods, and those running at ``at``."""
         body = validate_request(
             VedicDashaRequest,
-            {"subject": subject, "year_days": year_days, "depth": depth, "at": at},
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "subject": subject,
+                "year_days": year_days,
+                "depth": depth,
+                "at": at,
+            },
         )
         return self._client.request(DASHA, body=body, idempotency_key=idempotency_key)
 

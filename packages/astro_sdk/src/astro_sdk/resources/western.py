@@ -10,6 +10,7 @@ from typing import Any, Literal
 from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models.interpretations import InterpretationLanguage, InterpretationLevel
 from astro_sdk.models.pictures import (
     ChartImage,
     ImageBody,
@@ -21,18 +22,18 @@ from astro_sdk.models.pictures import (
 from astro_sdk.models.western import (
     AspectName,
     Body,
-    CompositeChart,
     CompositeRequest,
     HouseSystem,
-    NatalChart,
+    InterpretedCompositeChart,
+    InterpretedNatalChart,
+    InterpretedProgressionsResult,
+    InterpretedReturnChart,
+    InterpretedSynastry,
+    InterpretedTransitReport,
     NatalRequest,
     PairRequest,
     ProgressionsRequest,
-    ProgressionsResult,
-    ReturnChart,
     ReturnsRequest,
-    Synastry,
-    TransitReport,
     TransitsRequest,
     WesternSubject,
 )
@@ -61,23 +62,26 @@ def _post(name: str, path: str, response: type[Any], request: type[Any]) -> Any:
     )
 
 
-NATAL: Operation[NatalChart] = _post(
-    "westernNatal", "/api/v3/western/natal", NatalChart, NatalRequest
+NATAL: Operation[InterpretedNatalChart] = _post(
+    "westernNatal", "/api/v3/western/natal", InterpretedNatalChart, NatalRequest
 )
-SYNASTRY: Operation[Synastry] = _post(
-    "westernSynastry", "/api/v3/western/synastry", Synastry, PairRequest
+SYNASTRY: Operation[InterpretedSynastry] = _post(
+    "westernSynastry", "/api/v3/western/synastry", InterpretedSynastry, PairRequest
 )
-COMPOSITE: Operation[CompositeChart] = _post(
-    "westernComposite", "/api/v3/western/composite", CompositeChart, CompositeRequest
+COMPOSITE: Operation[InterpretedCompositeChart] = _post(
+    "westernComposite", "/api/v3/western/composite", InterpretedCompositeChart, CompositeRequest
 )
-RETURNS: Operation[ReturnChart] = _post(
-    "westernReturns", "/api/v3/western/returns", ReturnChart, ReturnsRequest
+RETURNS: Operation[InterpretedReturnChart] = _post(
+    "westernReturns", "/api/v3/western/returns", InterpretedReturnChart, ReturnsRequest
 )
-PROGRESSIONS: Operation[ProgressionsResult] = _post(
-    "westernProgressions", "/api/v3/western/progressions", ProgressionsResult, ProgressionsRequest
+PROGRESSIONS: Operation[InterpretedProgressionsResult] = _post(
+    "westernProgressions",
+    "/api/v3/western/progressions",
+    InterpretedProgressionsResult,
+    ProgressionsRequest,
 )
-TRANSITS: Operation[TransitReport] = _post(
-    "westernTransits", "/api/v3/western/transits", TransitReport, TransitsRequest
+TRANSITS: Operation[InterpretedTransitReport] = _post(
+    "westernTransits", "/api/v3/western/transits", InterpretedTransitReport, TransitsRequest
 )
 NATAL_WHEEL: Operation[ImageBody] = picture_operation(
     "westernNatalWheel", "/api/v3/western/natal/wheel", NatalWheelRequest
@@ -115,12 +119,16 @@ class AsyncWestern(AsyncResource):
         aspects: Sequence[AspectName] | None = None,
         orbs: Mapping[AspectName, float] | None = None,
         include_minor: bool | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> NatalChart:
+    ) -> InterpretedNatalChart:
         """``POST /api/v3/western/natal``: bodies, houses, angles, aspects, dignities, balance."""
         body = validate_request(
             NatalRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject": subject,
                 "house_system": house_system,
                 "bodies": bodies,
@@ -138,12 +146,16 @@ class AsyncWestern(AsyncResource):
         subject_b: Subject,
         house_system: HouseSystem | None = None,
         include_minor: bool | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> Synastry:
+    ) -> InterpretedSynastry:
         """``POST /api/v3/western/synastry``: inter-aspects, house overlays, compatibility score."""
         body = validate_request(
             PairRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject_a": subject_a,
                 "subject_b": subject_b,
                 "house_system": house_system,
@@ -159,12 +171,16 @@ class AsyncWestern(AsyncResource):
         subject_b: Subject,
         method: Literal["midpoint", "davison"] | None = None,
         house_system: HouseSystem | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> CompositeChart:
+    ) -> InterpretedCompositeChart:
         """``POST /api/v3/western/composite``: midpoint composite or Davison chart."""
         body = validate_request(
             CompositeRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject_a": subject_a,
                 "subject_b": subject_b,
                 "method": method,
@@ -184,12 +200,16 @@ class AsyncWestern(AsyncResource):
         longitude: float | None = None,
         timezone: str | None = None,
         house_system: HouseSystem | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> ReturnChart:
+    ) -> InterpretedReturnChart:
         """``POST /api/v3/western/returns``: solar return for ``year`` or lunar return ``after``."""
         body = validate_request(
             ReturnsRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject": subject,
                 "kind": kind,
                 "year": year,
@@ -211,12 +231,16 @@ class AsyncWestern(AsyncResource):
         mc_method: Literal["naibod", "solar_arc"] | None = None,
         house_system: HouseSystem | None = None,
         orb_deg: float | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> ProgressionsResult:
+    ) -> InterpretedProgressionsResult:
         """``POST /api/v3/western/progressions``: secondary progressions or solar-arc directions."""
         body = validate_request(
             ProgressionsRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject": subject,
                 "target_date": target_date,
                 "method": method,
@@ -237,12 +261,16 @@ class AsyncWestern(AsyncResource):
         aspects: Sequence[AspectName] | None = None,
         include_ingresses: bool | None = None,
         include_stations: bool | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> TransitReport:
+    ) -> InterpretedTransitReport:
         """``POST /api/v3/western/transits``: exact aspects, ingresses, stations (<= 366 days)."""
         body = validate_request(
             TransitsRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject": subject,
                 "start": start,
                 "end": end,
@@ -365,12 +393,16 @@ class Western(SyncResource):
         aspects: Sequence[AspectName] | None = None,
         orbs: Mapping[AspectName, float] | None = None,
         include_minor: bool | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> NatalChart:
+    ) -> InterpretedNatalChart:
         """``POST /api/v3/western/natal``: bodies, houses, angles, aspects, dignities, balance."""
         body = validate_request(
             NatalRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject": subject,
                 "house_system": house_system,
                 "bodies": bodies,
@@ -388,12 +420,16 @@ class Western(SyncResource):
         subject_b: Subject,
         house_system: HouseSystem | None = None,
         include_minor: bool | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> Synastry:
+    ) -> InterpretedSynastry:
         """``POST /api/v3/western/synastry``: inter-aspects, house overlays, compatibility score."""
         body = validate_request(
             PairRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject_a": subject_a,
                 "subject_b": subject_b,
                 "house_system": house_system,
@@ -409,12 +445,16 @@ class Western(SyncResource):
         subject_b: Subject,
         method: Literal["midpoint", "davison"] | None = None,
         house_system: HouseSystem | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> CompositeChart:
+    ) -> InterpretedCompositeChart:
         """``POST /api/v3/western/composite``: midpoint composite or Davison chart."""
         body = validate_request(
             CompositeRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject_a": subject_a,
                 "subject_b": subject_b,
                 "method": method,
@@ -434,12 +474,16 @@ class Western(SyncResource):
         longitude: float | None = None,
         timezone: str | None = None,
         house_system: HouseSystem | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> ReturnChart:
+    ) -> InterpretedReturnChart:
         """``POST /api/v3/western/returns``: solar return for ``year`` or lunar return ``after``."""
         body = validate_request(
             ReturnsRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject": subject,
                 "kind": kind,
                 "year": year,
@@ -461,12 +505,16 @@ class Western(SyncResource):
         mc_method: Literal["naibod", "solar_arc"] | None = None,
         house_system: HouseSystem | None = None,
         orb_deg: float | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> ProgressionsResult:
+    ) -> InterpretedProgressionsResult:
         """``POST /api/v3/western/progressions``: secondary progressions or solar-arc directions."""
         body = validate_request(
             ProgressionsRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject": subject,
                 "target_date": target_date,
                 "method": method,
@@ -487,12 +535,16 @@ class Western(SyncResource):
         aspects: Sequence[AspectName] | None = None,
         include_ingresses: bool | None = None,
         include_stations: bool | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
-    ) -> TransitReport:
+    ) -> InterpretedTransitReport:
         """``POST /api/v3/western/transits``: exact aspects, ingresses, stations (<= 366 days)."""
         body = validate_request(
             TransitsRequest,
             {
+                "interpretations": interpretations,
+                "language": language,
                 "subject": subject,
                 "start": start,
                 "end": end,

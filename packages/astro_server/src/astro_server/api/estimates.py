@@ -11,7 +11,13 @@ from quart_schema import document_response, operation_id, tag, validate_request
 from astro_server.models import Account
 from astro_server.responses import json_response
 from astro_server.services.auth import require_api_key
-from astro_server.services.pricing import get_operation, price, quantity_from_params, tier_allows
+from astro_server.services.pricing import (
+    get_operation,
+    price,
+    quantity_from_params,
+    tier_allows,
+    variant_of,
+)
 
 blueprint = Blueprint("estimates", __name__)
 
@@ -28,7 +34,7 @@ class EstimateRequest(BaseModel):
 
 
 class EstimateResponse(BaseModel):
-    operation: str
+    operation: str = Field(description="The operation priced (an interpretation row when asked)")
     eligible: bool
     reasons: list[str] = Field(description="Why not eligible; empty when eligible")
     tier_required: str
@@ -45,8 +51,14 @@ class EstimateResponse(BaseModel):
 @tag(["Developer workflow"])
 @operation_id("createEstimate")
 async def create_estimate(data: EstimateRequest) -> Response:
-    """Eligibility and estimated debit, from the same price table as the real debit. Free."""
-    op = get_operation(data.operation)
+    """Eligibility and estimated debit, from the same price table as the real debit. Free.
+
+    ``params.interpretations`` (``summary`` or ``full``) on an operation that offers them prices
+    its interpretation row (``<operation>.interpretations_<level>``), which ``operation`` in the
+    answer then names; ``none`` or no option prices the bare calculation."""
+    get_operation(data.operation)
+    name = variant_of(data.operation, data.params)
+    op = get_operation(name)
     quantity = quantity_from_params(op, data.params)
     cost = price(op, quantity)
     account = await Account.get(id=g.account.id)  # fresh balance
@@ -57,7 +69,7 @@ async def create_estimate(data: EstimateRequest) -> Response:
         reasons.append(f"Needs {cost} credits; the balance is {account.credits}.")
     return json_response(
         {
-            "operation": data.operation,
+            "operation": name,
             "eligible": not reasons,
             "reasons": reasons,
             "tier_required": op.tier,

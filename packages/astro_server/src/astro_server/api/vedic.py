@@ -39,9 +39,20 @@ from astro_calc.vedic import (
     sidereal_chart,
     vimshottari_dasha,
 )
+from astro_calc.vedic.readings import (
+    chart_interpretation,
+    dasha_interpretation,
+    matching_interpretation,
+)
 from astro_calc.vedic.subject import birth_moment
 from astro_calc.vedic.varga import VARGAS
 from astro_server.api._common import in_ephemeris_span, utc_or_now
+from astro_server.api._interpretations import (
+    InterpretationOptions,
+    interpretation_variant,
+    interpreted_model,
+    respond,
+)
 from astro_server.api._msgspec_docs import response_model
 from astro_server.api._pictures import PictureOptions, picture_response
 from astro_server.api._subject import (
@@ -82,7 +93,7 @@ class BirthSubjectIn(BirthSubject):
         )
 
 
-class ChartRequest(BaseModel):
+class ChartRequest(InterpretationOptions):
     subject: BirthSubjectIn
     node: Literal["mean", "true"] = Field(default="mean", description="Rahu/Ketu: mean or true")
     house_system: str = Field(
@@ -97,7 +108,7 @@ class ChartRequest(BaseModel):
     )
 
 
-class MatchRequest(BaseModel):
+class MatchRequest(InterpretationOptions):
     boy: BirthSubjectIn
     girl: BirthSubjectIn
     school: Literal["north", "south"] = Field(default="north", description="Matching school")
@@ -127,7 +138,7 @@ class BatchRequest(BaseModel):
         return self
 
 
-class DashaRequest(BaseModel):
+class DashaRequest(InterpretationOptions):
     subject: BirthSubjectIn
     year_days: float = Field(
         default=365.25, description="Dasha year length in days: 365.25, 365.2422 or 360"
@@ -177,35 +188,54 @@ class RemediesRequest(BaseModel):
 
 @blueprint.post("/api/v3/vedic/chart")
 @require_api_key
-@billable("vedic.chart")
+@billable("vedic.chart", variant=interpretation_variant("vedic.chart"))
 @validate_request(ChartRequest)
-@document_response(response_model(SiderealChart, prefix=DOCS_PREFIX), 200)
+@document_response(interpreted_model(SiderealChart, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicChart")
 @names_subject_fields
 async def vedic_chart(data: ChartRequest) -> Response:
-    """Sidereal chart: grahas, lagna, nakshatras, whole-sign houses, dignities, vargas."""
+    """Sidereal chart: grahas, lagna, nakshatras, whole-sign houses, dignities, vargas.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     chart = sidereal_chart(
         data.subject.to_calc(),
         node=data.node,
         house_system=data.house_system,
         divisional_charts=data.divisional_charts,
     )
-    return json_response(chart)
+    return respond(
+        chart,
+        data,
+        lambda language, level: chart_interpretation(chart, language=language, level=level),
+    )
 
 
 @blueprint.post("/api/v3/vedic/kundli-matching")
 @require_api_key
-@billable("vedic.kundli_matching")
+@billable("vedic.kundli_matching", variant=interpretation_variant("vedic.kundli_matching"))
 @validate_request(MatchRequest)
-@document_response(response_model(KundliMatch, prefix=DOCS_PREFIX), 200)
+@document_response(interpreted_model(KundliMatch, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicKundliMatching")
 async def vedic_kundli_matching(data: MatchRequest) -> Response:
-    """Ashtakoota (36 points), Nadi/Bhakoot/Manglik doshas with cancellations, verdict."""
-    return json_response(kundli_match(data.boy.to_calc(), data.girl.to_calc(), school=data.school))
+    """Ashtakoota (36 points), Nadi/Bhakoot/Manglik doshas with cancellations, verdict.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
+    match = kundli_match(data.boy.to_calc(), data.girl.to_calc(), school=data.school)
+    return respond(
+        match,
+        data,
+        lambda language, level: matching_interpretation(match, language=language, level=level),
+    )
 
 
 @blueprint.post("/api/v3/vedic/kundli-matching/batch")
@@ -225,15 +255,20 @@ async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
 
 @blueprint.post("/api/v3/vedic/dasha")
 @require_api_key
-@billable("vedic.dasha")
+@billable("vedic.dasha", variant=interpretation_variant("vedic.dasha"))
 @validate_request(DashaRequest)
-@document_response(response_model(VimshottariDasha, prefix=DOCS_PREFIX), 200)
+@document_response(interpreted_model(VimshottariDasha, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicDasha")
 @names_subject_fields
 async def vedic_dasha(data: DashaRequest) -> Response:
-    """Vimshottari mahadasha, antardasha, pratyantardasha; the periods running at ``at``."""
+    """Vimshottari mahadasha, antardasha, pratyantardasha; the periods running at ``at``.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     subject = data.subject.to_calc()
     moment = birth_moment(subject)
     result = vimshottari_dasha(
@@ -243,7 +278,13 @@ async def vedic_dasha(data: DashaRequest) -> Response:
         depth=data.depth,
         at_jd_ut=ephemeris.julian_day(utc_or_now(data.at)),
     )
-    return json_response(result)
+    return respond(
+        result,
+        data,
+        lambda language, level: dasha_interpretation(
+            result, sidereal_chart(subject, divisional_charts=()), language=language, level=level
+        ),
+    )
 
 
 @blueprint.post("/api/v3/vedic/panchanga")

@@ -22,6 +22,7 @@ from quart_schema import document_response, operation_id, tag, validate_request
 from astro_calc import western
 from astro_calc.ephemeris import FIRST_YEAR, LAST_YEAR
 from astro_calc.errors import CalcInputError
+from astro_calc.interpretations import Interpretations
 from astro_calc.western import (
     ALL_ASPECTS,
     DEFAULT_BODIES,
@@ -45,13 +46,25 @@ from astro_calc.western import (
 )
 from astro_calc.western.aspects import aspect_set, aspects_between
 from astro_calc.western.natal import aspect_points
+from astro_calc.western.readings import (
+    composite_interpretation,
+    progressions_interpretation,
+    returns_interpretation,
+    synastry_interpretation,
+    transits_interpretation,
+)
 from astro_calc.western.transits import DEFAULT_TRANSITING
 from astro_server.api._common import SPAN_TEXT, as_utc, in_ephemeris_span
-from astro_server.api._msgspec_docs import response_model
+from astro_server.api._interpretations import (
+    InterpretationOptions,
+    interpretation_variant,
+    interpreted_model,
+    natal_items,
+    respond,
+)
 from astro_server.api._pictures import PictureOptions, picture_response
 from astro_server.api._subject import BirthSubject, check_zone, names_subject_fields, timezone_field
 from astro_server.drawing import bi_wheel_svg, natal_wheel_svg
-from astro_server.responses import json_response
 from astro_server.services.auth import require_api_key
 from astro_server.services.billing import billable
 
@@ -99,7 +112,9 @@ def _orbs_field() -> dict[AspectName, float] | None:
     )
 
 
-class NatalRequest(BaseModel):
+class NatalFields(BaseModel):
+    """The natal chart's fields, shared by the calculation and its wheel picture."""
+
     subject: WesternSubject
     house_system: HouseSystem = Field(default="P", description="P Placidus (default), K, W, E, ...")
     bodies: list[Body] | None = Field(
@@ -120,14 +135,22 @@ class NatalRequest(BaseModel):
         return value
 
 
-class PairRequest(BaseModel):
+class NatalRequest(NatalFields, InterpretationOptions):
+    """The natal calculation: the chart's fields plus the interpretation option."""
+
+
+class PairFields(BaseModel):
     subject_a: WesternSubject
     subject_b: WesternSubject
     house_system: HouseSystem = "P"
     include_minor: bool = Field(default=False, description="Count minor aspects too")
 
 
-class CompositeRequest(BaseModel):
+class PairRequest(PairFields, InterpretationOptions):
+    """The synastry calculation: the pair plus the interpretation option."""
+
+
+class CompositeRequest(InterpretationOptions):
     subject_a: WesternSubject
     subject_b: WesternSubject
     method: Literal["midpoint", "davison"] = Field(
@@ -141,7 +164,7 @@ class CompositeRequest(BaseModel):
     house_system: HouseSystem = "P"
 
 
-class ReturnsRequest(BaseModel):
+class ReturnsRequest(InterpretationOptions):
     subject: WesternSubject
     kind: Literal["solar", "lunar"] = Field(description="solar: for a year; lunar: after a date")
     year: int | None = Field(
@@ -159,7 +182,7 @@ class ReturnsRequest(BaseModel):
     _in_span = field_validator("after")(in_ephemeris_span)
 
 
-class ProgressionsRequest(BaseModel):
+class ProgressionsRequest(InterpretationOptions):
     subject: WesternSubject
     target_date: dt.datetime = Field(description="Progress to this instant (UTC if naive)")
     method: Literal["secondary", "solar_arc"] = Field(default="secondary")
@@ -172,7 +195,7 @@ class ProgressionsRequest(BaseModel):
     _in_span = field_validator("target_date")(in_ephemeris_span)
 
 
-class TransitsRequest(BaseModel):
+class TransitsRequest(InterpretationOptions):
     subject: WesternSubject
     start: dt.datetime = Field(description="Range start (UTC if naive)")
     end: dt.datetime = Field(description="Range end, at most 366 days after start")
@@ -198,64 +221,93 @@ class ProgressionsResult(msgspec.Struct, frozen=True):
 
 @blueprint.post("/api/v3/western/natal")
 @require_api_key
-@billable("western.natal")
+@billable("western.natal", variant=interpretation_variant("western.natal"))
 @validate_request(NatalRequest)
-@document_response(response_model(NatalChart), 200)
+@document_response(interpreted_model(NatalChart), 200)
 @tag(TAG)
 @operation_id("westernNatal")
 @names_subject_fields
 async def western_natal(data: NatalRequest) -> Response:
-    """Natal chart: bodies with sign, house, dignity; houses; angles; aspects; balance."""
-    return json_response(_natal_chart(data))
+    """Natal chart: bodies with sign, house, dignity; houses; angles; aspects; balance.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
+    chart = _natal_chart(data)
+    return respond(chart, data, lambda language, level: natal_items(chart, language, level))
 
 
 @blueprint.post("/api/v3/western/synastry")
 @require_api_key
-@billable("western.synastry")
+@billable("western.synastry", variant=interpretation_variant("western.synastry"))
 @validate_request(PairRequest)
-@document_response(response_model(Synastry), 200)
+@document_response(interpreted_model(Synastry), 200)
 @tag(TAG)
 @operation_id("westernSynastry")
 async def western_synastry(data: PairRequest) -> Response:
-    """Inter-aspects, house overlays and a documented compatibility score (0 to 100)."""
+    """Inter-aspects, house overlays and a documented compatibility score (0 to 100).
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     result = synastry(
         data.subject_a.to_calc(),
         data.subject_b.to_calc(),
         house_system=data.house_system,
         include_minor=data.include_minor,
     )
-    return json_response(result)
+    return respond(
+        result,
+        data,
+        lambda language, level: synastry_interpretation(result, language=language, level=level),
+    )
 
 
 @blueprint.post("/api/v3/western/composite")
 @require_api_key
-@billable("western.composite")
+@billable("western.composite", variant=interpretation_variant("western.composite"))
 @validate_request(CompositeRequest)
-@document_response(response_model(CompositeChart), 200)
+@document_response(interpreted_model(CompositeChart), 200)
 @tag(TAG)
 @operation_id("westernComposite")
 async def western_composite(data: CompositeRequest) -> Response:
     """Composite chart by shorter-arc midpoints (houses derived from the composite midheaven), or
-    the Davison time-and-place midpoint chart."""
+    the Davison time-and-place midpoint chart.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     result = composite_chart(
         data.subject_a.to_calc(),
         data.subject_b.to_calc(),
         method=data.method,
         house_system=data.house_system,
     )
-    return json_response(result)
+    return respond(
+        result,
+        data,
+        lambda language, level: composite_interpretation(result, language=language, level=level),
+    )
 
 
 @blueprint.post("/api/v3/western/returns")
 @require_api_key
-@billable("western.returns")
+@billable("western.returns", variant=interpretation_variant("western.returns"))
 @validate_request(ReturnsRequest)
-@document_response(response_model(ReturnChart), 200)
+@document_response(interpreted_model(ReturnChart), 200)
 @tag(TAG)
 @operation_id("westernReturns")
 @names_subject_fields
 async def western_returns(data: ReturnsRequest) -> Response:
-    """Solar return for a year, or the first lunar return after a date, at a chosen place."""
+    """Solar return for a year, or the first lunar return after a date, at a chosen place.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     subject = data.subject.to_calc()
     if data.kind == "solar":
         if data.year is None:
@@ -279,20 +331,29 @@ async def western_returns(data: ReturnsRequest) -> Response:
             timezone=data.timezone,
             house_system=data.house_system,
         )
-    return json_response(result)
+    return respond(
+        result,
+        data,
+        lambda language, level: returns_interpretation(result, language=language, level=level),
+    )
 
 
 @blueprint.post("/api/v3/western/progressions")
 @require_api_key
-@billable("western.progressions")
+@billable("western.progressions", variant=interpretation_variant("western.progressions"))
 @validate_request(ProgressionsRequest)
-@document_response(response_model(ProgressionsResult), 200)
+@document_response(interpreted_model(ProgressionsResult), 200)
 @tag(TAG)
 @operation_id("westernProgressions")
 @names_subject_fields
 async def western_progressions(data: ProgressionsRequest) -> Response:
     """Secondary progressions (progressed angles by Naibod or solar-arc MC) or solar-arc
-    directions for a target date; the one asked for by ``method`` is filled, the other null."""
+    directions for a target date; the one asked for by ``method`` is filled, the other null.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     subject = data.subject.to_calc()
     target = as_utc(data.target_date)
     if data.method == "secondary":
@@ -303,21 +364,38 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
             house_system=data.house_system,
             orb_deg=data.orb_deg,
         )
-        return json_response(ProgressionsResult("secondary", secondary, None))
+        return respond(
+            ProgressionsResult("secondary", secondary, None),
+            data,
+            lambda language, level: progressions_interpretation(
+                secondary, orb_deg=data.orb_deg, language=language, level=level
+            ),
+        )
     directions = solar_arc_directions(subject, target, orb_deg=data.orb_deg)
-    return json_response(ProgressionsResult("solar_arc", None, directions))
+    return respond(
+        ProgressionsResult("solar_arc", None, directions),
+        data,
+        lambda language, level: progressions_interpretation(
+            directions, orb_deg=data.orb_deg, language=language, level=level
+        ),
+    )
 
 
 @blueprint.post("/api/v3/western/transits")
 @require_api_key
-@billable("western.transits")
+@billable("western.transits", variant=interpretation_variant("western.transits"))
 @validate_request(TransitsRequest)
-@document_response(response_model(TransitReport), 200)
+@document_response(interpreted_model(TransitReport), 200)
 @tag(TAG)
 @operation_id("westernTransits")
 @names_subject_fields
 async def western_transits(data: TransitsRequest) -> Response:
-    """Every exact transit-to-natal aspect, ingress and station in a range of up to a year."""
+    """Every exact transit-to-natal aspect, ingress and station in a range of up to a year.
+
+    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
+    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
+    the body as it was.
+    """
     report = await asyncio.to_thread(
         transits,
         data.subject.to_calc(),
@@ -328,17 +406,26 @@ async def western_transits(data: TransitsRequest) -> Response:
         include_ingresses=data.include_ingresses,
         include_stations=data.include_stations,
     )
-    return json_response(report)
+    if data.interpretations == "none":
+        return respond(report, data, _never)
+    found = await asyncio.to_thread(
+        transits_interpretation, report, language=data.language, level=data.interpretations
+    )
+    return respond(report, data, lambda language, level: found)
+
+
+def _never(language: str, level: str) -> Interpretations:
+    raise AssertionError("no interpretations were asked for")
 
 
 # --- pictures ------------------------------------------------------------------------------------
 
 
-class NatalWheelRequest(NatalRequest, PictureOptions):
+class NatalWheelRequest(NatalFields, PictureOptions):
     """The natal request plus the picture options."""
 
 
-class SynastryWheelRequest(PairRequest, PictureOptions):
+class SynastryWheelRequest(PairFields, PictureOptions):
     """The synastry request plus the picture options."""
 
 
@@ -356,7 +443,7 @@ class TransitsWheelRequest(PictureOptions):
     _in_span = field_validator("at")(in_ephemeris_span)
 
 
-def _natal_chart(data: NatalRequest) -> NatalChart:
+def _natal_chart(data: NatalFields) -> NatalChart:
     return natal_chart(
         data.subject.to_calc(),
         house_system=data.house_system,

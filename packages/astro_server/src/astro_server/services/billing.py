@@ -494,11 +494,19 @@ def _unvalidated(func: Callable[..., Any]) -> Callable[..., Any] | None:
     return None
 
 
-def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Callable[[F], F]:
+def billable(
+    operation: str,
+    quantity: Callable[[Any], int] | None = None,
+    *,
+    variant: Callable[[Any], str] | None = None,
+) -> Callable[[F], F]:
     """Route decorator: charge ``operation`` from the price table (see module docstring).
 
     ``quantity`` receives the validated request model and returns the unit count of a per-unit
-    operation (``lambda body: len(body.records)``).
+    operation (``lambda body: len(body.records)``). ``variant`` receives it too and returns the
+    operation this request is charged as instead (a row of the same table, e.g.
+    ``western.natal.interpretations_full`` for a request asking for interpretations): its tier
+    is checked (403 naming it) and its price debited; the ledger row names it.
     """
     op = OPERATIONS[operation]  # a missing row fails at import, not at the first request
 
@@ -522,8 +530,15 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
             if not tier_allows(account.tier, op.tier):
                 raise forbidden_for_tier(operation, op, account.tier)
             model = await _load_body_model(schema)
+            charged_as = operation
+            charged_op = op
+            if variant is not None and model is not None:
+                charged_as = variant(model)
+                charged_op = OPERATIONS[charged_as]
+                if not tier_allows(account.tier, charged_op.tier):
+                    raise forbidden_for_tier(charged_as, charged_op, account.tier)
             units = quantity(model) if quantity is not None and model is not None else 1
-            list_price = price(op, units)
+            list_price = price(charged_op, units)
             # Test keys run the call for real and debit nothing (see module docstring).
             cost = list_price if getattr(g, "livemode", True) else 0
             key = request.headers.get("Idempotency-Key")
@@ -538,7 +553,7 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
                 await request.get_data(as_text=False),
                 idempotency.canonical_query(request.args.items(multi=True)),
             )
-            claimed = await _claim_and_debit(operation, cost, scope, the_hash)
+            claimed = await _claim_and_debit(charged_as, cost, scope, the_hash)
             if isinstance(claimed, Response):
                 claimed.headers["X-Credits-Charged"] = "0"
                 claimed.headers["X-Credits-Price"] = str(list_price)
@@ -567,7 +582,7 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
             if record_id is not None:
                 await idempotency.complete(record_id, response)
             if cost:
-                metrics.CREDITS_CHARGED.labels(operation=operation).inc(cost)
+                metrics.CREDITS_CHARGED.labels(operation=charged_as).inc(cost)
             return response
 
         for status in (402, 403, 409):

@@ -47,6 +47,26 @@ class Operation:
             raise ValueError("credits must be >= 0")
 
 
+#: The interpretation levels that are priced as their own operations, and what each adds to the
+#: bare calculation's price. Both need :data:`INTERPRETATION_TIER`.
+INTERPRETATION_LEVELS: tuple[str, ...] = ("summary", "full")
+INTERPRETATION_EXTRA_CREDITS: dict[str, int] = {"summary": 1, "full": 2}
+INTERPRETATION_TIER = "pro"
+
+
+def _interpretation_rows(bases: Mapping[str, tuple[str, int]]) -> dict[str, Operation]:
+    """``<base>.interpretations_summary`` and ``_full`` for each base (description, credits)."""
+    rows: dict[str, Operation] = {}
+    for name, (description, credits) in bases.items():
+        for level in INTERPRETATION_LEVELS:
+            rows[f"{name}.interpretations_{level}"] = Operation(
+                tier=INTERPRETATION_TIER,
+                credits=credits + INTERPRETATION_EXTRA_CREDITS[level],
+                description=f"{description}, with {level} interpretations",
+            )
+    return rows
+
+
 OPERATIONS: dict[str, Operation] = {
     # Developer workflow: preflight is free for everyone.
     "estimates.create": Operation(tier="free", credits=0, description="Eligibility and estimate"),
@@ -119,6 +139,21 @@ OPERATIONS: dict[str, Operation] = {
     "horoscopes.range": Operation(
         tier="free", credits=2, description="Published horoscopes, up to 31 days"
     ),
+    # Premium interpretations: each interpreted endpoint's texts are their own operations, at a
+    # higher tier and price than the bare calculation (which keeps its own row).
+    **_interpretation_rows(
+        {
+            "western.natal": ("Western natal chart", 1),
+            "western.synastry": ("Western synastry", 2),
+            "western.composite": ("Western composite or Davison chart", 2),
+            "western.returns": ("Solar or lunar return", 1),
+            "western.progressions": ("Secondary progressions or solar-arc directions", 1),
+            "western.transits": ("Transits over a range of up to a year", 2),
+            "vedic.chart": ("Vedic sidereal chart", 1),
+            "vedic.dasha": ("Vimshottari dasha", 1),
+            "vedic.kundli_matching": ("Kundli matching (Ashtakoota), one pair", 1),
+        }
+    ),
     # Batch jobs are priced per record.
     "vedic.kundli_matching_batch": Operation(
         tier="starter",
@@ -136,6 +171,22 @@ OPERATIONS: dict[str, Operation] = {
         tier="pro", credits=5, description="Private visual reading (palm or face)"
     ),
 }
+
+
+def variant_of(name: str, params: Mapping[str, Any]) -> str:
+    """The operation a request of ``name`` is charged as: ``<name>.interpretations_<level>``
+    when ``params`` ask for interpretations (``summary`` or ``full``) and the table has that
+    row; ``name`` itself for ``none``, no option, or an operation without interpretations.
+    An unknown level is a 400 naming ``params.interpretations``."""
+    level = params.get("interpretations", "none")
+    if level == "none":
+        return name
+    variant = f"{name}.interpretations_{level}"
+    if level not in INTERPRETATION_LEVELS:
+        raise validation_error(
+            [{"field": "params.interpretations", "message": "must be none, summary or full"}]
+        )
+    return variant if variant in OPERATIONS else name
 
 
 def tier_allows(account_tier: str, required_tier: str) -> bool:
