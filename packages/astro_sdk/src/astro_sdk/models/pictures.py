@@ -25,8 +25,8 @@ from astro_sdk.models.western import (
     AspectName,
     Body,
     HouseSystem,
-    NatalRequest,
-    PairRequest,
+    NatalFields,
+    PairFields,
     WesternSubject,
 )
 
@@ -62,11 +62,11 @@ class PictureOptions(RequestModel):
     language: Literal["en", "th"] = "en"
 
 
-class NatalWheelRequest(NatalRequest, PictureOptions):
+class NatalWheelRequest(NatalFields, PictureOptions):
     pass
 
 
-class SynastryWheelRequest(PairRequest, PictureOptions):
+class SynastryWheelRequest(PairFields, PictureOptions):
     pass
 
 

@@ -93,7 +93,9 @@ class WesternSubject(RequestModel):
     """For a local time repeated at the end of daylight saving: 0 the earlier, 1 the later."""
 
 
-class NatalRequest(InterpretationOptions):
+class NatalFields(RequestModel):
+    """The natal chart's fields, shared by the calculation and its wheel picture."""
+
     subject: WesternSubject
     house_system: HouseSystem = "P"
     bodies: list[Body] | None = Field(default=None, min_length=1, max_length=14)
@@ -103,11 +105,21 @@ class NatalRequest(InterpretationOptions):
     include_minor: bool = True
 
 
-class PairRequest(InterpretationOptions):
+class NatalRequest(NatalFields, InterpretationOptions):
+    """The natal calculation: the chart's fields plus the interpretation option."""
+
+
+class PairFields(RequestModel):
+    """A pair of charts, shared by synastry and its bi-wheel picture."""
+
     subject_a: WesternSubject
     subject_b: WesternSubject
     house_system: HouseSystem = "P"
     include_minor: bool = False
+
+
+class PairRequest(PairFields, InterpretationOptions):
+    """The synastry calculation: the pair plus the interpretation option."""
 
 
 class CompositeRequest(InterpretationOptions):
