@@ -32,6 +32,18 @@ from astro_sdk.models.pictures import ChartImage
 from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.chinese import AsyncChinese, Chinese
 from astro_sdk.resources.cultural import AsyncCultural, Cultural
+from astro_sdk.resources.developer import (
+    Account,
+    AsyncAccount,
+    AsyncAuditLog,
+    AsyncKeys,
+    AsyncLedger,
+    AsyncUsage,
+    AuditLog,
+    Keys,
+    Ledger,
+    Usage,
+)
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
 from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
 from astro_sdk.resources.horoscopes import AsyncHoroscopes, Horoscopes
@@ -71,6 +83,11 @@ class _ResourceGroups:
     auth = resource_group(Auth, AsyncAuth)
     jobs = resource_group(Jobs, AsyncJobs)
     estimates = resource_group(Estimates, AsyncEstimates)
+    account = resource_group(Account, AsyncAccount)
+    usage = resource_group(Usage, AsyncUsage)
+    ledger = resource_group(Ledger, AsyncLedger)
+    keys = resource_group(Keys, AsyncKeys)
+    audit_log = resource_group(AuditLog, AsyncAuditLog)
     vedic = resource_group(Vedic, AsyncVedic)
     thai = resource_group(Thai, AsyncThai)
     western = resource_group(Western, AsyncWestern)

@@ -40,7 +40,10 @@ TAG_GROUPS: list[dict[str, str]] = [
     {"name": "Reports", "description": "Branded reports; long work runs as a job"},
     {"name": "Tarot & Numerology", "description": "Tarot draws and numerology profiles"},
     {"name": "Uranian", "description": "Uranian charts, midpoints, planetary pictures"},
-    {"name": "Developer workflow", "description": "Estimates and job polling"},
+    {
+        "name": "Developer workflow",
+        "description": "Account, usage, ledger, API keys, audit log, estimates and job polling",
+    },
     {"name": "Visual readings", "description": "Private palm and face readings"},
     {"name": "Customer reports", "description": "Customer-facing reports (session token)"},
     {"name": "Customer delivery", "description": "Webhooks and scheduled horoscope delivery"},
@@ -87,6 +90,7 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
     "sub_id": ("id", r"^hfs_[a-f0-9]{24}$"),
     "job_id": ("job_id", r"^job_[a-f0-9]{24}$"),
     "delivery_id": ("delivery_id", r"^dlv_[a-f0-9]{24}$"),
+    "key_id": ("key_id", r"^key_[a-f0-9]{24}$"),
 }
 #: Operations that answer 204 with no body.
 _NO_CONTENT: Final = frozenset({"logout", "deleteHoroscopeFeedSubscription"})
@@ -390,12 +394,13 @@ def create_app(settings: Settings | None = None) -> Quart:
     _register_lifecycle(app, settings)
 
     from astro_server.api.auth import blueprint as auth
+    from astro_server.api.developer import blueprint as developer
     from astro_server.api.estimates import blueprint as estimates
     from astro_server.api.health import blueprint as health
     from astro_server.api.jobs import blueprint as jobs
     from astro_server.api.metrics import blueprint as metrics_bp
 
-    for blueprint in (health, metrics_bp, auth, estimates, jobs):
+    for blueprint in (health, metrics_bp, auth, estimates, jobs, developer):
         app.register_blueprint(blueprint)
     # Calculation and customer blueprints (one per tag group) are registered below.
     from astro_server.api.horoscope_feeds import blueprint as horoscope_feeds

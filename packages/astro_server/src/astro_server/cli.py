@@ -162,8 +162,15 @@ def cmd_create_account(args: argparse.Namespace) -> int:
 
 def cmd_create_key(args: argparse.Namespace) -> int:
     from astro_server.services.accounts import create_api_key
+    from astro_server.services.scopes import ALL, SCOPES
 
-    key = _with_db(lambda: create_api_key(args.account, args.environment))
+    wanted = frozenset(args.scopes.replace(",", " ").split()) or frozenset({ALL})
+    unknown = sorted(s for s in wanted if s != ALL and s not in SCOPES)
+    if unknown:
+        raise ValueError(f"unknown scope(s) {', '.join(unknown)}; known: *, {', '.join(SCOPES)}")
+    key = _with_db(
+        lambda: create_api_key(args.account, args.environment, name=args.name, scopes_wanted=wanted)
+    )
     _emit(args, {"account_id": args.account, "api_key": key}, f"API key (shown once): {key}")
     return 0
 
@@ -222,6 +229,10 @@ def build_parser() -> argparse.ArgumentParser:
     key = sub.add_parser("create-key", help="new API key for an account")
     key.add_argument("--account", required=True)
     key.add_argument("--environment", choices=("live", "test"), default="live")
+    key.add_argument("--name", default="", help="a label shown by GET /api/v3/keys")
+    key.add_argument(
+        "--scopes", default="*", help="comma- or space-separated scopes (default *: all)"
+    )
     key.add_argument("--json", action="store_true")
     key.set_defaults(func=cmd_create_key)
 

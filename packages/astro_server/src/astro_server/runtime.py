@@ -42,7 +42,8 @@ def make_rate_limiter(settings: Settings) -> RateLimiter:
 
     if settings.redis_url:
         return RedisRateLimiter.from_url(settings.redis_url)
-    return MemoryRateLimiter()
+    # The key revocation generation of this data directory (see services/ratelimit.py).
+    return MemoryRateLimiter(settings.data_dir / "key-generation")
 
 
 _PR_SET_PDEATHSIG = 1

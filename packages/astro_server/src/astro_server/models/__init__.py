@@ -5,7 +5,8 @@ Add a model: define it in a module here, import it below, then run
 """
 
 from astro_server.models.accounts import Account, ApiKey, Customer, CustomerSession
-from astro_server.models.billing import IdempotencyRecord, LedgerEntry
+from astro_server.models.audit import AuditEvent
+from astro_server.models.billing import IdempotencyRecord, LedgerEntry, UsageDaily, UsageRollup
 from astro_server.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
@@ -17,6 +18,7 @@ from astro_server.models.jobs import Job
 __all__ = [
     "Account",
     "ApiKey",
+    "AuditEvent",
     "Customer",
     "CustomerSession",
     "FeedDelivery",
@@ -26,4 +28,6 @@ __all__ = [
     "Job",
     "LedgerEntry",
     "PublishedHoroscope",
+    "UsageDaily",
+    "UsageRollup",
 ]

@@ -32,8 +32,15 @@ class ApiKey(Model):
     prefix = fields.CharField(max_length=16, db_index=True)
     key_hash = fields.CharField(max_length=64, unique=True)
     environment = fields.CharField(max_length=8, default="live")
+    name = fields.CharField(max_length=100, default="")
+    # Space-separated scopes (services/scopes.py); "*" is every scope (keys made before scopes).
+    scopes = fields.CharField(max_length=300, default="*")
     created_at = fields.DatetimeField(auto_now_add=True)
     revoked_at = fields.DatetimeField(null=True)
+    # A rotated key keeps working until then (the rotation's grace period); null: no end.
+    expires_at = fields.DatetimeField(null=True)
+    # Written at most once a minute per key and process (services/auth.py), not per request.
+    last_used_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "api_keys"

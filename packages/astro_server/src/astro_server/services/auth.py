@@ -20,8 +20,17 @@ Stack them under the route decorator::
     @validate_request(NatalRequest)
     async def natal(data: NatalRequest) -> Response: ...
 
-Both set ``g.account`` (the paying :class:`Account`), ``g.credential_id`` and
-``g.credential_kind``; ``require_session`` also sets ``g.customer``.
+Both set ``g.account`` (the paying :class:`Account`), ``g.credential_id``,
+``g.credential_kind`` and ``g.livemode``; ``require_session`` also sets ``g.customer``, and
+``require_api_key`` ``g.api_key`` (its :class:`KeyIdentity`).
+
+API keys also carry scopes (``services/scopes.py``: a call outside them is 403 ``forbidden``
+naming the scope), an environment (``ak_test_`` keys: ``g.livemode`` False, their own rate limit
+``Settings.test_rate_limit``) and, once rotated, an end of their grace period. Revocation is
+immediate in every API process: lookups are cached per process for ``Settings.api_key_cache_s``,
+but each request also reads the revocation generation (bumped after every revocation and
+rotation, shared through Redis in production, riding in the rate limiter's pipeline); a cached
+lookup older than the current generation is read again from the database.
 """
 
 from __future__ import annotations
@@ -43,11 +52,11 @@ from quart_schema import (
 )
 
 from astro_server import db
-from astro_server.errors import unauthorized
+from astro_server.errors import APIError, unauthorized
 from astro_server.models import Account, Customer, CustomerSession
 from astro_server.runtime import platform
 from astro_server.schemas import ErrorBody
-from astro_server.services import credentials
+from astro_server.services import clock, credentials, scopes
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
@@ -79,9 +88,12 @@ def _bearer() -> str | None:
 
 
 _KEY_LOOKUP = (
-    "SELECT k.id AS key_id, k.key_hash, k.revoked_at, a.id, a.name, a.tier, a.credits, "
-    "a.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?"
+    "SELECT k.id AS key_id, k.key_hash, k.revoked_at, k.environment, k.scopes, k.expires_at, "
+    "k.last_used_at, a.id, a.name, a.tier, a.credits, a.created_at "
+    "FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?"
 )
+# last_used_at is written when a lookup finds it older than this (not on every request).
+_LAST_USED_RESOLUTION_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -91,6 +103,10 @@ class _KnownKey:
     fresh_until: float  # time.monotonic()
     key_id: str
     revoked: bool
+    environment: str
+    scopes: frozenset[str]
+    expires_at: datetime | None
+    generation: int  # the revocation generation known when it was read
     account_id: str
     name: str
     tier: str
@@ -104,6 +120,21 @@ class _KnownKey:
 # forget_api_keys) takes effect at once. Unknown keys are never cached.
 _known_keys: dict[str, _KnownKey] = {}
 _KEY_CACHE_MAX = 10_000
+# The highest revocation generation this process has seen (see module docstring).
+_generation_seen = 0
+
+
+@dataclass(frozen=True)
+class KeyIdentity:
+    """The API key a request was authenticated with (``g.api_key``)."""
+
+    key_id: str
+    environment: str  # live | test
+    scopes: frozenset[str]
+
+    @property
+    def livemode(self) -> bool:
+        return self.environment == "live"
 
 
 def forget_api_keys() -> None:
@@ -111,19 +142,40 @@ def forget_api_keys() -> None:
     _known_keys.clear()
 
 
+def _as_utc(value: datetime | str | None) -> datetime | None:
+    """A timestamp column read by raw SQL: SQLite hands back ISO text (naive means UTC)."""
+    if value is None:
+        return None
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 async def _look_up_key(key_hash: str, ttl_s: float) -> _KnownKey | None:
     now = time.monotonic()
     known = _known_keys.get(key_hash)
     if known is not None and known.fresh_until > now:
         return known
+    generation = _generation_seen  # read before the row: a later revocation is seen as newer
     rows = await db.fetch(_KEY_LOOKUP, [key_hash])
     if not rows or not credentials.digests_equal(str(rows[0]["key_hash"]), key_hash):
         return None
     row = rows[0]
+    last_used = _as_utc(row["last_used_at"])
+    wall = clock.now()
+    if row["revoked_at"] is None and (
+        last_used is None or (wall - last_used).total_seconds() >= _LAST_USED_RESOLUTION_S
+    ):
+        await db.fetch(
+            "UPDATE api_keys SET last_used_at = ? WHERE id = ?", [wall, str(row["key_id"])]
+        )
     known = _KnownKey(
         fresh_until=now + ttl_s,
         key_id=str(row["key_id"]),
         revoked=row["revoked_at"] is not None,
+        environment=str(row["environment"]),
+        scopes=scopes.parse(str(row["scopes"])),
+        expires_at=_as_utc(row["expires_at"]),
+        generation=generation,
         account_id=str(row["id"]),
         name=str(row["name"]),
         tier=str(row["tier"]),
@@ -147,11 +199,20 @@ async def authenticate_api_key(secret: str, cache_s: float = 0.0) -> tuple[str, 
     The account's ``tier`` and ``credits`` are as of that lookup: the debit statement checks
     tier and balance itself, and a route that shows the balance reads it afresh.
     """
-    known = await _look_up_key(credentials.digest(secret), cache_s)
+    identity, account, _ = await _authenticate_key(credentials.digest(secret), cache_s)
+    return identity.key_id, account
+
+
+async def _authenticate_key(key_hash: str, cache_s: float) -> tuple[KeyIdentity, Account, int]:
+    """The key, its account and the revocation generation its lookup is as of."""
+    known = await _look_up_key(key_hash, cache_s)
     if known is None:
         raise unauthorized("Invalid API key.")
     if known.revoked:
         raise unauthorized("This API key has been revoked.")
+    if known.expires_at is not None and known.expires_at <= clock.now():
+        raise unauthorized("This API key was rotated and its grace period has ended.")
+    identity = KeyIdentity(known.key_id, known.environment, known.scopes)
     account = Account._init_from_db(
         id=known.account_id,
         name=known.name,
@@ -159,7 +220,19 @@ async def authenticate_api_key(secret: str, cache_s: float = 0.0) -> tuple[str, 
         credits=known.credits,
         created_at=known.created_at,
     )
-    return known.key_id, account
+    return identity, account, known.generation
+
+
+def _drop_cached(key_hash: str) -> None:
+    _known_keys.pop(key_hash, None)
+
+
+def _forbidden_scope(needed: str) -> APIError:
+    return APIError(
+        403,
+        f"This API key lacks the {needed!r} scope this operation needs.",
+        error="forbidden",
+    )
 
 
 async def authenticate_session(token: str) -> tuple[CustomerSession, Customer, Account]:
@@ -179,13 +252,37 @@ async def authenticate_session(token: str) -> tuple[CustomerSession, Customer, A
     return session, customer, customer.account
 
 
-async def enforce_rate_limit(credential_id: str, tier: str) -> None:
-    state = platform()
-    limit = state.settings.rate_limits.get(tier, state.settings.rate_limits["free"])
-    decision = await state.rate_limiter.hit(f"cred:{credential_id}", limit)
+def rate_limit_for(tier: str, livemode: bool = True) -> int:
+    """Requests per minute of a credential: its tier's, or the test keys' own limit."""
+    settings = platform().settings
+    if not livemode:
+        return settings.test_rate_limit
+    return settings.rate_limits.get(tier, settings.rate_limits["free"])
+
+
+async def enforce_rate_limit(credential_id: str, tier: str, livemode: bool = True) -> int:
+    """Count the request; returns the revocation generation read with it."""
+    global _generation_seen
+    decision = await platform().rate_limiter.hit(
+        f"cred:{credential_id}", rate_limit_for(tier, livemode)
+    )
     g.rate_limit = decision
+    _generation_seen = max(_generation_seen, decision.generation)
     if not decision.allowed:
         raise decision.error()
+    return decision.generation
+
+
+def current_livemode() -> bool:
+    """False while serving a test key (``ak_test_``); True otherwise (live keys, sessions)."""
+    return bool(getattr(g, "livemode", True))
+
+
+async def announce_key_change() -> None:
+    """After a key is revoked or rotated (committed): every API process reads its keys again
+    from the database on its next request (this one at once)."""
+    forget_api_keys()
+    await platform().rate_limiter.bump_generation()
 
 
 def _document_auth_errors(func: F) -> F:
@@ -205,13 +302,29 @@ def require_api_key(func: F) -> F:
             )
         if credentials.looks_like_session_token(secret):
             raise unauthorized(_API_KEY_ROUTE)
-        key_id, account = await authenticate_api_key(secret, platform().settings.api_key_cache_s)
+        key_hash = credentials.digest(secret)
+        key, account, known_as_of = await _authenticate_key(
+            key_hash, platform().settings.api_key_cache_s
+        )
         g.account = account
-        g.credential_id = key_id
+        g.credential_id = key.key_id
         g.credential_kind = "api_key"
-        await enforce_rate_limit(key_id, account.tier)
+        current = await enforce_rate_limit(key.key_id, account.tier, key.livemode)
+        if current != known_as_of:  # a key was revoked or rotated since: read this one again
+            _drop_cached(key_hash)
+            key, account, _ = await _authenticate_key(key_hash, platform().settings.api_key_cache_s)
+        rule = request.url_rule.rule if request.url_rule is not None else ""
+        needed = scopes.scope_for_rule(rule)
+        if not scopes.allows(key.scopes, needed):
+            assert needed is not None
+            raise _forbidden_scope(needed)
+        g.account = account
+        g.api_key = key
+        g.livemode = key.livemode
         return await current_app.ensure_async(func)(*args, **kwargs)
 
+    # 403: a key without the route's scope (services/scopes.py).
+    wrapper = document_response(ErrorBody, 403)(wrapper)
     return _document_auth_errors(cast(F, security_scheme(API_KEY_SECURITY)(wrapper)))
 
 
