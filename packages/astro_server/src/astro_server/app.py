@@ -49,6 +49,7 @@ TAG_GROUPS: list[dict[str, str]] = [
     {"name": "Customer delivery", "description": "Webhooks and scheduled horoscope delivery"},
     {"name": "Customer visual readings", "description": "Customer visual readings (session)"},
     {"name": "Cultural Intelligence", "description": "Enterprise workflows"},
+    {"name": "Enterprise workflows", "description": "Encrypted client profiles and teams"},
     {"name": "Authentication", "description": "Customer login and logout"},
 ]
 
@@ -91,9 +92,13 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
     "job_id": ("job_id", r"^job_[a-f0-9]{24}$"),
     "delivery_id": ("delivery_id", r"^dlv_[a-f0-9]{24}$"),
     "key_id": ("key_id", r"^key_[a-f0-9]{24}$"),
+    "profile_id": ("profile_id", r"^prof_[a-f0-9]{24}$"),
+    "member_id": ("member_id", r"^cus_[a-f0-9]{24}$"),
 }
 #: Operations that answer 204 with no body.
-_NO_CONTENT: Final = frozenset({"logout", "deleteHoroscopeFeedSubscription"})
+_NO_CONTENT: Final = frozenset(
+    {"logout", "deleteHoroscopeFeedSubscription", "deleteProfile", "removeTeamMember"}
+)
 
 
 def _document_path_parameters(document: dict[str, Any]) -> None:
@@ -119,8 +124,11 @@ class _OpenAPIProvider(OpenAPIProvider):
     documented on every operation; picture routes' images."""
 
     def schema(self) -> dict[str, Any]:
+        from astro_server.api.profiles import document_profile_references
+
         document = super().schema()
         _document_path_parameters(document)
+        document_profile_references(document)
         _document_common_errors(document)
         document_images(document)
         return document
@@ -429,4 +437,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.cultural import blueprint as cultural
 
     app.register_blueprint(cultural)
+    from astro_server.api.profiles import blueprint as profiles
+
+    app.register_blueprint(profiles)
     return app
