@@ -48,6 +48,7 @@ TAG_GROUPS: list[dict[str, str]] = [
     {"name": "Customer reports", "description": "Customer-facing reports (session token)"},
     {"name": "Customer delivery", "description": "Webhooks and scheduled horoscope delivery"},
     {"name": "Customer visual readings", "description": "Customer visual readings (session)"},
+    {"name": "Customer team", "description": "The account's logins and roles (session)"},
     {"name": "Cultural Intelligence", "description": "Enterprise workflows"},
     {"name": "Enterprise workflows", "description": "Encrypted client profiles and teams"},
     {"name": "Authentication", "description": "Customer login and logout"},
@@ -97,7 +98,13 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
 }
 #: Operations that answer 204 with no body.
 _NO_CONTENT: Final = frozenset(
-    {"logout", "deleteHoroscopeFeedSubscription", "deleteProfile", "removeTeamMember"}
+    {
+        "logout",
+        "deleteHoroscopeFeedSubscription",
+        "deleteProfile",
+        "removeTeamMember",
+        "removeMyTeamMember",
+    }
 )
 
 
@@ -438,6 +445,8 @@ def create_app(settings: Settings | None = None) -> Quart:
 
     app.register_blueprint(cultural)
     from astro_server.api.profiles import blueprint as profiles
+    from astro_server.api.team import blueprint as team
 
     app.register_blueprint(profiles)
+    app.register_blueprint(team)
     return app

@@ -1,5 +1,5 @@
 """``astro-server``: serve | worker | scheduler | migrate | create-account | create-key |
-revoke-key | create-customer | add-credits."""
+revoke-key | create-customer | add-credits | rotate-master-key | crypto-shred."""
 
 from __future__ import annotations
 
@@ -199,6 +199,53 @@ def cmd_add_credits(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rotate_master_key(args: argparse.Namespace) -> int:
+    """Re-wrap every data key (and re-encrypt the signing secrets) under a new master key.
+
+    Procedure: stop the API processes and workers (or accept that profile reads fail until they
+    restart), run this with the current ASTRO_SECRET_KEY and the new key in the variable named by
+    ``--new-key-env`` (default ASTRO_NEW_SECRET_KEY), then start everything with
+    ASTRO_SECRET_KEY set to the new key. One transaction: on any failure nothing changed.
+    """
+    from astro_server.services.profile_crypto import rotate_master_key
+
+    new_key = os.environ.get(args.new_key_env, "")
+    if not new_key:
+        raise ValueError(f"set the new master key in {args.new_key_env}")
+    settings = Settings.from_env()
+    keys, secrets_ = _with_db(lambda: rotate_master_key(settings.secret_key, new_key))
+    where = "ASTRO_SECRET_KEY set to the new key"
+    if not os.environ.get("ASTRO_SECRET_KEY"):
+        # Embedded mode keeps its generated key in the data directory: replace it there.
+        (settings.data_dir / "secret_key").write_text(new_key)
+        where = f"the new key, now in {settings.data_dir / 'secret_key'}"
+    _emit(
+        args,
+        {"data_keys": keys, "signing_secrets": secrets_},
+        f"re-wrapped {keys} data key(s) and {secrets_} signing secret(s); "
+        f"now restart every process with {where}",
+    )
+    return 0
+
+
+def cmd_crypto_shred(args: argparse.Namespace) -> int:
+    from astro_server.services.audit import record_audit
+    from astro_server.services.profile_crypto import crypto_shred
+
+    async def shred() -> int:
+        count = await crypto_shred(args.account)
+        await record_audit("account.crypto_shredded", args.account, account_id=args.account)
+        return count
+
+    count = _with_db(shred)
+    _emit(
+        args,
+        {"account_id": args.account, "data_keys_destroyed": count},
+        f"destroyed {count} data key(s) of {args.account}: its profiles can no longer be read",
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from astro_server.services.pricing import TIERS
 
@@ -256,6 +303,25 @@ def build_parser() -> argparse.ArgumentParser:
     credits.add_argument("--credits", type=int, required=True)
     credits.add_argument("--json", action="store_true")
     credits.set_defaults(func=cmd_add_credits)
+
+    rotate = sub.add_parser(
+        "rotate-master-key",
+        help="re-wrap every account data key (and signing secret) under a new ASTRO_SECRET_KEY",
+    )
+    rotate.add_argument(
+        "--new-key-env",
+        default="ASTRO_NEW_SECRET_KEY",
+        help="the environment variable holding the new key (default ASTRO_NEW_SECRET_KEY)",
+    )
+    rotate.add_argument("--json", action="store_true")
+    rotate.set_defaults(func=cmd_rotate_master_key)
+
+    shred = sub.add_parser(
+        "crypto-shred", help="destroy an account's data key: its client profiles become unreadable"
+    )
+    shred.add_argument("--account", required=True)
+    shred.add_argument("--json", action="store_true")
+    shred.set_defaults(func=cmd_crypto_shred)
     return parser
 
 

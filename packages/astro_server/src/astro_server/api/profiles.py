@@ -298,4 +298,6 @@ def document_profile_references(document: dict[str, Any]) -> None:
                 used = used or changed != body
                 operation["requestBody"] = changed
     if used:
-        schemas["ProfileReference"] = ProfileReference.model_json_schema(ref_template=_REF + "{model}")
+        schemas["ProfileReference"] = ProfileReference.model_json_schema(
+            ref_template=_REF + "{model}"
+        )

@@ -208,8 +208,8 @@ async def rotate_master_key(old_key: str, new_key: str) -> tuple[int, int]:
 
 async def crypto_shred(account_id: str) -> int:
     """Destroy the account's data keys; returns how many. Its profiles can never be read again."""
-    count = await AccountDataKey.filter(
-        account_id=account_id, wrapped_key__not_isnull=True
-    ).update(wrapped_key=None, destroyed_at=clock.now())
+    count = await AccountDataKey.filter(account_id=account_id, wrapped_key__not_isnull=True).update(
+        wrapped_key=None, destroyed_at=clock.now()
+    )
     forget_keys()
     return int(count)

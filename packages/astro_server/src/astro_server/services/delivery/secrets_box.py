@@ -4,9 +4,10 @@ keys).
 AES-256-GCM under a key derived from ``settings.secret_key`` with HKDF-SHA256 (its own ``info``
 label per use, so no two uses of the server key share a key: ``info=`` selects it; the default is
 the delivery signing secrets' label). :meth:`SecretBox.from_raw_key` derives the same way from a
-random 32-byte key instead (an account's data key: ``services/profile_crypto.py``). Each ciphertext is bound to the row it
-belongs to through the associated data (a subscription id): a ciphertext copied onto another row
-does not decrypt. Stored form: ``v1.<base64url(nonce || ciphertext || tag)>``.
+random 32-byte key instead (an account's data key: ``services/profile_crypto.py``). Each
+ciphertext is bound to the row it belongs to through the associated data (a subscription id, a
+profile id): a ciphertext copied onto another row does not decrypt. Stored form:
+``v1.<base64url(nonce || ciphertext || tag)>``.
 
 A box made with ``cache_size`` keeps that many decrypted secrets in memory, keyed by (row id,
 stored ciphertext): decryption is a pure function of the key, the row and the ciphertext, and a
