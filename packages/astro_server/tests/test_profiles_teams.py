@@ -82,7 +82,8 @@ async def test_profile_crud_filters_paging_and_export(sdk: Maker) -> None:
     _, key = await new_account("pro", 0)
     async with sdk(api_key=key) as client:
         made = await _profile(client)
-        assert made.id.startswith("prof_") and len(made.id) == 29
+        assert made.id.startswith("prof_")
+        assert len(made.id) == 29
         assert (made.name, made.birth.date.isoformat(), made.tags) == (
             NAME,
             SUBJECT["date"],
@@ -112,7 +113,8 @@ async def test_profile_crud_filters_paging_and_export(sdk: Maker) -> None:
         assert (await client.profiles.list(tag=TAG)).data == []
         assert [p.id for p in (await client.profiles.list(tag="moved")).data] == [made.id]
         fetched = await client.profiles.get(made.id)
-        assert fetched.tags == ["moved"] and fetched.notes is None
+        assert fetched.tags == ["moved"]
+        assert fetched.notes is None
         export = await client.profiles.export(made.id)
         assert export.profile.id == made.id
         assert [e.action for e in export.audit_events] == [
@@ -164,7 +166,7 @@ async def test_profile_fields_are_checked_at_their_limits(sdk: Maker) -> None:
 
 
 async def test_profile_id_stands_for_the_subject_everywhere_and_is_billed_alike(sdk: Maker) -> None:
-    account_id, key = await new_account("pro", 100)
+    _, key = await new_account("pro", 100)
     async with sdk(api_key=key) as client:
         prof = await _profile(client)
         ref = {"profile_id": prof.id}
@@ -396,7 +398,7 @@ async def test_invitations_roles_and_the_last_owner(sdk: Maker) -> None:
 
 
 async def test_teams_need_the_enterprise_tier_and_the_team_scope(sdk: Maker) -> None:
-    account_id, key = await new_account("pro", 0)
+    _, key = await new_account("pro", 0)
     enterprise_id, _ = await new_account("enterprise", 0)
     narrow = await accounts.create_api_key(enterprise_id, scopes_wanted=frozenset({"profiles"}))
     async with sdk(api_key=key) as client, sdk(api_key=narrow) as scoped:
@@ -411,7 +413,7 @@ async def test_teams_need_the_enterprise_tier_and_the_team_scope(sdk: Maker) -> 
 
 async def test_team_members_of_another_account_are_not_found(sdk: Maker) -> None:
     account_id, key = await new_account("enterprise", 0)
-    other_id, other_key = await new_account("enterprise", 0)
+    other_id, _ = await new_account("enterprise", 0)
     theirs = await accounts.create_customer(other_id, "them@example.test", "their-password")
     await accounts.create_customer(account_id, "me@example.test", "my-password")
     async with sdk(api_key=key) as client:
