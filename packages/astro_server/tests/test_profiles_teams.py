@@ -302,14 +302,16 @@ async def test_master_key_rotation_keeps_profiles_readable(app: Quart, sdk: Make
         await profile_crypto.rotate_master_key("n" * 40, "n" * 40)
 
 
-async def test_crypto_shred_makes_the_accounts_profiles_unreadable(sdk: Maker) -> None:
+async def test_crypto_shred_makes_the_accounts_profiles_unreadable(app: Quart, sdk: Maker) -> None:
     account_id, key = await new_account("pro", 10)
     _, bystander = await new_account("pro", 10)
     async with sdk(api_key=key) as client, sdk(api_key=bystander) as other:
         prof = await _profile(client)
         kept = await _profile(other)
         assert (await client.profiles.get(prof.id)).name == NAME  # the key is cached now
-        assert await profile_crypto.crypto_shred(account_id) == 1
+        assert (await client.western.natal(subject={"profile_id": prof.id})).api_response
+        async with app.app_context():  # as the operator's CLI does, in the server's process
+            assert await profile_crypto.crypto_shred(account_id) == 1
         with pytest.raises(astro_sdk.NotFoundError):
             await client.profiles.get(prof.id)
         with pytest.raises(astro_sdk.NotFoundError):

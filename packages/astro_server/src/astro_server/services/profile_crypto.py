@@ -208,8 +208,11 @@ async def rotate_master_key(old_key: str, new_key: str) -> tuple[int, int]:
 
 async def crypto_shred(account_id: str) -> int:
     """Destroy the account's data keys; returns how many. Its profiles can never be read again."""
+    from astro_server.services.profiles import announce_change
+
     count = await AccountDataKey.filter(account_id=account_id, wrapped_key__not_isnull=True).update(
         wrapped_key=None, destroyed_at=clock.now()
     )
     forget_keys()
+    await announce_change()  # every process drops its resolved references of the account
     return int(count)

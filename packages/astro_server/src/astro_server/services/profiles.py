@@ -14,12 +14,22 @@ one body loader of ``@billable``. The reference holds ``profile_id`` only; an un
 account's, the other mode's, a shredded one, a malformed one) is a 400 ``validation_error`` naming
 the field (``subject.profile_id``), before anything is charged. Using a profile in a calculation
 writes no audit row (the ledger row and request id record the call): the path stays read-only.
+
+**Cache of references**: each API process keeps a resolved reference (account, mode, profile id
+-> birth subject) for up to :data:`REFERENCE_CACHE_S` seconds, so a calculation by reference
+costs no database round trip. Every change that could make an entry wrong (a profile updated or
+deleted, an account crypto-shredded, by the API or the CLI) bumps the revocation generation that
+``services/auth.py`` already reads with every request's rate-limit hit (Redis in production, a
+file's mtime in embedded mode); an entry read before the generation a request has seen is read
+again. So a deleted or shredded profile stops resolving at once in every process, at the price
+of API-key lookups being read again once after such a change.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -30,12 +40,16 @@ from tortoise.transactions import in_transaction
 from astro_server import db
 from astro_server.errors import APIError, not_found, validation_error
 from astro_server.models import AuditEvent, ClientProfile, ClientProfileTag
-from astro_server.services import clock, credentials, profile_crypto
+from astro_server.services import auth, clock, credentials, profile_crypto
 from astro_server.services.audit import event_view, record_audit
 from astro_server.services.auth import current_livemode
 from astro_server.services.delivery.feeds import iso
 
 PROFILE_ID = re.compile(r"^prof_[a-f0-9]{24}$")
+REFERENCE_CACHE_S = 60.0
+_REFERENCE_CACHE_MAX = 10_000
+# (account id, livemode, profile id) -> (generation when read, monotonic expiry, birth subject)
+_references: dict[tuple[str, bool, str], tuple[int, float, dict[str, Any]]] = {}
 REFERENCE_KEY = "profile_id"
 _REFERENCE_BYTES = b'"profile_id"'
 #: The personal fields, all sealed together.
@@ -45,6 +59,15 @@ _SELECT = (
     "SELECT p.id, p.livemode, p.sealed, p.created_at, p.updated_at, p.data_key_id, "
     "k.wrapped_key FROM client_profiles p JOIN account_data_keys k ON k.id = p.data_key_id "
 )
+
+
+async def announce_change() -> None:
+    """After a profile changes or a data key is destroyed: every API process reads its cached
+    references (and API-key lookups) again (see module docstring)."""
+    from astro_server.services.keys import _announce
+
+    _references.clear()
+    await _announce()
 
 
 def _master_key() -> str:
@@ -167,6 +190,8 @@ async def update_profile(
         if "tags" in changes:
             await _write_indexes(conn, account_id, profile_id, key, data["tags"])
         await record_audit("profile.updated", profile_id, using_db=conn)
+    if "birth" in changes:
+        await announce_change()
     return _view({**row, "updated_at": now}, data)
 
 
@@ -185,6 +210,7 @@ async def delete_profile(account_id: str, profile_id: str) -> None:
         if not deleted:
             raise not_found("Profile")
         await record_audit("profile.deleted", profile_id, using_db=conn)
+    await announce_change()
 
 
 async def export_profile(account_id: str, profile_id: str) -> dict[str, Any]:
@@ -260,6 +286,12 @@ async def _subject_of(account_id: str, livemode: bool, reference: Any, field: st
         raise _bad_reference(return_field, "not allowed together with profile_id")
     if not isinstance(profile_id, str) or not PROFILE_ID.match(profile_id):
         raise _bad_reference(f"{field}.profile_id", "must be a profile id (prof_ + 24 hex)")
+    cache_key = (account_id, livemode, profile_id)
+    generation = auth._generation_seen  # as of this request's rate-limit hit
+    now = time.monotonic()
+    cached = _references.get(cache_key)
+    if cached is not None and cached[0] >= generation and cached[1] > now:
+        return dict(cached[2])
     rows = await db.fetch(
         _SELECT + "WHERE p.id = ? AND p.account_id = ? AND p.livemode = ?",
         [profile_id, account_id, livemode],
@@ -272,7 +304,11 @@ async def _subject_of(account_id: str, livemode: bool, reference: Any, field: st
         birth = key.open(profile_id, str(row["sealed"]))["birth"]
     except profile_crypto.KeyUnavailable:
         raise _bad_reference(f"{field}.profile_id", "no such profile") from None
-    return {name: value for name, value in birth.items() if value is not None}
+    subject = {name: value for name, value in birth.items() if value is not None}
+    if len(_references) >= _REFERENCE_CACHE_MAX:
+        _references.clear()
+    _references[cache_key] = (generation, now + REFERENCE_CACHE_S, subject)
+    return dict(subject)
 
 
 async def _resolve(value: Any, path: str, account_id: str, livemode: bool) -> Any:
