@@ -425,3 +425,52 @@ async def test_usage_sums_closed_days_once_and_matches_the_ledger(
     state = await UsageRollup.get(account_id=account_id)
     assert state.rolled_until == (now + timedelta(days=2, hours=-1)).date().isoformat()
     assert await UsageDaily.filter(account_id=account_id).count() > summed
+
+
+async def test_key_requests_are_checked_at_their_limits(
+    sdk: Callable[[str], AsyncIterator[AsyncAstroClient]],
+) -> None:
+    from astro_server.services import keys
+
+    account_id, key = await new_account("free", 0)
+    headers = {"X-API-Key": key}
+    async with sdk(key) as client:
+        http = client._http
+        made = await client.keys.create(name="n" * 100)
+        assert made.key.name == "n" * 100
+        cases = [
+            ({"name": "n" * 101}, "name"),
+            ({"scopes": []}, "scopes"),
+            ({"scopes": ["astrology"]}, "scopes[0]"),
+            ({"environment": "staging"}, "environment"),
+            ({"name": "tab\there"}, "name"),
+        ]
+        for body, field in cases:
+            response = await http.post("/api/v3/keys", json=body, headers=headers)
+            assert response.status_code == 400, body
+            assert response.json()["details"][0]["field"] == field
+        for query in ({"limit": 0}, {"limit": 101}, {"cursor": "key_" + "0" * 24}):
+            response = await http.get("/api/v3/keys", params=query, headers=headers)
+            assert response.status_code == 400, query
+        page = await http.get("/api/v3/keys", params={"limit": 100}, headers=headers)
+        assert page.status_code == 200
+        bad_pages = [
+            ("/api/v3/ledger", {"cursor": "x1"}),
+            ("/api/v3/ledger", {"limit": 101}),
+            ("/api/v3/audit-log", {"cursor": "x1"}),
+            ("/api/v3/audit-log", {"limit": 201}),
+            ("/api/v3/usage", {"group_by": "week"}),
+        ]
+        for path, query in bad_pages:
+            response = await http.get(path, params=query, headers=headers)
+            assert response.status_code == 400, (path, query)
+        audit_max = await http.get("/api/v3/audit-log", params={"limit": 200}, headers=headers)
+        assert audit_max.status_code == 200
+        # At most MAX_ACTIVE_KEYS unrevoked keys per environment: the last one fits, one more not.
+        active = 2  # the account's first key and "n" * 100
+        for _ in range(keys.MAX_ACTIVE_KEYS - active):
+            await keys.create_key(account_id)
+        with pytest.raises(astro_sdk.ConflictError):
+            await client.keys.create()
+        await client.keys.revoke(made.key.id)
+        assert (await client.keys.create()).key.environment == "live"

@@ -29,6 +29,8 @@ class Platform:
     settings: Settings
     rate_limiter: RateLimiter
     broker: AsyncBroker | None = None
+    # The highest API-key revocation generation seen by this app (services/auth.py).
+    key_generation_seen: int = 0
     background: list[object] = field(default_factory=list)
 
 

@@ -123,8 +123,6 @@ class _KnownKey:
 # forget_api_keys) takes effect at once. Unknown keys are never cached.
 _known_keys: dict[str, _KnownKey] = {}
 _KEY_CACHE_MAX = 10_000
-# The highest revocation generation this process has seen (see module docstring).
-_generation_seen = 0
 
 
 @dataclass(frozen=True)
@@ -158,7 +156,9 @@ async def _look_up_key(key_hash: str, ttl_s: float) -> _KnownKey | None:
     known = _known_keys.get(key_hash)
     if known is not None and known.fresh_until > now:
         return known
-    generation = _generation_seen  # read before the row: a later revocation is seen as newer
+    # The highest generation this app has seen, read before the row: a revocation committed
+    # after it shows as a newer generation on the next request.
+    generation = platform().key_generation_seen
     rows = await db.fetch(_KEY_LOOKUP, [key_hash])
     if not rows or not credentials.digests_equal(str(rows[0]["key_hash"]), key_hash):
         return None
@@ -265,12 +265,12 @@ def rate_limit_for(tier: str, livemode: bool = True) -> int:
 
 async def enforce_rate_limit(credential_id: str, tier: str, livemode: bool = True) -> int:
     """Count the request; returns the revocation generation read with it."""
-    global _generation_seen
     decision = await platform().rate_limiter.hit(
         f"cred:{credential_id}", rate_limit_for(tier, livemode)
     )
     g.rate_limit = decision
-    _generation_seen = max(_generation_seen, decision.generation)
+    state = platform()
+    state.key_generation_seen = max(state.key_generation_seen, decision.generation)
     if not decision.allowed:
         raise decision.error()
     return decision.generation

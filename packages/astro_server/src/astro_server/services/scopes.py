@@ -8,10 +8,10 @@ The one mechanism: a route's scope is read from its path, ``/api/v3/<group>/...`
 :data:`PATH_SCOPES` (one line per first path segment), by :func:`scope_for_rule` when the
 request is authenticated; no route declares anything. Groups that share a scope: Korean Saju
 with ``chinese`` (the spec's "Chinese & Korean" tag group), numerology with ``tarot`` ("Tarot &
-Numerology"), chart pictures with ``reports``, the audit log with ``team``. The developer
-workflow (account, usage, ledger, estimates, jobs) needs no scope: every key can read its own
-account and jobs. A path segment missing from the table needs ``*`` (closed by default: a new
-group is reachable by scoped keys once it has its line here).
+Numerology"), chart pictures and brand profiles with ``reports``, the audit log with ``team``.
+The developer workflow (account, usage, ledger, estimates, jobs) needs no scope: every key can
+read its own account and jobs. A path segment missing from the table needs ``*`` (closed by
+default: a new group is reachable by scoped keys once it has its line here).
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ PATH_SCOPES: Final[dict[str, str | None]] = {
     "horoscopes": "horoscopes",
     "reports": "reports",
     "pictures": "reports",
+    "brand-profiles": "reports",
     "visual-readings": "visual_readings",
     "visual-uploads": "visual_readings",
     "cultural": "cultural",
