@@ -40,7 +40,8 @@ from tortoise.transactions import in_transaction
 from astro_server import db
 from astro_server.errors import APIError, not_found, validation_error
 from astro_server.models import AuditEvent, ClientProfile, ClientProfileTag
-from astro_server.services import auth, clock, credentials, profile_crypto
+from astro_server.runtime import platform
+from astro_server.services import clock, credentials, profile_crypto
 from astro_server.services.audit import event_view, record_audit
 from astro_server.services.auth import current_livemode
 from astro_server.services.delivery.feeds import iso
@@ -71,8 +72,6 @@ async def announce_change() -> None:
 
 
 def _master_key() -> str:
-    from astro_server.runtime import platform
-
     return platform().settings.secret_key
 
 
@@ -287,7 +286,7 @@ async def _subject_of(account_id: str, livemode: bool, reference: Any, field: st
     if not isinstance(profile_id, str) or not PROFILE_ID.match(profile_id):
         raise _bad_reference(f"{field}.profile_id", "must be a profile id (prof_ + 24 hex)")
     cache_key = (account_id, livemode, profile_id)
-    generation = auth._generation_seen  # as of this request's rate-limit hit
+    generation = platform().key_generation_seen  # as of this request's rate-limit hit
     now = time.monotonic()
     cached = _references.get(cache_key)
     if cached is not None and cached[0] >= generation and cached[1] > now:
