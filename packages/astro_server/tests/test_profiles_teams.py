@@ -495,3 +495,28 @@ async def _login_raw(client: Any, email: str) -> str:
     assert answer.status_code == 200
     token: str = (await answer.get_json())["token"]
     return token
+
+
+async def test_test_keys_read_the_team_but_do_not_change_it(sdk: Maker) -> None:
+    account_id, _ = await new_account("enterprise", 0)
+    test_key = await _test_key(account_id)
+    boss = await accounts.create_customer(account_id, "boss@example.test", "boss-password")
+    async with sdk(api_key=test_key) as client:
+        assert [m.id for m in (await client.team.list()).members] == [boss.id]
+        with pytest.raises(astro_sdk.PermissionDeniedError) as caught:
+            await client.team.invite(email="x@example.test", role="viewer")
+        assert "live key" in caught.value.message
+        with pytest.raises(astro_sdk.PermissionDeniedError):
+            await client.team.change_role(boss.id, role="viewer")
+        with pytest.raises(astro_sdk.PermissionDeniedError):
+            await client.team.remove(boss.id)
+
+
+async def test_a_listing_that_returns_profiles_is_audited(sdk: Maker) -> None:
+    account_id, key = await new_account("pro", 0)
+    async with sdk(api_key=key) as client:
+        assert (await client.profiles.list()).data == []
+        await _profile(client)
+        assert len((await client.profiles.list(tag=TAG)).data) == 1
+    listed = await AuditEvent.filter(account_id=account_id, action="profile.listed")
+    assert [e.object_id for e in listed] == [None]

@@ -166,7 +166,11 @@ def _fields(model: BaseModel) -> dict[str, Any]:
 @tag(TAG)
 @operation_id("createProfile")
 async def create_profile(data: CreateProfileRequest) -> Response:
-    """A client profile, every personal field encrypted at rest. Needs the ``profiles`` scope."""
+    """Create a client profile.
+
+    Every personal field (name, birth, gender, tags, external id, notes) is encrypted at rest
+    under the account's data key. Needs the ``profiles`` scope; free.
+    """
     fields = data.model_dump(mode="json")
     fields["birth"] = data.birth.model_dump(mode="json", exclude_none=True)
     profile = await profiles.create_profile(g.account.id, fields)
@@ -180,8 +184,12 @@ async def create_profile(data: CreateProfileRequest) -> Response:
 @tag(TAG)
 @operation_id("listProfiles")
 async def list_profiles(query_args: ProfileQuery) -> Response:
-    """The account's profiles of the caller's mode, newest first, filtered by an exact tag or
-    external id (blind indexes: no plaintext is compared in the database)."""
+    """List client profiles.
+
+    The account's profiles of the caller's mode (live or test), newest first, with cursor paging,
+    filtered by an exact tag or external id (blind indexes: no plaintext is compared in the
+    database).
+    """
     rows, next_cursor = await profiles.list_profiles(
         g.account.id,
         limit=query_args.limit,
@@ -199,7 +207,11 @@ async def list_profiles(query_args: ProfileQuery) -> Response:
 @tag(TAG)
 @operation_id("getProfile")
 async def get_profile(profile_id: str) -> Response:
-    """One profile (an audit row records the read)."""
+    """Get a client profile.
+
+    One profile of the caller's account and mode (another account's is a 404); an audit row
+    records the read.
+    """
     return json_response({"profile": await profiles.get_profile(g.account.id, profile_id)})
 
 
@@ -211,7 +223,11 @@ async def get_profile(profile_id: str) -> Response:
 @tag(TAG)
 @operation_id("updateProfile")
 async def update_profile(profile_id: str, data: UpdateProfileRequest) -> Response:
-    """Change the fields sent; ``null`` clears gender, external_id or notes."""
+    """Change a client profile.
+
+    Only the fields sent change; ``null`` clears gender, external_id or notes; ``tags``
+    replaces the list. An audit row records the change.
+    """
     changes = _fields(data)
     for required in ("name", "birth"):
         if required in changes and changes[required] is None:
@@ -232,7 +248,10 @@ async def update_profile(profile_id: str, data: UpdateProfileRequest) -> Respons
 @tag(TAG)
 @operation_id("deleteProfile")
 async def delete_profile(profile_id: str) -> Response:
-    """Erase the profile: its row and index rows are deleted (204)."""
+    """Delete a client profile.
+
+    Erases the profile: its row and its index rows are deleted (204). An audit row records it.
+    """
     await profiles.delete_profile(g.account.id, profile_id)
     return Response(status=204)
 
@@ -244,8 +263,10 @@ async def delete_profile(profile_id: str) -> Response:
 @tag(TAG)
 @operation_id("exportProfile")
 async def export_profile(profile_id: str) -> Response:
-    """Everything held about the person (a data-subject request): the profile and every audit
-    row about it."""
+    """Export everything held about a person.
+
+    For a data-subject request: the profile and every audit row about it.
+    """
     return json_response(await profiles.export_profile(g.account.id, profile_id))
 
 

@@ -15,10 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from quart import Blueprint, Response, g, request
 from quart_schema import document_response, operation_id, tag, validate_request
 
+from astro_server.errors import APIError
 from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody
 from astro_server.services import team
-from astro_server.services.auth import require_api_key, require_session
+from astro_server.services.auth import current_livemode, require_api_key, require_session
 from astro_server.services.roles import Role, require_role
 
 blueprint = Blueprint("team", __name__)
@@ -82,6 +83,12 @@ class AcceptedInvitation(BaseModel):
     account_id: str
 
 
+def _live_only() -> None:
+    """Test keys read the team but do not change it: logins are real, not test objects."""
+    if not current_livemode():
+        raise APIError(403, "Team changes need a live key, not a test key.", error="forbidden")
+
+
 def _actor() -> str:
     customer = getattr(g, "customer", None)
     return str(customer.id if customer is not None else g.credential_id)
@@ -100,6 +107,7 @@ async def _list() -> Response:
 
 async def _invite(data: InviteRequest) -> Response:
     team.require_enterprise(g.account)
+    _live_only()
     invitation, token = await team.invite(g.account.id, data.email, data.role, _actor())
     link = f"{request.host_url.rstrip('/')}/auth/accept-invitation?token={token}"
     body: dict[str, Any] = {
@@ -112,12 +120,14 @@ async def _invite(data: InviteRequest) -> Response:
 
 async def _change(member_id: str, data: ChangeRoleRequest) -> Response:
     team.require_enterprise(g.account)
+    _live_only()
     member = await team.change_role(g.account.id, member_id, data.role)
     return json_response({"member": team.member_view(member)})
 
 
 async def _remove(member_id: str) -> Response:
     team.require_enterprise(g.account)
+    _live_only()
     await team.remove(g.account.id, member_id)
     return Response(status=204)
 
@@ -131,7 +141,11 @@ async def _remove(member_id: str) -> Response:
 @tag(TAG)
 @operation_id("listTeamMembers")
 async def list_members() -> Response:
-    """The account's logins and pending invitations. Enterprise tier; ``team`` scope."""
+    """List the team.
+
+    The account's logins (with roles) and pending invitations. Enterprise tier; ``team``
+    scope.
+    """
     return await _list()
 
 
@@ -143,7 +157,11 @@ async def list_members() -> Response:
 @tag(TAG)
 @operation_id("inviteTeamMember")
 async def invite_member(data: InviteRequest) -> Response:
-    """Invite a login: the one-time token (and link) is valid for 72 hours."""
+    """Invite a login.
+
+    Returns a one-time invitation token and link, valid for 72 hours; an e-mail that is already
+    a login is 409. Enterprise tier; ``team`` scope; live keys only.
+    """
     return await _invite(data)
 
 
@@ -156,7 +174,11 @@ async def invite_member(data: InviteRequest) -> Response:
 @tag(TAG)
 @operation_id("changeTeamMemberRole")
 async def change_member(member_id: str, data: ChangeRoleRequest) -> Response:
-    """Change a login's role; the last owner cannot be demoted (409 ``last_owner``)."""
+    """Change a login's role.
+
+    Roles: owner, admin, member, viewer. The last owner cannot be demoted (409 ``last_owner``).
+    Enterprise tier; ``team`` scope; live keys only.
+    """
     return await _change(member_id, data)
 
 
@@ -167,7 +189,11 @@ async def change_member(member_id: str, data: ChangeRoleRequest) -> Response:
 @tag(TAG)
 @operation_id("removeTeamMember")
 async def remove_member(member_id: str) -> Response:
-    """Remove a login: its sessions end at once; the last owner cannot be removed (409)."""
+    """Remove a login.
+
+    The login is disabled and its sessions end at once; the last owner cannot be removed (409).
+    Enterprise tier; ``team`` scope; live keys only.
+    """
     return await _remove(member_id)
 
 
@@ -180,7 +206,10 @@ async def remove_member(member_id: str) -> Response:
 @tag(SESSION_TAG)
 @operation_id("listMyTeamMembers")
 async def session_list_members() -> Response:
-    """The account's logins and pending invitations (any role). Enterprise tier."""
+    """List the team (session).
+
+    The account's logins and pending invitations; any role. Enterprise tier.
+    """
     return await _list()
 
 
@@ -193,7 +222,10 @@ async def session_list_members() -> Response:
 @tag(SESSION_TAG)
 @operation_id("inviteMyTeamMember")
 async def session_invite_member(data: InviteRequest) -> Response:
-    """Invite a login (owners only): the one-time token is valid for 72 hours."""
+    """Invite a login (session, owners).
+
+    Returns a one-time invitation token and link, valid for 72 hours. Owners only.
+    """
     return await _invite(data)
 
 
@@ -207,7 +239,10 @@ async def session_invite_member(data: InviteRequest) -> Response:
 @tag(SESSION_TAG)
 @operation_id("changeMyTeamMemberRole")
 async def session_change_member(member_id: str, data: ChangeRoleRequest) -> Response:
-    """Change a login's role (owners only); the last owner cannot be demoted (409)."""
+    """Change a login's role (session, owners).
+
+    The last owner cannot be demoted (409 ``last_owner``). Owners only.
+    """
     return await _change(member_id, data)
 
 
@@ -219,7 +254,10 @@ async def session_change_member(member_id: str, data: ChangeRoleRequest) -> Resp
 @tag(SESSION_TAG)
 @operation_id("removeMyTeamMember")
 async def session_remove_member(member_id: str) -> Response:
-    """Remove a login (owners only): its sessions end at once."""
+    """Remove a login (session, owners).
+
+    Its sessions end at once; the last owner cannot be removed (409). Owners only.
+    """
     return await _remove(member_id)
 
 
@@ -234,8 +272,11 @@ async def session_remove_member(member_id: str) -> Response:
 @tag(["Authentication"])
 @operation_id("acceptInvitation")
 async def accept_invitation(data: AcceptInvitationRequest) -> Response:
-    """Use an invitation's one-time token and choose a password: the login exists from now on
-    (log in with ``POST /auth/login``)."""
+    """Accept a team invitation.
+
+    The invitation's one-time token and a chosen password make the login (then log in with
+    ``POST /auth/login``). An unknown, used or expired token is 401.
+    """
     customer = await team.accept(data.token, data.password)
     return json_response(
         {"member": team.member_view(customer), "account_id": customer.account_id},  # type: ignore[attr-defined]

@@ -4,7 +4,8 @@
 A profile belongs to an account and a mode (``livemode``): another account's or the other mode's
 profile is "not found", and so is a profile whose data key was destroyed (crypto-shred). Every
 action but a calculation's use writes an audit row (``profile.created``, ``profile.read``,
-``profile.updated``, ``profile.deleted``, ``profile.exported``) holding the profile id only.
+``profile.updated``, ``profile.deleted``, ``profile.exported``) holding the profile id only, and
+a listing that returned profiles one ``profile.listed`` row (no object id).
 
 **Profile references** (:func:`resolve_references`): in a request body, any object below the top
 level holding ``profile_id`` (``{"subject": {"profile_id": "prof_..."}}``, ``subject_a``, ``boy``,
@@ -267,6 +268,8 @@ async def list_profiles(
         }
         views.append(_view(row, key.open(profile.id, profile.sealed)))
     next_cursor = rows[limit - 1].id if len(rows) > limit else None
+    if views:
+        await record_audit("profile.listed", None)
     return views, next_cursor
 
 
