@@ -520,3 +520,36 @@ async def test_a_listing_that_returns_profiles_is_audited(sdk: Maker) -> None:
         assert len((await client.profiles.list(tag=TAG)).data) == 1
     listed = await AuditEvent.filter(account_id=account_id, action="profile.listed")
     assert [e.object_id for e in listed] == [None]
+
+
+async def test_rotation_re_encrypts_the_delivery_signing_secrets_too(app: Quart) -> None:
+    from astro_server.models import HoroscopeFeedSubscription
+    from astro_server.services.delivery.secrets_box import SecretBox, SecretDecryptionError
+
+    old = app.extensions["astro"].settings.secret_key
+    account_id, _ = await new_account("pro", 0)
+    sub_id = "hfs_" + "a" * 24
+    await HoroscopeFeedSubscription.create(
+        id=sub_id,
+        account_id=account_id,
+        customer_id="cus_" + "0" * 24,
+        destination_url="https://example.test/hook",
+        destination_hash="0" * 64,
+        sign="aries",
+        secret_ciphertext=SecretBox(old).encrypt("whsec_current", bound_to=sub_id),
+        previous_secret_ciphertext=SecretBox(old).encrypt("whsec_previous", bound_to=sub_id),
+    )
+    assert await profile_crypto.rotate_master_key(old, "m" * 40) == (0, 1)
+    row = await HoroscopeFeedSubscription.get(id=sub_id)
+    new_box = SecretBox("m" * 40)
+    assert new_box.decrypt(row.secret_ciphertext, bound_to=sub_id) == "whsec_current"
+    assert row.previous_secret_ciphertext is not None
+    assert new_box.decrypt(row.previous_secret_ciphertext, bound_to=sub_id) == "whsec_previous"
+    with pytest.raises(SecretDecryptionError):
+        SecretBox(old).decrypt(row.secret_ciphertext, bound_to=sub_id)
+    # A row that does not open with the current key stops the whole rotation: nothing changes.
+    with pytest.raises(SecretDecryptionError):
+        await profile_crypto.rotate_master_key(old, "z" * 40)
+    assert (
+        await HoroscopeFeedSubscription.get(id=sub_id)
+    ).secret_ciphertext == row.secret_ciphertext
