@@ -42,6 +42,36 @@ def redis_url() -> str:
     return _service_url("ASTRO_TEST_REDIS_URL")
 
 
+@pytest.fixture(scope="session")
+def s3_bucket_url() -> tuple[str, str]:
+    """(endpoint, ``s3://bucket/prefix``) on the local S3 server the test script starts
+    (``ASTRO_TEST_S3_ENDPOINT``, moto); one new bucket per test session."""
+    import boto3
+
+    endpoint = _service_url("ASTRO_TEST_S3_ENDPOINT")
+    bucket = "astro-test-" + secrets.token_hex(6)
+    boto3.client(
+        "s3",
+        endpoint_url=endpoint,
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+        region_name="us-east-1",
+    ).create_bucket(Bucket=bucket)
+    return endpoint, f"s3://{bucket}/files"
+
+
+def s3_env(s3_bucket_url: tuple[str, str]) -> dict[str, str]:
+    """The server's environment variables selecting that bucket."""
+    endpoint, url = s3_bucket_url
+    return {
+        "ASTRO_STORAGE_URL": url,
+        "ASTRO_S3_ENDPOINT_URL": endpoint,
+        "ASTRO_S3_ACCESS_KEY_ID": "test",
+        "ASTRO_S3_SECRET_ACCESS_KEY": "test",
+        "ASTRO_S3_REGION": "us-east-1",
+    }
+
+
 def _pg_admin(pg_url: str, sql: str) -> None:
     import asyncio
 

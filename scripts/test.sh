@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite the way CI does: installs what is missing (uv via pip, PostgreSQL and
-# Redis via apt-get), starts a throwaway PostgreSQL cluster and Redis server on free loopback ports
-# in a temporary directory, runs ruff, mypy and pytest against them, and stops both whatever happens
-# (a watchdog stops them even if this script is killed with SIGKILL).
+# Redis via apt-get), starts a throwaway PostgreSQL cluster, Redis server and S3 server (moto, a
+# dev dependency) on free loopback ports in a temporary directory, runs ruff, mypy and pytest
+# against them, and stops them whatever happens (a watchdog stops them even if this script is
+# killed with SIGKILL).
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh -k natal -x`.
 set -euo pipefail
 export UV_PYTHON_DOWNLOADS=never
@@ -66,6 +67,7 @@ chmod 755 "$WORK"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 PG_PORT=$(free_port)
 REDIS_PORT=$(free_port)
+S3_PORT=$(free_port)
 
 as_pg() {
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
@@ -73,6 +75,7 @@ as_pg() {
 stop_services() {
   as_pg "$PG_BIN/pg_ctl" -D "$WORK/pg/data" -m immediate -w stop >/dev/null 2>&1 || true
   if [ -f "$WORK/redis.pid" ]; then kill "$(cat "$WORK/redis.pid")" 2>/dev/null || true; fi
+  if [ -f "$WORK/moto.pid" ]; then kill "$(cat "$WORK/moto.pid")" 2>/dev/null || true; fi
   rm -rf "$WORK"
 }
 cleanup() {
@@ -94,6 +97,7 @@ main_pid=$$
   while kill -0 "$main_pid" 2>/dev/null; do sleep 1; done
   as_pg "$PG_BIN/pg_ctl" -D "$WORK/pg/data" -m immediate -w stop >/dev/null 2>&1 || true
   if [ -f "$WORK/redis.pid" ]; then kill "$(cat "$WORK/redis.pid")" 2>/dev/null || true; fi
+  if [ -f "$WORK/moto.pid" ]; then kill "$(cat "$WORK/moto.pid")" 2>/dev/null || true; fi
   rm -rf "$WORK"
 ) </dev/null >/dev/null 2>&1 &
 WATCHDOG=$!
@@ -124,6 +128,21 @@ log "PostgreSQL on 127.0.0.1:$PG_PORT, Redis on 127.0.0.1:$REDIS_PORT"
 
 # --- checks --------------------------------------------------------------------------------------
 "${UV[@]}" sync --frozen --all-packages --quiet
+
+# The S3-compatible server for the production storage path (it needs the synced environment).
+# moto checks neither signatures nor checksums: the signed-URL checks tested are our own.
+MOTO=$("${UV[@]}" run --frozen python -c 'import shutil; print(shutil.which("moto_server") or "")')
+[ -n "$MOTO" ] || { log "moto_server not found (moto[server] is a dev dependency)"; exit 1; }
+"$MOTO" -H 127.0.0.1 -p "$S3_PORT" >"$WORK/moto.log" 2>&1 </dev/null &
+echo $! >"$WORK/moto.pid"
+for _ in $(seq 100); do
+  if python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$S3_PORT/', timeout=1)" 2>/dev/null; then break; fi
+  sleep 0.1
+done
+python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$S3_PORT/', timeout=1)" 2>/dev/null \
+  || { cat "$WORK/moto.log" >&2 || true; log "the S3 server (moto) did not start"; exit 1; }
+export ASTRO_TEST_S3_ENDPOINT="http://127.0.0.1:$S3_PORT"
+log "S3 (moto) on 127.0.0.1:$S3_PORT"
 if [ "${ASTRO_TEST_SKIP_LINT:-0}" != 1 ]; then
   log "ruff"
   "${UV[@]}" run --frozen ruff check .

@@ -49,6 +49,15 @@ def _operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]
     ]
 
 
+def _resolve(document: dict[str, Any], media: dict[str, Any]) -> dict[str, Any]:
+    schema: dict[str, Any] = media["schema"]
+    ref = schema.get("$ref")
+    if ref is None:
+        return schema
+    resolved: dict[str, Any] = document["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+    return resolved
+
+
 def test_document_is_openapi_3_1_with_the_spec_version(document: dict[str, Any]) -> None:
     assert document["openapi"].startswith("3.1")
     assert document["info"]["version"] == "1.1.0"
@@ -104,7 +113,7 @@ def test_authenticated_operations_document_their_error_responses(
             continue
         for status in ("401", "429"):
             assert status in op["responses"], f"{method.upper()} {path} lacks {status}"
-            schema = op["responses"][status]["content"]["application/json"]["schema"]
+            schema = _resolve(document, op["responses"][status]["content"]["application/json"])
             assert {"error", "message", "code", "request_id"} <= set(schema["properties"])
             assert schema["required"] == ["error", "message"]
 
@@ -121,7 +130,7 @@ def test_every_operation_documents_the_errors_it_can_answer(document: dict[str, 
         missing = expected - set(op["responses"])
         assert not missing, f"{method.upper()} {path} lacks {sorted(missing)}"
         for status in expected:
-            schema = op["responses"][status]["content"]["application/json"]["schema"]
+            schema = _resolve(document, op["responses"][status]["content"]["application/json"])
             assert {"error", "message", "request_id"} <= set(schema["properties"])
 
 
@@ -149,3 +158,79 @@ def test_operations_answering_204_document_it(document: dict[str, Any]) -> None:
     delete = document["paths"]["/v1/horoscope-feed-subscriptions/{id}"]["delete"]
     assert "204" in delete["responses"]
     assert "204" in document["paths"]["/auth/logout"]["post"]["responses"]
+
+
+# Whole-document rules (issue 16): they hold every operation, including routes added later.
+
+
+def test_every_operation_has_a_summary_and_a_description(document: dict[str, Any]) -> None:
+    for path, method, op in _operations(document):
+        where = f"{method.upper()} {path}"
+        summary, description = op.get("summary", ""), op.get("description", "")
+        assert summary.strip(), f"{where} has no summary"
+        assert description.strip(), f"{where} has no description"
+        assert description != summary, f"{where}: the description repeats the summary"
+        assert "\n" not in summary, f"{where}: the summary is one line"
+        assert not summary.endswith("."), f"{where}: the summary is a title, no full stop"
+        assert "Credential:" in description, f"{where}: the description names the credential"
+        for text in (summary, description):
+            assert "``" not in text, f"{where}: RST literal in {text!r}"
+
+
+def test_every_error_response_refers_to_the_one_json_error_schema(
+    document: dict[str, Any],
+) -> None:
+    schemas = document["components"]["schemas"]
+    assert "ErrorBody" not in schemas
+    assert set(schemas["JsonError"]["required"]) == {"error", "message"}
+    assert schemas["JsonError"]["properties"]["details"]["anyOf"][0]["items"] == {
+        "$ref": "#/components/schemas/FieldError"
+    }
+    for path, method, op in _operations(document):
+        for status, response in op["responses"].items():
+            if int(status) < 400:
+                continue
+            schema = response["content"]["application/json"]["schema"]
+            assert schema == {"$ref": "#/components/schemas/JsonError"}, (
+                f"{method.upper()} {path} {status}"
+            )
+
+
+def test_the_document_names_a_server(document: dict[str, Any]) -> None:
+    assert document["servers"] == [
+        {"url": "/", "description": "The server that serves this document (same origin)"}
+    ]
+
+
+def _properties(node: Any, where: str = "") -> list[tuple[str, str, dict[str, Any]]]:
+    found: list[tuple[str, str, dict[str, Any]]] = []
+    if isinstance(node, dict):
+        for name, schema in (node.get("properties") or {}).items():
+            if isinstance(schema, dict):
+                found.append((where, name, schema))
+        for key, value in node.items():
+            found += _properties(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for value in node:
+            found += _properties(value, where)
+    return found
+
+
+def _formats(schema: dict[str, Any]) -> set[str | None]:
+    variants = schema.get("anyOf") or [schema]
+    return {v.get("format") for v in variants if v.get("type") != "null"}
+
+
+def test_instants_are_documented_as_date_time(document: dict[str, Any]) -> None:
+    # Every field named *_at is an instant (created_at, expires_at, ...), in every schema,
+    # request or response, pydantic or mirrored msgspec.
+    named = [(w, n, s) for w, n, s in _properties(document) if n.endswith("_at")]
+    assert len(named) >= 10
+    for where, name, schema in named:
+        assert _formats(schema) == {"date-time"}, f"{where}.{name}: {schema}"
+    schemas = document["components"]["schemas"]
+    assert _formats(schemas["SkyFact"]["properties"]["at"]) == {"date-time"}
+    assert _formats(schemas["Delivery"]["properties"]["local_date"]) == {"date"}
+    login = document["paths"]["/auth/login"]["post"]["responses"]["200"]
+    expires = login["content"]["application/json"]["schema"]["properties"]["expires_at"]
+    assert _formats(expires) == {"date-time"}

@@ -431,14 +431,16 @@ async def test_team_members_of_another_account_are_not_found(sdk: Maker) -> None
 DECLARED = {
     ("POST", "/auth/logout"): "viewer",
     ("POST", "/v1/team/members"): "owner",
-    ("PATCH", "/v1/team/members/{member_id}"): "owner",
-    ("DELETE", "/v1/team/members/{member_id}"): "owner",
+    ("PATCH", "/v1/team/members/{id}"): "owner",
+    ("DELETE", "/v1/team/members/{id}"): "owner",
+    ("POST", "/v1/report-brand-profiles"): "admin",
+    ("PATCH", "/v1/report-brand-profiles/{id}"): "admin",
+    ("DELETE", "/v1/report-brand-profiles/{id}"): "admin",
 }
 ROLE_ORDER = ["viewer", "member", "admin", "owner"]
 _SAMPLE_IDS = {
     "id": "hfs_" + "0" * 24,
     "delivery_id": "dlv_" + "0" * 24,
-    "member_id": "cus_" + "0" * 24,
 }
 
 

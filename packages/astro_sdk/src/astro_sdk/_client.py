@@ -30,6 +30,7 @@ from astro_sdk._retry import DEFAULT_RETRY, RetryPolicy
 from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.models.pictures import ChartImage
 from astro_sdk.resources.auth import AsyncAuth, Auth
+from astro_sdk.resources.brand_profiles import AsyncBrandProfiles, BrandProfiles
 from astro_sdk.resources.chinese import AsyncChinese, Chinese
 from astro_sdk.resources.cultural import AsyncCultural, Cultural
 from astro_sdk.resources.developer import (
@@ -45,6 +46,7 @@ from astro_sdk.resources.developer import (
     Usage,
 )
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
+from astro_sdk.resources.files import AsyncFiles, Files
 from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
 from astro_sdk.resources.horoscopes import AsyncHoroscopes, Horoscopes
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
@@ -56,6 +58,7 @@ from astro_sdk.resources.team import AsyncTeam, Team
 from astro_sdk.resources.thai import AsyncThai, Thai
 from astro_sdk.resources.uranian import AsyncUranian, Uranian
 from astro_sdk.resources.vedic import AsyncVedic, Vedic
+from astro_sdk.resources.webhook_endpoints import AsyncWebhookEndpoints, WebhookEndpoints
 from astro_sdk.resources.western import AsyncWestern, Western
 
 __all__ = ["AstroClient", "AsyncAstroClient", "registered_operations"]
@@ -103,6 +106,9 @@ class _ResourceGroups:
     numerology = resource_group(Numerology, AsyncNumerology)
     horoscopes = resource_group(Horoscopes, AsyncHoroscopes)
     cultural = resource_group(Cultural, AsyncCultural)
+    webhook_endpoints = resource_group(WebhookEndpoints, AsyncWebhookEndpoints)
+    brand_profiles = resource_group(BrandProfiles, AsyncBrandProfiles)
+    files = resource_group(Files, AsyncFiles)
 
 
 def registered_operations() -> dict[str, Operation[Any]]:

@@ -5,16 +5,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import inspect
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from quart import Quart, Request, Response, g, request
+from quart import Quart, Request, Response, current_app, g, request
 from quart_schema import OpenAPIProvider, QuartSchema, RequestSchemaValidationError
 from quart_schema.openapi import QUART_SCHEMA_OPERATION_ID_ATTRIBUTE
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import Rule
 
 from astro_calc.errors import CalcInputError
 from astro_server import __version__
@@ -26,6 +29,8 @@ from astro_server.runtime import Platform, die_with_supervisor, make_rate_limite
 from astro_server.schemas import ErrorBody
 from astro_server.settings import Settings
 
+#: The interface spec's version, which the OpenAPI document carries.
+API_VERSION: Final = "1.1.0"
 log = logging.getLogger("astro_server")
 access_log = logging.getLogger("astro_server.access")
 _request_id = current_request_id
@@ -67,13 +72,26 @@ _COMMON_ERRORS: dict[str, tuple[str, str]] = {
 }  # fmt: skip
 
 
+ERROR_SCHEMA_NAME: Final = "JsonError"
+_ERROR_REF: Final = {"$ref": f"#/components/schemas/{ERROR_SCHEMA_NAME}"}
+
+
 def _document_common_errors(document: dict[str, Any]) -> None:
+    """The error body once, as ``components/schemas/JsonError``; every error response (4xx,
+    5xx) refers to it, and the common statuses are added where an operation can answer them."""
     error_schema = ErrorBody.model_json_schema(ref_template="#/components/schemas/{model}")
+    schemas = document["components"]["schemas"]
     for name, definition in error_schema.pop("$defs", {}).items():
-        document["components"]["schemas"].setdefault(name, definition)
+        schemas.setdefault(name, definition)
+    schemas[ERROR_SCHEMA_NAME] = error_schema
+    schemas.pop("ErrorBody", None)
     for path_item in document["paths"].values():
         for operation in path_item.values():
             responses = operation.setdefault("responses", {})
+            for status, response in responses.items():
+                content = response.get("content", {}).get("application/json")
+                if int(status) >= 400 and content is not None:
+                    content["schema"] = dict(_ERROR_REF)
             has_body = "requestBody" in operation
             has_input = has_body or bool(operation.get("parameters"))
             for status, (needs, description) in _COMMON_ERRORS.items():
@@ -83,8 +101,40 @@ def _document_common_errors(document: dict[str, Any]) -> None:
                     continue
                 responses[int(status)] = {
                     "description": description,
-                    "content": {"application/json": {"schema": error_schema}},
+                    "content": {"application/json": {"schema": dict(_ERROR_REF)}},
                 }
+
+
+_RST_LITERAL: Final = re.compile(r"``(.+?)``", re.DOTALL)
+# A sentence ends at a full stop followed by a capital letter or an opening bracket ("e.g. x"
+# and "0.5" do not end one).
+_SENTENCE_END: Final = re.compile(r"(?<=\.)\s+(?=[A-Z(])")
+_CREDENTIALS: Final = {
+    "ApiKeyHeader": "Credential: an API key (`X-API-Key: ak_live_...`, or "
+    "`Authorization: Bearer ak_live_...`).",
+    "SessionBearer": "Credential: a customer session token "
+    "(`Authorization: Bearer service_sess_...`) from `POST /auth/login`.",
+}
+
+
+def summary_and_description(
+    docstring: str, security: list[dict[str, Any]] | None
+) -> tuple[str, str]:
+    """An operation's summary (the docstring's first sentence, as plain text: 'x' for the RST
+    literal) and description (the whole docstring as Markdown, with single backticks, then the
+    credential the operation takes)."""
+    paragraphs = [
+        " ".join(line.strip() for line in block.splitlines())
+        for block in re.split(r"\n\s*\n", docstring.strip())
+    ]
+    first = _SENTENCE_END.split(paragraphs[0], maxsplit=1)[0]
+    summary = _RST_LITERAL.sub(r"'\1'", first).rstrip(".")
+    credential = "Credential: none."
+    for requirement in security or ():
+        for name in requirement:
+            credential = _CREDENTIALS.get(name, credential)
+    description = "\n\n".join([*(_RST_LITERAL.sub(r"`\1`", p) for p in paragraphs), credential])
+    return summary, description
 
 
 #: Path parameters as the spec names them, with the pattern every id of ours follows.
@@ -93,14 +143,32 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
     "job_id": ("job_id", r"^job_[a-f0-9]{24}$"),
     "delivery_id": ("delivery_id", r"^dlv_[a-f0-9]{24}$"),
     "key_id": ("key_id", r"^key_[a-f0-9]{24}$"),
-    "profile_id": ("profile_id", r"^prof_[a-f0-9]{24}$"),
-    "member_id": ("member_id", r"^cus_[a-f0-9]{24}$"),
+    "endpoint_id": ("id", r"^whe_[a-f0-9]{24}$"),
+    "profile_id": ("id", r"^brand_[a-f0-9]{24}$"),
+    "file_id": ("file_id", r"^file_[a-f0-9]{24}$"),
+    "client_profile_id": ("id", r"^prof_[a-f0-9]{24}$"),
+    "member_id": ("id", r"^cus_[a-f0-9]{24}$"),
 }
+#: Operations that answer a stored file's bytes (any media type), whole or one byte range.
+_FILE_BYTES: Final = frozenset({"getFile"})
+
+
+def _file_responses() -> dict[int, dict[str, Any]]:
+    binary = {"*/*": {"schema": {"type": "string", "format": "binary"}}}
+    return {
+        200: {"description": "The file, with its Content-Type and Content-Disposition.",
+              "content": binary},
+        206: {"description": "One byte range (Content-Range).", "content": binary},
+    }  # fmt: skip
+
+
 #: Operations that answer 204 with no body.
 _NO_CONTENT: Final = frozenset(
     {
         "logout",
         "deleteHoroscopeFeedSubscription",
+        "deleteWebhookEndpoint",
+        "deleteReportBrandProfile",
         "deleteProfile",
         "removeTeamMember",
         "removeMyTeamMember",
@@ -122,23 +190,43 @@ def _document_path_parameters(document: dict[str, Any]) -> None:
                     parameter["schema"] = {"type": "string", "pattern": pattern}
             if operation.get("operationId") in _NO_CONTENT:
                 operation.setdefault("responses", {})[204] = {"description": "Done; no body."}
+            if operation.get("operationId") in _FILE_BYTES:
+                operation.setdefault("responses", {}).update(_file_responses())
     document["paths"] = paths
 
 
 class _OpenAPIProvider(OpenAPIProvider):
     """Operation ids exactly as declared (``createHoroscopeFeedSubscription``), no method prefix;
     path parameters named and patterned as the spec has them; the common error statuses
-    documented on every operation; picture routes' images."""
+    documented on every operation, all referring to ``JsonError``; a summary and a description
+    on every operation; a ``servers`` entry; picture routes' images."""
 
     def schema(self) -> dict[str, Any]:
         from astro_server.api.profiles import document_profile_references
 
         document = super().schema()
+        document["servers"] = [
+            {"url": "/", "description": "The server that serves this document (same origin)"}
+        ]
         _document_path_parameters(document)
         document_profile_references(document)
         _document_common_errors(document)
         document_images(document)
         return document
+
+    def build_paths(self, rule: Rule) -> tuple[dict[str, Any], dict[str, Any]]:
+        """quart-schema's, but the summary is the docstring's first sentence (not its first
+        line, which may stop mid-sentence) and the description is never empty."""
+        paths, components = super().build_paths(rule)
+        docstring = inspect.getdoc(self._app.view_functions[rule.endpoint])
+        if docstring:
+            for path_item in paths.values():
+                for operation in path_item.values():
+                    summary, description = summary_and_description(
+                        docstring, operation.get("security")
+                    )
+                    operation["summary"], operation["description"] = summary, description
+        return paths, components
 
     def operation_id(self, method: str, path: str, func: Callable[..., Any]) -> str | None:
         explicit = getattr(func, QUART_SCHEMA_OPERATION_ID_ATTRIBUTE, None)
@@ -259,6 +347,13 @@ def _register_error_handlers(app: Quart) -> None:
             415: "Unsupported content type.",
         }.get(status, "Request failed.")
         headers: dict[str, str] = {}
+        if status in (404, 405) and "astro" in current_app.extensions:
+            from astro_server.services.auth import limit_unrouted
+
+            try:
+                await limit_unrouted()  # sets the RateLimit-* headers
+            except APIError as limited:
+                return error_response(limited)
         valid_methods = getattr(err, "valid_methods", None)
         if status == 405 and valid_methods:
             headers["Allow"] = ", ".join(sorted(valid_methods))
@@ -295,6 +390,9 @@ def _register_request_hooks(app: Quart) -> None:
     @app.after_request
     async def _finish(response: Response) -> Response:
         response.headers["X-Request-Id"] = _request_id()
+        if response.status_code in (204, 304):
+            # No body, so no media type (Quart gives every Response text/html by default).
+            response.headers.pop("Content-Type", None)
         for name, value in getattr(g, "credit_headers", {}).items():
             response.headers.setdefault(name, value)
         decision = getattr(g, "rate_limit", None)
@@ -393,9 +491,13 @@ def create_app(settings: Settings | None = None) -> Quart:
     app.config["ASTRO_SETTINGS"] = settings
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.config["ASTRO_VERSION"] = __version__
+    app.config["ASTRO_API_VERSION"] = API_VERSION
+    from astro_server.api.docs import asset_urls
+
+    app.config.update(asset_urls())  # /docs loads Swagger UI from this server, not a CDN
     QuartSchema(
         app,
-        info={"title": "Astro API", "version": "1.1.0"},
+        info={"title": "Astro API", "version": API_VERSION},
         openapi_path="/openapi.json",
         swagger_ui_path="/docs",
         redoc_ui_path=None,
@@ -410,17 +512,27 @@ def create_app(settings: Settings | None = None) -> Quart:
 
     from astro_server.api.auth import blueprint as auth
     from astro_server.api.developer import blueprint as developer
+    from astro_server.api.docs import blueprint as docs
     from astro_server.api.estimates import blueprint as estimates
     from astro_server.api.health import blueprint as health
     from astro_server.api.jobs import blueprint as jobs
     from astro_server.api.metrics import blueprint as metrics_bp
 
-    for blueprint in (health, metrics_bp, auth, estimates, jobs, developer):
+    for blueprint in (docs, health, metrics_bp, auth, estimates, jobs, developer):
         app.register_blueprint(blueprint)
     # Calculation and customer blueprints (one per tag group) are registered below.
     from astro_server.api.horoscope_feeds import blueprint as horoscope_feeds
 
     app.register_blueprint(horoscope_feeds)
+    from astro_server.api.files import blueprint as files_bp
+
+    app.register_blueprint(files_bp)
+    from astro_server.api.webhook_endpoints import blueprint as webhook_endpoints
+
+    app.register_blueprint(webhook_endpoints)
+    from astro_server.api.brand_profiles import blueprint as brand_profiles
+
+    app.register_blueprint(brand_profiles)
     from astro_server.api.vedic import blueprint as vedic
 
     app.register_blueprint(vedic)

@@ -1,5 +1,11 @@
-"""``astro-server``: serve | worker | scheduler | migrate | create-account | create-key |
-revoke-key | create-customer | add-credits | rotate-master-key | crypto-shred."""
+"""astro-server: run the Astro API, its job workers and scheduler, and administer accounts.
+
+Every command reads its settings from ASTRO_* environment variables (README, Configuration).
+With ASTRO_DATABASE_URL and ASTRO_REDIS_URL unset it runs embedded (SQLite in ASTRO_DATA_DIR,
+jobs inside the API process); with both set, in production (PostgreSQL, Redis, workers).
+Run it as `uv run astro-server` from the repository, `uv run --project PATH astro-server` from
+anywhere, or `astro-server` after `uv tool install PATH/packages/astro_server`.
+"""
 
 from __future__ import annotations
 
@@ -9,27 +15,92 @@ import importlib.util
 import json
 import logging
 import os
+import shlex
+import shutil
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from astro_server.settings import Settings
 
 T = TypeVar("T")
 
+#: The first account the banner and the README suggest: starter opens every route the README's
+#: examples call (the horoscope feed needs a customer, which any tier may have).
+FIRST_ACCOUNT_ARGS = "create-account --name me --tier starter --credits 100 --json"
+
+
+class UserError(Exception):
+    """A mistake the user can fix: printed as one line (``astro-server: ...``), exit status 2."""
+
+
+_NO_SCHEMA = (
+    "the database has no schema yet: run `astro-server migrate` first "
+    "(with the same ASTRO_DATABASE_URL)"
+)
+
+
+def _settings() -> Settings:
+    try:
+        return Settings.from_env()
+    except ValueError as exc:
+        raise UserError(f"bad setting: {exc}") from None
+
 
 def _with_db(action: Callable[[], Awaitable[T]]) -> T:
-    async def run() -> T:
-        from astro_server.db import close_db, init_db
+    """Run ``action`` connected to the database. Embedded: the SQLite schema is brought up to
+    date first (a command may run before the server ever did); production: a database without
+    the schema is a one-line error naming ``astro-server migrate``."""
+    settings = _settings()
 
-        await init_db(Settings.from_env())
+    async def run() -> T:
+        from astro_server.db import close_db, has_schema, init_db, migrate_db
+
         try:
-            return await action()
-        finally:
-            await close_db()
+            if settings.embedded:
+                await migrate_db(settings)
+            await init_db(settings)
+            try:
+                if not settings.embedded and not await has_schema():
+                    raise UserError(_NO_SCHEMA)
+                return await action()
+            finally:
+                await close_db()
+        except OSError as exc:  # unreachable, refused, or a data directory it cannot create
+            raise UserError(f"the database failed: {exc}") from None
 
     return asyncio.run(run())
+
+
+def launcher() -> str:
+    """The words that start ``astro-server`` in the shell that started this process: ``uv run
+    --project <root> astro-server`` under ``uv run`` (which puts the venv on PATH for its child
+    only; this works from any directory), ``astro-server`` when that is on the shell's PATH
+    (``uv tool install``, an activated venv), the script's full path when it is not, else this
+    interpreter with ``-m astro_server.cli``."""
+    root = Path(sys.prefix).parent
+    if os.environ.get("UV") and (root / "pyproject.toml").is_file():
+        return f"uv run --project {shlex.quote(str(root))} astro-server"
+    found = shutil.which("astro-server")
+    argv0 = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
+    if found and argv0 is not None and Path(found).resolve() == argv0:
+        return "astro-server"
+    if argv0 is not None and argv0.name == "astro-server" and argv0.is_file():
+        return shlex.quote(str(argv0))  # a venv's script, the venv not activated
+    return f"{shlex.quote(sys.executable)} -m astro_server.cli"
+
+
+def first_account_command(settings: Settings, environ: dict[str, str] | None = None) -> str:
+    """The exact command that creates a first account against this server's database."""
+    env = os.environ if environ is None else environ
+    prefix = ""
+    if "ASTRO_DATA_DIR" in env:
+        prefix = f"ASTRO_DATA_DIR={shlex.quote(str(settings.data_dir.resolve()))} "
+    if not settings.embedded:
+        prefix = "ASTRO_DATABASE_URL=... " + prefix  # the same database (its URL holds a password)
+    return f"{prefix}{launcher()} {FIRST_ACCOUNT_ARGS}"
 
 
 def _emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
@@ -39,8 +110,13 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
 def cmd_migrate(args: argparse.Namespace) -> int:
     from astro_server.db import migrate_db
 
-    asyncio.run(migrate_db(Settings.from_env()))
-    print("database is at the current schema")
+    applied = asyncio.run(migrate_db(_settings()))
+    if not applied:
+        print("the database schema is already current; nothing to do")
+    elif applied[0].startswith("0001"):
+        print(f"created the schema ({len(applied)} migrations, {applied[0]} to {applied[-1]})")
+    else:
+        print(f"upgraded the schema: applied {', '.join(applied)}")
     return 0
 
 
@@ -49,8 +125,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from hypercorn.run import run
 
     from astro_server.db import migrate_db
+    from astro_server.logs import configure_logging
 
-    settings = Settings.from_env()
+    settings = _settings()
+    configure_logging(settings.log_level)
     host = args.host or settings.host
     port = args.port or settings.port
     workers = args.workers
@@ -66,6 +144,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # are supervised child processes, which die with the supervisor (runtime.die_with_supervisor).
     config.workers = workers if workers > 1 else 0
     config.accesslog = None
+    # hypercorn's own lines (``Running on ...``) go through our JSON handler only, not also
+    # through a plain handler of hypercorn's.
+    config.errorlog = logging.getLogger("hypercorn.error")
     config.graceful_timeout = 5
     if importlib.util.find_spec("uvloop") is not None:
         # uvloop's event loop costs less per request than the standard one (measured in
@@ -77,11 +158,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         f"  OpenAPI: http://{host}:{port}/openapi.json   docs: http://{host}:{port}/docs",
         flush=True,
     )
-    print(
-        "  First API key: uv run astro-server create-account --name me --tier free "
-        "--credits 100 --json",
-        flush=True,
-    )
+    print(f"  First API key: {first_account_command(settings)}", flush=True)
     os.environ.setdefault("ASTRO_DATA_DIR", str(settings.data_dir))
     return run(config)
 
@@ -90,10 +167,15 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from astro_server.logs import configure_logging
     from astro_server.tasks.worker import run_worker
 
-    settings = Settings.from_env()
-    configure_logging(settings.log_level)
+    settings = _settings()
+    if not settings.redis_url:
+        raise UserError(
+            "worker needs ASTRO_REDIS_URL (and ASTRO_DATABASE_URL): the embedded mode runs "
+            "jobs inside the API process"
+        )
     if settings.worker_concurrency < 1:
-        raise SystemExit("ASTRO_WORKER_CONCURRENCY must be >= 1")
+        raise UserError("ASTRO_WORKER_CONCURRENCY must be >= 1")
+    configure_logging(settings.log_level)
     loop = asyncio.new_event_loop()
     loop.run_until_complete(run_worker(settings))
     logging.shutdown()
@@ -107,7 +189,13 @@ def cmd_worker(args: argparse.Namespace) -> int:
 def cmd_scheduler(args: argparse.Namespace) -> int:
     from astro_server.logs import configure_logging
 
-    settings = Settings.from_env()
+    settings = _settings()
+    if not settings.redis_url:
+        raise UserError(
+            "scheduler needs ASTRO_REDIS_URL (and ASTRO_DATABASE_URL): the embedded mode runs "
+            "the scheduler inside the API process"
+        )
+    redis_url = settings.redis_url
     configure_logging(settings.log_level)
 
     async def run() -> None:
@@ -118,11 +206,6 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
         from astro_server.tasks import maintenance  # noqa: F401  (registers periodic tasks)
         from astro_server.tasks.scheduler import Scheduler
 
-        if not settings.redis_url:
-            raise SystemExit(
-                "astro-server scheduler needs ASTRO_REDIS_URL (embedded mode runs "
-                "the scheduler inside the API process)"
-            )
         create_app(settings)  # imports every module that registers periodic tasks
         await init_db(settings)
         jobs.configure(settings)
@@ -131,7 +214,7 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
         broker_module.set_current(broker)
         import redis.asyncio as aioredis
 
-        client = aioredis.from_url(settings.redis_url)
+        client = aioredis.from_url(redis_url)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -246,93 +329,165 @@ def cmd_crypto_shred(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the description's line breaks; every option's help says its default itself."""
+
+
+def _json_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of text (default: text)"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     from astro_server.services.pricing import TIERS
+    from astro_server.webhook_listen import DEFAULT_PORT, add_arguments, cmd_webhook_listen
 
-    parser = argparse.ArgumentParser(prog="astro-server", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    serve = sub.add_parser("serve", help="run the HTTP API under hypercorn")
-    serve.add_argument("--host", default=None)
-    serve.add_argument("--port", type=int, default=None)
-    serve.add_argument("--workers", type=int, default=1)
-    serve.set_defaults(func=cmd_serve)
-
-    sub.add_parser("worker", help="run jobs from the Redis queue").set_defaults(func=cmd_worker)
-    sub.add_parser("scheduler", help="run periodic tasks (run one)").set_defaults(
-        func=cmd_scheduler
+    parser = argparse.ArgumentParser(
+        prog="astro-server", description=__doc__, formatter_class=_Formatter
     )
-    sub.add_parser("migrate", help="bring the database to the current schema").set_defaults(
-        func=cmd_migrate
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, summary: str, func: Callable[[argparse.Namespace], int]) -> Any:
+        created = sub.add_parser(
+            name, help=summary, description=summary[0].upper() + summary[1:] + "."
+        )
+        created.set_defaults(func=func)
+        return created
+
+    serve = command("serve", "run the HTTP API under hypercorn", cmd_serve)
+    serve.add_argument(
+        "--host", default=None, help="address to listen on (default: ASTRO_HOST or 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port", type=int, default=None, help="port to listen on (default: ASTRO_PORT or 8000)"
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="API processes; production only, the embedded mode runs one (default: 1)",
+    )
+    command(
+        "worker",
+        "run jobs from the Redis queue; needs ASTRO_REDIS_URL and ASTRO_DATABASE_URL "
+        "(production; run as many as you need)",
+        cmd_worker,
+    )
+    command(
+        "scheduler",
+        "run periodic tasks (job sweeps, publishing, deliveries); needs ASTRO_REDIS_URL and "
+        "ASTRO_DATABASE_URL (production; run exactly one)",
+        cmd_scheduler,
+    )
+    command(
+        "migrate",
+        "create the database schema, or bring it up to date (SQLite or PostgreSQL)",
+        cmd_migrate,
     )
 
-    account = sub.add_parser("create-account", help="new account with one API key")
-    account.add_argument("--name", required=True)
-    account.add_argument("--tier", choices=TIERS, default="free")
-    account.add_argument("--credits", type=int, default=0)
-    account.add_argument("--json", action="store_true")
-    account.set_defaults(func=cmd_create_account)
+    account = command(
+        "create-account", "create an account with one live API key", cmd_create_account
+    )
+    account.add_argument("--name", required=True, help="the account's name (required)")
+    account.add_argument(
+        "--tier", choices=TIERS, default="free", help="price tier of the account (default: free)"
+    )
+    account.add_argument(
+        "--credits", type=int, default=0, help="credits to start with (default: 0)"
+    )
+    _json_flag(account)
 
-    key = sub.add_parser("create-key", help="new API key for an account")
-    key.add_argument("--account", required=True)
-    key.add_argument("--environment", choices=("live", "test"), default="live")
+    key = command("create-key", "create another API key for an account", cmd_create_key)
+    key.add_argument("--account", required=True, help="account id, acct_... (required)")
+    key.add_argument(
+        "--environment",
+        choices=("live", "test"),
+        default="live",
+        help="ak_live_ or ak_test_ key (default: live)",
+    )
     key.add_argument("--name", default="", help="a label shown by GET /api/v3/keys")
     key.add_argument(
         "--scopes", default="*", help="comma- or space-separated scopes (default *: all)"
     )
-    key.add_argument("--json", action="store_true")
-    key.set_defaults(func=cmd_create_key)
+    _json_flag(key)
 
-    revoke = sub.add_parser(
+    revoke = command(
         "revoke-key",
-        help="revoke a key, given whole or by its first 12 characters if no other key has them",
+        "revoke a key, given whole or by its first 12 characters if no other key has them",
+        cmd_revoke_key,
     )
-    revoke.add_argument("key_prefix")
-    revoke.add_argument("--json", action="store_true")
-    revoke.set_defaults(func=cmd_revoke_key)
+    revoke.add_argument("key_prefix", help="the key, or its first 12 characters (required)")
+    _json_flag(revoke)
 
-    customer = sub.add_parser("create-customer", help="customer login for session routes")
-    customer.add_argument("--account", required=True)
-    customer.add_argument("--email", required=True)
-    customer.add_argument("--password", required=True)
-    customer.add_argument("--json", action="store_true")
-    customer.set_defaults(func=cmd_create_customer)
+    customer = command(
+        "create-customer", "create a customer login for the session routes", cmd_create_customer
+    )
+    customer.add_argument("--account", required=True, help="account id, acct_... (required)")
+    customer.add_argument("--email", required=True, help="the customer's e-mail (required)")
+    customer.add_argument("--password", required=True, help="at least 8 characters (required)")
+    _json_flag(customer)
 
-    credits = sub.add_parser("add-credits", help="top up an account")
-    credits.add_argument("--account", required=True)
-    credits.add_argument("--credits", type=int, required=True)
-    credits.add_argument("--json", action="store_true")
-    credits.set_defaults(func=cmd_add_credits)
+    credits = command("add-credits", "add credits to an account", cmd_add_credits)
+    credits.add_argument("--account", required=True, help="account id, acct_... (required)")
+    credits.add_argument(
+        "--credits", type=int, required=True, help="credits to add, > 0 (required)"
+    )
+    _json_flag(credits)
 
-    rotate = sub.add_parser(
+    rotate = command(
         "rotate-master-key",
-        help="re-wrap every account data key (and signing secret) under a new ASTRO_SECRET_KEY",
+        "re-wrap every account data key and re-encrypt every signing secret under a new "
+        "ASTRO_SECRET_KEY, in one transaction (stop the servers first; restart them on the "
+        "new key)",
+        cmd_rotate_master_key,
     )
     rotate.add_argument(
         "--new-key-env",
         default="ASTRO_NEW_SECRET_KEY",
-        help="the environment variable holding the new key (default ASTRO_NEW_SECRET_KEY)",
+        help="the environment variable holding the new key (default: ASTRO_NEW_SECRET_KEY)",
     )
-    rotate.add_argument("--json", action="store_true")
-    rotate.set_defaults(func=cmd_rotate_master_key)
+    _json_flag(rotate)
 
-    shred = sub.add_parser(
-        "crypto-shred", help="destroy an account's data key: its client profiles become unreadable"
+    shred = command(
+        "crypto-shred",
+        "destroy an account's data key: its client profiles can never be read again",
+        cmd_crypto_shred,
     )
-    shred.add_argument("--account", required=True)
-    shred.add_argument("--json", action="store_true")
-    shred.set_defaults(func=cmd_crypto_shred)
+    shred.add_argument("--account", required=True, help="account id, acct_... (required)")
+    _json_flag(shred)
+
+    listen = command(
+        "webhook-listen",
+        "receive webhook deliveries on this machine over HTTPS: verify, print, forward "
+        "(local development with the embedded mode)",
+        cmd_webhook_listen,
+    )
+    add_arguments(listen, DEFAULT_PORT)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. A user's mistake (a bad argument or setting, an unknown account, a
+    database without the schema or out of reach) is one line on stderr and exit status 2,
+    never a traceback."""
+    from tortoise.exceptions import BaseORMException
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         result: int = args.func(args)
-    except (ValueError, LookupError) as exc:
+    except (UserError, ValueError, LookupError) as exc:
         print(f"astro-server: {exc}", file=sys.stderr)
         return 2
+    except BaseORMException as exc:
+        print(f"astro-server: the database failed: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a port in use, a directory that cannot be created, ...
+        print(f"astro-server: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
     return result
 
 

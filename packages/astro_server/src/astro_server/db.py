@@ -77,13 +77,32 @@ async def init_db(settings: Settings) -> None:
     await Tortoise.init(config=tortoise_config(settings), _enable_global_fallback=True)
 
 
-async def migrate_db(settings: Settings) -> None:
-    """Apply tortoise's migrations: an empty database is brought to the current schema."""
+async def migrate_db(settings: Settings) -> list[str]:
+    """Apply tortoise's migrations: an empty database is brought to the current schema.
+    Returns the names of the migrations applied (none when it was already current)."""
     from tortoise.migrations.api import migrate
+    from tortoise.migrations.executor import PlanStep
+
+    applied: list[str] = []
+
+    def plan(_connection: str, steps: list[PlanStep], _fake: bool, _dry_run: bool) -> None:
+        applied.extend(step.migration.name for step in steps if not step.backward)
 
     _forget_cached_statements()
-    await migrate(config=tortoise_config(settings))
+    await migrate(config=tortoise_config(settings), reporter=plan)
     await Tortoise.close_connections()
+    return applied
+
+
+async def has_schema() -> bool:
+    """Whether the connected database holds our tables (``astro-server migrate`` ran)."""
+    from tortoise.exceptions import OperationalError
+
+    try:
+        await connections.get("default").execute_query("SELECT 1 FROM accounts LIMIT 1")
+    except OperationalError:
+        return False
+    return True
 
 
 async def close_db() -> None:

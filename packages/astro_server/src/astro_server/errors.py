@@ -8,14 +8,18 @@ Slugs by status:
     400 validation_error       field-level failures, ``details: [{field, message}]``
     401 unauthorized           missing, invalid, revoked or expired credential (code "401")
     402 payment_required       balance too low for the operation (code "402")
-    403 forbidden              operation not in the caller's tier
+    403 forbidden              operation not in the caller's tier; a signed file URL expired or
+                               tampered
     404 not_found              unknown route or an object the caller does not own
     405 method_not_allowed     route exists, method does not
     409 idempotency_conflict   same Idempotency-Key, different request
     409 idempotency_in_progress  first request with that key still running (Retry-After)
     409 conflict (code subscription_limit)  the customer holds the most subscriptions allowed
+    409 conflict               the webhook delivery already succeeded (retry refused)
+    410 gone                   a file deleted after its retention period (signed file URLs)
     413 payload_too_large      body over the configured maximum
     415 unsupported_media_type body is not application/json
+    416 range_not_satisfiable  a byte range past the end of a file (Content-Range: bytes */size)
     429 rate_limited           per-credential limit reached (Retry-After)
     500 internal_server_error  code "internal"; never a traceback
     503 service_unavailable    a dependency (database, broker) is unreachable
@@ -36,8 +40,10 @@ SLUG_BY_STATUS: dict[int, str] = {
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
+    410: "gone",
     413: "payload_too_large",
     415: "unsupported_media_type",
+    416: "range_not_satisfiable",
     429: "rate_limited",
     500: "internal_server_error",
     503: "service_unavailable",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class FieldError(BaseModel):
@@ -11,7 +11,11 @@ class FieldError(BaseModel):
 
 
 class ErrorBody(BaseModel):
-    """The one error shape (spec: ``JsonError``)."""
+    """The one error shape: every 4xx and 5xx answer carries it."""
+
+    # The spec's name: the OpenAPI document has it once, as components/schemas/JsonError, and
+    # every error response refers to it.
+    model_config = ConfigDict(title="JsonError")
 
     error: str = Field(description="Stable slug, e.g. unauthorized, payment_required")
     message: str = Field(description="Human-readable text, safe to show to clients")

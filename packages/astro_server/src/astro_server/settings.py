@@ -34,6 +34,7 @@ class Settings:
     max_body_bytes: int = 1_048_576
     rate_limits: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_RATE_LIMITS))
     allow_loopback_destinations: bool = False
+    local_webhooks: bool = False
     log_level: str = "INFO"
     session_lifetime: timedelta = timedelta(hours=24)
     login_rate_limit: int = 10
@@ -47,6 +48,15 @@ class Settings:
     test_rate_limit: int = 100
     metrics_token: str | None = None
     max_subscriptions_per_customer: int = 100
+    # Files (services/files): unset storage_url keeps them under <data_dir>/files.
+    storage_url: str | None = None
+    s3_endpoint_url: str | None = None
+    s3_access_key_id: str | None = None
+    s3_secret_access_key: str | None = None
+    s3_region: str = "us-east-1"
+    file_url_ttl_s: int = 86_400
+    file_retention_hours: float = 168.0
+    public_url: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -71,17 +81,28 @@ class Settings:
             raw = env.get(f"ASTRO_RATE_LIMIT_{tier.upper()}")
             if raw:
                 rate_limits[tier] = int(raw)
+        database_url = env.get("ASTRO_DATABASE_URL") or None
+        redis_url = env.get("ASTRO_REDIS_URL") or None
+        local_webhooks = _bool(env.get("ASTRO_LOCAL_WEBHOOKS", ""))
+        if local_webhooks and (database_url or redis_url):
+            raise ValueError(
+                "ASTRO_LOCAL_WEBHOOKS is for local development in the embedded mode only; "
+                "unset it when ASTRO_DATABASE_URL or ASTRO_REDIS_URL is set"
+            )
         secret_key = env.get("ASTRO_SECRET_KEY") or _embedded_secret_key(data_dir)
         return cls(
             data_dir=data_dir,
-            database_url=env.get("ASTRO_DATABASE_URL") or None,
-            redis_url=env.get("ASTRO_REDIS_URL") or None,
+            database_url=database_url,
+            redis_url=redis_url,
             secret_key=secret_key,
             host=env.get("ASTRO_HOST", "127.0.0.1"),
             port=int(env.get("ASTRO_PORT", "8000")),
             max_body_bytes=int(env.get("ASTRO_MAX_BODY_BYTES", "1048576")),
             rate_limits=rate_limits,
-            allow_loopback_destinations=_bool(env.get("ASTRO_ALLOW_LOOPBACK_DESTINATIONS", "")),
+            # Local webhook development: destinations on this machine, as webhook-listen serves.
+            allow_loopback_destinations=local_webhooks
+            or _bool(env.get("ASTRO_ALLOW_LOOPBACK_DESTINATIONS", "")),
+            local_webhooks=local_webhooks,
             log_level=env.get("ASTRO_LOG_LEVEL", "INFO"),
             session_lifetime=timedelta(hours=float(env.get("ASTRO_SESSION_LIFETIME_HOURS", "24"))),
             login_rate_limit=int(env.get("ASTRO_LOGIN_RATE_LIMIT", "10")),
@@ -96,6 +117,14 @@ class Settings:
             max_subscriptions_per_customer=int(
                 env.get("ASTRO_MAX_SUBSCRIPTIONS_PER_CUSTOMER", "100")
             ),
+            storage_url=env.get("ASTRO_STORAGE_URL") or None,
+            s3_endpoint_url=env.get("ASTRO_S3_ENDPOINT_URL") or None,
+            s3_access_key_id=env.get("ASTRO_S3_ACCESS_KEY_ID") or None,
+            s3_secret_access_key=env.get("ASTRO_S3_SECRET_ACCESS_KEY") or None,
+            s3_region=env.get("ASTRO_S3_REGION") or "us-east-1",
+            file_url_ttl_s=int(env.get("ASTRO_FILE_URL_TTL_S", "86400")),
+            file_retention_hours=float(env.get("ASTRO_FILE_RETENTION_HOURS", "168")),
+            public_url=(env.get("ASTRO_PUBLIC_URL") or "").rstrip("/") or None,
         )
 
 

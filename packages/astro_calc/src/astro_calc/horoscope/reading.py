@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from datetime import date
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
 
@@ -102,7 +102,7 @@ class SkyFact(msgspec.Struct, frozen=True):
     kind: Literal[
         "moon_sign", "moon_phase", "placement", "aspect", "ingress", "station", "lunation"
     ]
-    at: str  # ISO 8601 UTC with Z
+    at: Annotated[str, msgspec.Meta(extra_json_schema={"format": "date-time"})]  # UTC, "Z"
     bodies: tuple[str, ...]
     sign: str | None = None
     house: int | None = None

@@ -26,7 +26,7 @@ from astro_sdk.models.profiles import (
 __all__ = ["AsyncProfiles", "Profiles"]
 
 BASE = "/api/v3/profiles"
-ITEM = BASE + "/{profile_id}"
+ITEM = BASE + "/{id}"
 
 
 R = TypeVar("R", bound=ResponseModel)
@@ -138,8 +138,8 @@ class Profiles(SyncResource):
         return fetch(cursor)
 
     def get(self, profile_id: str) -> Profile:
-        """``GET /api/v3/profiles/{profile_id}``."""
-        return _unwrap(self._client.request(GET, path_params={"profile_id": profile_id}))
+        """``GET /api/v3/profiles/{id}``."""
+        return _unwrap(self._client.request(GET, path_params={"id": profile_id}))
 
     def update(
         self,
@@ -152,7 +152,7 @@ class Profiles(SyncResource):
         external_id: str | None = _UNSET,
         notes: str | None = _UNSET,
     ) -> Profile:
-        """``PATCH /api/v3/profiles/{profile_id}``: the arguments given change (None clears)."""
+        """``PATCH /api/v3/profiles/{id}``: the arguments given change (None clears)."""
         body = _update_body(
             {
                 "name": name,
@@ -163,16 +163,16 @@ class Profiles(SyncResource):
                 "notes": notes,
             }
         )
-        envelope = self._client.request(UPDATE, body=body, path_params={"profile_id": profile_id})
+        envelope = self._client.request(UPDATE, body=body, path_params={"id": profile_id})
         return _unwrap(envelope)
 
     def delete(self, profile_id: str) -> DeletedProfile:
-        """``DELETE /api/v3/profiles/{profile_id}``: the profile is erased."""
-        return self._client.request(DELETE, path_params={"profile_id": profile_id})
+        """``DELETE /api/v3/profiles/{id}``: the profile is erased."""
+        return self._client.request(DELETE, path_params={"id": profile_id})
 
     def export(self, profile_id: str) -> ProfileExport:
-        """``GET /api/v3/profiles/{profile_id}/export``: everything held about the person."""
-        return self._client.request(EXPORT, path_params={"profile_id": profile_id})
+        """``GET /api/v3/profiles/{id}/export``: everything held about the person."""
+        return self._client.request(EXPORT, path_params={"id": profile_id})
 
 
 class AsyncProfiles(AsyncResource):
@@ -211,8 +211,8 @@ class AsyncProfiles(AsyncResource):
         return AsyncCursorPager(lambda: fetch(cursor))
 
     async def get(self, profile_id: str) -> Profile:
-        """``GET /api/v3/profiles/{profile_id}``."""
-        return _unwrap(await self._client.request(GET, path_params={"profile_id": profile_id}))
+        """``GET /api/v3/profiles/{id}``."""
+        return _unwrap(await self._client.request(GET, path_params={"id": profile_id}))
 
     async def update(
         self,
@@ -225,7 +225,7 @@ class AsyncProfiles(AsyncResource):
         external_id: str | None = _UNSET,
         notes: str | None = _UNSET,
     ) -> Profile:
-        """``PATCH /api/v3/profiles/{profile_id}``; see :meth:`Profiles.update`."""
+        """``PATCH /api/v3/profiles/{id}``; see :meth:`Profiles.update`."""
         body = _update_body(
             {
                 "name": name,
@@ -237,16 +237,16 @@ class AsyncProfiles(AsyncResource):
             }
         )
         return _unwrap(
-            await self._client.request(UPDATE, body=body, path_params={"profile_id": profile_id})
+            await self._client.request(UPDATE, body=body, path_params={"id": profile_id})
         )
 
     async def delete(self, profile_id: str) -> DeletedProfile:
-        """``DELETE /api/v3/profiles/{profile_id}``."""
-        return await self._client.request(DELETE, path_params={"profile_id": profile_id})
+        """``DELETE /api/v3/profiles/{id}``."""
+        return await self._client.request(DELETE, path_params={"id": profile_id})
 
     async def export(self, profile_id: str) -> ProfileExport:
-        """``GET /api/v3/profiles/{profile_id}/export``."""
-        return await self._client.request(EXPORT, path_params={"profile_id": profile_id})
+        """``GET /api/v3/profiles/{id}/export``."""
+        return await self._client.request(EXPORT, path_params={"id": profile_id})
 
 
 def _unwrap(envelope: ProfileEnvelope) -> Profile:

@@ -69,7 +69,7 @@ CHANGE = _pair(
     "changeTeamMemberRole",
     "changeMyTeamMemberRole",
     "PATCH",
-    "/{member_id}",
+    "/{id}",
     MemberEnvelope,
     request_model=ChangeRoleRequest,
 )
@@ -77,7 +77,7 @@ REMOVE = _pair(
     "removeTeamMember",
     "removeMyTeamMember",
     "DELETE",
-    "/{member_id}",
+    "/{id}",
     RemovedMember,
     success_status=204,
 )
@@ -108,14 +108,12 @@ class Team(SyncResource):
     def change_role(self, member_id: str, *, role: Role) -> TeamMember:
         """A login's new role (the last owner cannot be demoted: ``ConflictError``)."""
         body = validate_request(ChangeRoleRequest, {"role": role})
-        envelope = self._client.request(
-            self._op(CHANGE), body=body, path_params={"member_id": member_id}
-        )
+        envelope = self._client.request(self._op(CHANGE), body=body, path_params={"id": member_id})
         return _member(envelope)
 
     def remove(self, member_id: str) -> RemovedMember:
         """Remove a login: its sessions end at once."""
-        return self._client.request(self._op(REMOVE), path_params={"member_id": member_id})
+        return self._client.request(self._op(REMOVE), path_params={"id": member_id})
 
 
 class AsyncTeam(AsyncResource):
@@ -137,10 +135,10 @@ class AsyncTeam(AsyncResource):
         """See :meth:`Team.change_role`."""
         body = validate_request(ChangeRoleRequest, {"role": role})
         envelope = await self._client.request(
-            self._op(CHANGE), body=body, path_params={"member_id": member_id}
+            self._op(CHANGE), body=body, path_params={"id": member_id}
         )
         return _member(envelope)
 
     async def remove(self, member_id: str) -> RemovedMember:
         """See :meth:`Team.remove`."""
-        return await self._client.request(self._op(REMOVE), path_params={"member_id": member_id})
+        return await self._client.request(self._op(REMOVE), path_params={"id": member_id})

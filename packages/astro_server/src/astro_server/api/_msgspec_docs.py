@@ -7,7 +7,8 @@ from the structs themselves (msgspec, once); these mirrors only describe them:
 
 Mapping: nested Struct -> mirrored model (same name); ``tuple[X, ...]`` -> ``list[X]``; a
 fixed-length tuple stays a tuple; ``X | None`` stays optional; ``datetime`` and ``date`` keep their
-formats (a naive ``Annotated[datetime, Meta(tz=False)]`` is a plain string); fields with a
+formats (a naive ``Annotated[datetime, Meta(tz=False)]`` is a plain string, and
+``Annotated[str, Meta(extra_json_schema={"format": "date-time"})]`` a date-time); fields with a
 default are not required.
 
 Component names are the struct names, and quart-schema keeps one schema per name across the whole
@@ -41,6 +42,11 @@ def _mirror_type(tp: Any, prefix: str) -> Any:
         naive = any(isinstance(m, msgspec.Meta) and m.tz is False for m in metadata)
         if inner is dt.datetime and naive:
             return str  # a wall-clock reading without an offset is not an RFC 3339 date-time
+        if inner is str and any(
+            isinstance(m, msgspec.Meta) and (m.extra_json_schema or {}).get("format") == "date-time"
+            for m in metadata
+        ):
+            return dt.datetime  # text the struct already holds as RFC 3339 (``...Z``)
         return _mirror_type(inner, prefix)
     if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
         building = _BUILDING.get((tp, prefix))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from pydantic import BaseModel, ConfigDict, Field
-from quart import Blueprint, Response, g, request
+from quart import Blueprint, Response, g
 from quart_schema import document_response, operation_id, tag, validate_request
 
 from astro_server.responses import json_response
@@ -30,11 +32,12 @@ class CustomerView(BaseModel):
 
 class LoginResponse(BaseModel):
     token: str = Field(description="Session bearer token, service_sess_...")
-    expires_at: str = Field(description="UTC expiry; sessions last 24 hours by default")
+    expires_at: datetime = Field(description="UTC expiry; sessions last 24 hours by default")
     customer: CustomerView
 
 
 @blueprint.post("/auth/login")
+@auth.login_rate_limited
 @validate_request(LoginRequest)
 @document_response(LoginResponse, 200)
 @document_response(ErrorBody, 401)
@@ -43,9 +46,7 @@ class LoginResponse(BaseModel):
 @operation_id("login")
 async def login(data: LoginRequest) -> Response:
     """Exchange e-mail and password for a session token (rate limited per address and e-mail)."""
-    token, session, customer = await auth.login(
-        data.email, data.password, request.remote_addr or "unknown"
-    )
+    token, session, customer = await auth.login(data.email, data.password)
     return json_response(
         {
             "token": token,
@@ -68,4 +69,4 @@ async def login(data: LoginRequest) -> Response:
 async def logout() -> Response:
     """End the session whose token authenticates this request."""
     await auth.logout(g.session)
-    return Response(status=204)
+    return Response(status=204)  # no body: the after-request hook drops the Content-Type

@@ -7,6 +7,7 @@ secret is returned by create and by rotate-secret, never again.
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -93,9 +94,9 @@ class Subscription(BaseModel):
     delivery_time: str = Field(pattern=DELIVERY_TIME_PATTERN)
     active: bool
     consecutive_failures: int = Field(ge=0)
-    disabled_at: str | None = Field(description="When deliveries were stopped automatically")
-    created_at: str | None
-    updated_at: str | None
+    disabled_at: datetime | None = Field(description="When deliveries were stopped automatically")
+    created_at: datetime | None
+    updated_at: datetime | None
 
 
 class CreatedSubscription(BaseModel):
@@ -122,14 +123,14 @@ class ListQuery(BaseModel):
 class RotatedSecret(BaseModel):
     subscription: Subscription
     signing_secret: str = Field(description="The new secret, shown only in this response")
-    previous_secret_expires_at: str = Field(
+    previous_secret_expires_at: datetime = Field(
         description="Until then deliveries carry a signature with the old secret as well"
     )
 
 
 class Attempt(BaseModel):
     number: int
-    started_at: str | None
+    started_at: datetime | None
     status_code: int | None
     duration_ms: int
     response_body: str = Field(description="First 2048 characters of the receiver's answer")
@@ -142,14 +143,14 @@ class Delivery(BaseModel):
     subscription_id: str = Field(pattern=SUBSCRIPTION_ID)
     message_id: str = Field(description="The webhook-id header; the same on every retry")
     kind: Literal["scheduled", "test"]
-    local_date: str | None
+    local_date: date | None
     status: Literal["pending", "delivering", "retrying", "succeeded", "failed", "abandoned"]
     attempts: int
-    next_attempt_at: str | None
+    next_attempt_at: datetime | None
     last_status_code: int | None
     last_error: str | None
-    created_at: str | None
-    delivered_at: str | None
+    created_at: datetime | None
+    delivered_at: datetime | None
     attempt_log: list[Attempt]
 
 

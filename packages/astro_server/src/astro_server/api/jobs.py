@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -25,9 +26,9 @@ class JobRecord(BaseModel):
     job_id: str = Field(pattern=r"^job_[a-f0-9]{24}$")
     status: Literal["queued", "running", "succeeded", "failed", "canceled"]
     kind: str
-    created_at: str
-    started_at: str | None
-    finished_at: str | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
     progress: float = Field(ge=0, le=1)
     result: Any = None
     error: dict[str, Any] | None

@@ -200,29 +200,29 @@ async def list_profiles(query_args: ProfileQuery) -> Response:
     return json_response({"profiles": rows, "next_cursor": next_cursor})
 
 
-@blueprint.get("/api/v3/profiles/<profile_id>")
+@blueprint.get("/api/v3/profiles/<client_profile_id>")
 @require_api_key
 @document_response(ProfileEnvelope, 200)
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("getProfile")
-async def get_profile(profile_id: str) -> Response:
+async def get_profile(client_profile_id: str) -> Response:
     """Get a client profile.
 
     One profile of the caller's account and mode (another account's is a 404); an audit row
     records the read.
     """
-    return json_response({"profile": await profiles.get_profile(g.account.id, profile_id)})
+    return json_response({"profile": await profiles.get_profile(g.account.id, client_profile_id)})
 
 
-@blueprint.patch("/api/v3/profiles/<profile_id>")
+@blueprint.patch("/api/v3/profiles/<client_profile_id>")
 @require_api_key
 @validate_request(UpdateProfileRequest)
 @document_response(ProfileEnvelope, 200)
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("updateProfile")
-async def update_profile(profile_id: str, data: UpdateProfileRequest) -> Response:
+async def update_profile(client_profile_id: str, data: UpdateProfileRequest) -> Response:
     """Change a client profile.
 
     Only the fields sent change; ``null`` clears gender, external_id or notes; ``tags``
@@ -238,36 +238,36 @@ async def update_profile(profile_id: str, data: UpdateProfileRequest) -> Respons
         changes["birth"] = data.birth.model_dump(mode="json", exclude_none=True)
     if "tags" in changes and changes["tags"] is None:
         changes["tags"] = []
-    profile = await profiles.update_profile(g.account.id, profile_id, changes)
+    profile = await profiles.update_profile(g.account.id, client_profile_id, changes)
     return json_response({"profile": profile})
 
 
-@blueprint.delete("/api/v3/profiles/<profile_id>")
+@blueprint.delete("/api/v3/profiles/<client_profile_id>")
 @require_api_key
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("deleteProfile")
-async def delete_profile(profile_id: str) -> Response:
+async def delete_profile(client_profile_id: str) -> Response:
     """Delete a client profile.
 
     Erases the profile: its row and its index rows are deleted (204). An audit row records it.
     """
-    await profiles.delete_profile(g.account.id, profile_id)
+    await profiles.delete_profile(g.account.id, client_profile_id)
     return Response(status=204)
 
 
-@blueprint.get("/api/v3/profiles/<profile_id>/export")
+@blueprint.get("/api/v3/profiles/<client_profile_id>/export")
 @require_api_key
 @document_response(ProfileExport, 200)
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("exportProfile")
-async def export_profile(profile_id: str) -> Response:
+async def export_profile(client_profile_id: str) -> Response:
     """Export everything held about a person.
 
     For a data-subject request: the profile and every audit row about it.
     """
-    return json_response(await profiles.export_profile(g.account.id, profile_id))
+    return json_response(await profiles.export_profile(g.account.id, client_profile_id))
 
 
 # --- OpenAPI: the alternative wherever a birth subject is taken ---------------------------------

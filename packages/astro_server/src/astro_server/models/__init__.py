@@ -13,11 +13,14 @@ from astro_server.models.accounts import (
 )
 from astro_server.models.audit import AuditEvent
 from astro_server.models.billing import IdempotencyRecord, LedgerEntry, UsageDaily, UsageRollup
+from astro_server.models.brands import BrandProfile
 from astro_server.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
     HoroscopeFeedSubscription,
+    WebhookEndpoint,
 )
+from astro_server.models.files import StoredFile
 from astro_server.models.horoscopes import PublishedHoroscope
 from astro_server.models.jobs import Job
 from astro_server.models.profiles import AccountDataKey, ClientProfile, ClientProfileTag
@@ -27,6 +30,7 @@ __all__ = [
     "AccountDataKey",
     "ApiKey",
     "AuditEvent",
+    "BrandProfile",
     "ClientProfile",
     "ClientProfileTag",
     "Customer",
@@ -38,7 +42,9 @@ __all__ = [
     "Job",
     "LedgerEntry",
     "PublishedHoroscope",
+    "StoredFile",
     "TeamInvitation",
     "UsageDaily",
     "UsageRollup",
+    "WebhookEndpoint",
 ]

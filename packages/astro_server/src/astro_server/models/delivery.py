@@ -8,9 +8,15 @@
   schedulers, or one tick run twice, insert the same row once (the database refuses the second).
   ``next_attempt_at`` (indexed, NULL when nothing is pending) drives dispatch and retries.
 * ``FeedDeliveryAttempt``: the log, one row per HTTP attempt.
+* ``WebhookEndpoint``: an account's webhook endpoint for account events (reports, visual
+  readings, campaigns). Its deliveries are ``FeedDelivery`` rows of kind ``event`` with
+  ``endpoint`` set instead of ``subscription``: one table, one dispatch, one attempt path for
+  every outbound webhook (the table keeps its first name).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from tortoise import fields
 from tortoise.models import Model
@@ -43,12 +49,45 @@ class HoroscopeFeedSubscription(Model):
         indexes = (("customer_id", "created_at"),)
 
 
+# Field names shared with HoroscopeFeedSubscription (destination_url, active,
+# consecutive_failures, disabled_at, the secret columns) are what the delivery pipeline reads
+# from either owner.
+class WebhookEndpoint(Model):
+    id = fields.CharField(max_length=40, primary_key=True)
+    account_id = fields.CharField(max_length=40)
+    livemode = fields.BooleanField(default=True)
+    destination_url = fields.CharField(max_length=2048)
+    event_types: fields.Field[Any] = fields.JSONField(default=list)
+    active = fields.BooleanField(default=True)
+    consecutive_failures = fields.IntField(default=0)
+    disabled_at = fields.DatetimeField(null=True)
+    secret_ciphertext = fields.TextField()
+    previous_secret_ciphertext = fields.TextField(null=True)
+    previous_secret_expires_at = fields.DatetimeField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "webhook_endpoints"
+        indexes = (("account_id", "created_at"),)
+
+
 class FeedDelivery(Model):
     id = fields.CharField(max_length=40, primary_key=True)
-    subscription: fields.ForeignKeyRelation[HoroscopeFeedSubscription] = fields.ForeignKeyField(
-        "astro.HoroscopeFeedSubscription", related_name="deliveries", on_delete=fields.CASCADE
+    # Exactly one of subscription (horoscope feeds) and endpoint (account events) is set.
+    subscription: fields.ForeignKeyNullableRelation[HoroscopeFeedSubscription] = (
+        fields.ForeignKeyField(
+            "astro.HoroscopeFeedSubscription",
+            related_name="deliveries",
+            on_delete=fields.CASCADE,
+            null=True,
+        )
     )
-    kind = fields.CharField(max_length=16, default="scheduled")  # scheduled | test
+    endpoint: fields.ForeignKeyNullableRelation[WebhookEndpoint] = fields.ForeignKeyField(
+        "astro.WebhookEndpoint", related_name="deliveries", on_delete=fields.CASCADE, null=True
+    )
+    event_type = fields.CharField(max_length=64, null=True)
+    kind = fields.CharField(max_length=16, default="scheduled")  # scheduled | test | event
     # The subscriber's local date the horoscope is for; NULL for test deliveries.
     local_date = fields.DateField(null=True)
     message_id = fields.CharField(max_length=40, unique=True)
@@ -73,7 +112,7 @@ class FeedDelivery(Model):
     class Meta:
         table = "horoscope_feed_deliveries"
         unique_together = (("subscription_id", "local_date"),)
-        indexes = (("subscription_id", "created_at"),)
+        indexes = (("subscription_id", "created_at"), ("endpoint_id", "created_at"))
 
 
 class FeedDeliveryAttempt(Model):

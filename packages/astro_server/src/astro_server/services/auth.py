@@ -7,10 +7,14 @@ Two credential kinds (spec, Authentication):
 * Customer session token: ``Authorization: Bearer service_sess_...`` from ``POST /auth/login``;
   routes decorated with :func:`require_session`.
 
-The wrong kind on a route is a 401 whose message names the kind the route takes. Missing, unknown,
-revoked or expired credentials are 401 ``unauthorized`` (code ``"401"``). After authentication
-the per-credential, per-tier rate limit is applied; its decision goes out as ``RateLimit-*``
-headers on the response (429 ``rate_limited`` with ``Retry-After`` past the limit).
+The wrong kind on a route is a 401 whose message names the kind the route takes; both kinds on
+one request (``X-API-Key`` beside a different ``Authorization: Bearer``) are a 401 that names the
+conflict (spec, Authentication rule 2). Missing, unknown, revoked or expired credentials are 401
+``unauthorized`` (code ``"401"``). After authentication the per-credential, per-tier rate limit is
+applied; its decision goes out as ``RateLimit-*`` headers on the response (429 ``rate_limited``
+with ``Retry-After`` past the limit). A request without a valid credential (a 401, or a 404/405
+on no route) is counted against its client address with the ``free`` tier's limit instead, so it
+carries the same headers and cannot probe keys without bound.
 
 Stack them under the route decorator::
 
@@ -72,6 +76,7 @@ SECURITY_SCHEMES: dict[str, Any] = {
     "SessionBearer": HttpSecurityScheme(scheme="bearer", bearer_format="service_sess_*"),
 }
 
+_TOO_MANY_LOGINS = "Too many login attempts; retry after the reset."
 _API_KEY_ROUTE = (
     "This operation takes an API key (X-API-Key or Authorization: Bearer <API key>), "
     "not a customer session token."
@@ -79,6 +84,12 @@ _API_KEY_ROUTE = (
 _SESSION_ROUTE = (
     "This operation takes a customer session token (Authorization: Bearer service_sess_...) "
     "from POST /auth/login, not an API key."
+)
+
+
+_BOTH_CREDENTIALS = (
+    "Send one credential: this request carries both X-API-Key and a different "
+    "Authorization: Bearer credential."
 )
 
 
@@ -288,6 +299,91 @@ async def announce_key_change() -> None:
     await platform().rate_limiter.bump_generation()
 
 
+async def limit_unauthenticated() -> None:
+    """Count a request that presented no valid credential against its client address (the
+    ``free`` tier's limit); sets the ``RateLimit-*`` headers, 429 past the limit."""
+    state = platform()
+    limit = state.settings.rate_limits.get("free", 60)
+    decision = await state.rate_limiter.hit(f"addr:{request.remote_addr or 'unknown'}", limit)
+    g.rate_limit = decision
+    if not decision.allowed:
+        raise decision.error()
+
+
+def _refuse_two_credentials() -> None:
+    key = request.headers.get("X-API-Key", "").strip()
+    bearer = _bearer()
+    if key and bearer and bearer != key:
+        raise unauthorized(_BOTH_CREDENTIALS)
+
+
+async def _identify_api_key() -> tuple[KeyIdentity, Account, int, str]:
+    """The request's key, its account, the revocation generation of the lookup, the digest."""
+    _refuse_two_credentials()
+    secret = request.headers.get("X-API-Key", "").strip() or _bearer()
+    if not secret:
+        raise unauthorized("Missing API key: send X-API-Key or Authorization: Bearer <API key>.")
+    if credentials.looks_like_session_token(secret):
+        raise unauthorized(_API_KEY_ROUTE)
+    key_hash = credentials.digest(secret)
+    key, account, generation = await _authenticate_key(
+        key_hash, platform().settings.api_key_cache_s
+    )
+    return key, account, generation, key_hash
+
+
+async def _identify_session() -> tuple[CustomerSession, Customer, Account]:
+    _refuse_two_credentials()
+    token = _bearer()
+    if request.headers.get("X-API-Key") or (token and credentials.looks_like_api_key(token)):
+        raise unauthorized(_SESSION_ROUTE)
+    if not token:
+        raise unauthorized(
+            "Missing session token: send Authorization: Bearer service_sess_... "
+            "from POST /auth/login."
+        )
+    return await authenticate_session(token)
+
+
+async def limit_unrouted() -> None:
+    """Rate-limit a request that matched no route (404) or not its method (405): against its
+    credential when it carries a valid one, else against its client address."""
+    try:
+        bearer = _bearer()
+        if bearer and credentials.looks_like_session_token(bearer):
+            session, _customer, account = await _identify_session()
+            credential_id = session.id
+            livemode = True
+        else:
+            key, account, _, _ = await _identify_api_key()
+            credential_id, livemode = key.key_id, key.livemode
+    except APIError as error:
+        if error.status != 401:
+            raise
+        await limit_unauthenticated()
+        return
+    await enforce_rate_limit(credential_id, account.tier, livemode)
+
+
+def login_rate_limited(func: F) -> F:
+    """Route decorator for ``POST /auth/login``: attempts per client address, counted before
+    the body is read, so every answer (a 400 too) carries the ``RateLimit-*`` headers."""
+
+    @wraps(func)
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        state = platform()
+        address = request.remote_addr or "unknown"
+        decision = await state.rate_limiter.hit(
+            f"login:addr:{address}", state.settings.login_rate_limit
+        )
+        g.rate_limit = decision
+        if not decision.allowed:
+            raise decision.error(_TOO_MANY_LOGINS)
+        return await current_app.ensure_async(func)(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
 def _document_auth_errors(func: F) -> F:
     func = document_response(ErrorBody, 401)(func)
     return document_response(ErrorBody, 429)(func)
@@ -298,17 +394,12 @@ def require_api_key(func: F) -> F:
 
     @wraps(func)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        secret = request.headers.get("X-API-Key", "").strip() or _bearer()
-        if not secret:
-            raise unauthorized(
-                "Missing API key: send X-API-Key or Authorization: Bearer <API key>."
-            )
-        if credentials.looks_like_session_token(secret):
-            raise unauthorized(_API_KEY_ROUTE)
-        key_hash = credentials.digest(secret)
-        key, account, known_as_of = await _authenticate_key(
-            key_hash, platform().settings.api_key_cache_s
-        )
+        try:
+            key, account, known_as_of, key_hash = await _identify_api_key()
+        except APIError as error:
+            if error.status == 401:
+                await limit_unauthenticated()
+            raise
         g.account = account
         g.credential_id = key.key_id
         g.credential_kind = "api_key"
@@ -336,15 +427,12 @@ def require_session(func: F) -> F:
 
     @wraps(func)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        token = _bearer()
-        if request.headers.get("X-API-Key") or (token and credentials.looks_like_api_key(token)):
-            raise unauthorized(_SESSION_ROUTE)
-        if not token:
-            raise unauthorized(
-                "Missing session token: send Authorization: Bearer service_sess_... "
-                "from POST /auth/login."
-            )
-        session, customer, account = await authenticate_session(token)
+        try:
+            session, customer, account = await _identify_session()
+        except APIError as error:
+            if error.status == 401:
+                await limit_unauthenticated()
+            raise
         g.account = account
         g.customer = customer
         g.session = session
@@ -361,15 +449,19 @@ def require_session(func: F) -> F:
     return _document_auth_errors(cast(F, security_scheme(SESSION_SECURITY)(wrapper)))
 
 
-async def login(email: str, password: str, address: str) -> tuple[str, CustomerSession, Customer]:
-    """Check the password and open a session; rate limited per address and per e-mail."""
+async def login(email: str, password: str) -> tuple[str, CustomerSession, Customer]:
+    """Check the password and open a session; rate limited per e-mail here (and per client
+    address by :func:`login_rate_limited` on the route)."""
     state = platform()
-    limit = state.settings.login_rate_limit
     normalized = email.strip().lower()
-    for key in (f"login:addr:{address}", f"login:email:{credentials.digest(normalized)}"):
-        decision = await state.rate_limiter.hit(key, limit)
-        if not decision.allowed:
-            raise decision.error("Too many login attempts; retry after the reset.")
+    decision = await state.rate_limiter.hit(
+        f"login:email:{credentials.digest(normalized)}", state.settings.login_rate_limit
+    )
+    current = getattr(g, "rate_limit", None)
+    if current is None or decision.remaining < current.remaining:
+        g.rate_limit = decision  # the headers show the tighter of the two limits
+    if not decision.allowed:
+        raise decision.error(_TOO_MANY_LOGINS)
     customer = await Customer.get_or_none(email=normalized)
     password_hash = customer.password_hash if customer else None
     ok = await asyncio.to_thread(credentials.verify_password, password_hash, password)

@@ -1,4 +1,5 @@
-"""The platform's own periodic tasks: job sweeper, abandoned-charge refunds, record expiry."""
+"""The platform's own periodic tasks: job sweeper, abandoned-charge refunds, record and file
+expiry."""
 
 from __future__ import annotations
 
@@ -28,3 +29,12 @@ async def refund_abandoned_claims() -> None:
 @periodic(every_s=3600, name="idempotency.purge_expired")
 async def purge_idempotency_records() -> None:
     await idempotency.purge_expired()
+
+
+@periodic(every_s=300, name="files.delete_expired")
+async def delete_expired_files() -> None:
+    from astro_server.services import files
+
+    deleted = await files.delete_expired_files()
+    if deleted:
+        log.info("deleted %d files past their retention", deleted)

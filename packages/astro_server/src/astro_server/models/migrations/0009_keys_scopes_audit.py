@@ -180,7 +180,7 @@ async def backwards(apps: object, schema_editor: BaseSchemaEditor) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("astro", "0006_replay_body_storage")]
+    dependencies = [("astro", "0007_files_webhooks_brands")]
 
     initial = False
 

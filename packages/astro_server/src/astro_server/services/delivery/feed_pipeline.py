@@ -22,6 +22,10 @@ Pipeline (times come in as ``now``, so tests drive it with a controllable clock)
    once per process); then writes the batch's outcomes in one transaction: the attempt log rows
    and each delivery's new state, only for rows the claim still holds (locked while written).
 
+Account events (:mod:`.events`) ride the same rows (kind ``event``, ``endpoint`` set instead of
+``subscription``, the body written when the event is emitted): dispatch, claim, attempt, record,
+failure counting and disabling are this module's, for either owner.
+
 Failure counting is done in SQL (``consecutive_failures = consecutive_failures + 1``) and the
 disable is a conditional UPDATE, so concurrent deliveries of one subscription cannot lose counts.
 """
@@ -49,6 +53,7 @@ from astro_server.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
     HoroscopeFeedSubscription,
+    WebhookEndpoint,
 )
 from astro_server.services.delivery.feeds import (
     FINISHED,
@@ -96,6 +101,13 @@ CONTENT_RETRY = timedelta(minutes=5)
 CONTENT_CACHE_SIZE = 1024
 
 Kick = Callable[[list[str], str], Awaitable[None]]
+#: Who a delivery belongs to: a feed subscription, or an account's webhook endpoint.
+Owner = HoroscopeFeedSubscription | WebhookEndpoint
+
+
+def owner_id(delivery: FeedDelivery) -> str:
+    """The id of the delivery's owner (``hfs_`` or ``whe_``: the prefixes keep them apart)."""
+    return str(delivery.subscription_id or delivery.endpoint_id)  # type: ignore[attr-defined]
 
 
 # --- content ---------------------------------------------------------------------------------
@@ -295,7 +307,7 @@ async def tick(now: datetime, *, kick: Kick) -> tuple[int, int]:
 @dataclass(slots=True)
 class _Attempted:
     delivery: FeedDelivery
-    sub: HoroscopeFeedSubscription
+    sub: Owner
     result: AttemptResult
     started: datetime
     finished: datetime
@@ -370,33 +382,35 @@ async def deliver_batch(
     claim, claimed = await _claim(list(dict.fromkeys(delivery_ids)), token, now)
     if not claimed:
         return {}  # duplicate messages, or already handled
-    # A separate query: select_related left fields of the subscription unset on PostgreSQL.
-    subs = {
-        sub.id: sub
-        for sub in await HoroscopeFeedSubscription.filter(
-            id__in=list({d.subscription_id for d in claimed})  # type: ignore[attr-defined]
-        )
-    }
+    # Separate queries: select_related left fields of the subscription unset on PostgreSQL.
+    owner_ids = {owner_id(d) for d in claimed}
+    subs: dict[str, Owner] = {}
+    for model in (HoroscopeFeedSubscription, WebhookEndpoint):
+        prefix = "hfs_" if model is HoroscopeFeedSubscription else "whe_"
+        wanted = [i for i in owner_ids if i.startswith(prefix)]
+        if wanted:
+            subs.update({owner.id: owner for owner in await model.filter(id__in=wanted)})
     start_by = now + LEASE - timedelta(seconds=sender.timeout_s) - START_MARGIN
     statuses: dict[str, str | None] = {}
 
     async def attempt(delivery: FeedDelivery) -> _Attempted | None:
-        sub = subs[delivery.subscription_id]  # type: ignore[attr-defined]
+        sub = subs[owner_id(delivery)]
         held = FeedDelivery.filter(id=delivery.id, lease_token=claim)
-        if not sub.active and delivery.kind == "scheduled":
+        if not sub.active and delivery.kind in ("scheduled", "event"):
             await held.update(
                 status="abandoned",
                 next_attempt_at=None,
                 lease_token=None,
-                last_error="subscription paused"
+                last_error=f"{_owner_word(sub)} paused"
                 if sub.disabled_at is None
-                else "subscription disabled",
+                else f"{_owner_word(sub)} disabled",
             )
             statuses[delivery.id] = "abandoned"
             return None
         if delivery.body is None:
             try:
                 assert delivery.local_date is not None
+                assert isinstance(sub, HoroscopeFeedSubscription)
                 data = await cached_horoscope(sub.sign, delivery.local_date, sub.language)
             except Exception:
                 log.exception("horoscope content unavailable for delivery %s", delivery.id)
@@ -449,9 +463,19 @@ async def deliver_batch(
 
 
 _COUNT_FAILURE_SQL = (
-    "UPDATE horoscope_feed_subscriptions SET consecutive_failures = consecutive_failures + 1"
+    "UPDATE {table} SET consecutive_failures = consecutive_failures + 1"
     " WHERE id = ? RETURNING active, consecutive_failures"
 )
+
+
+def _owner_model(owner: Owner) -> type[HoroscopeFeedSubscription] | type[WebhookEndpoint]:
+    return type(owner)
+
+
+def _owner_word(owner: Owner) -> str:
+    return "subscription" if isinstance(owner, HoroscopeFeedSubscription) else "endpoint"
+
+
 _RECORD_SQL = (
     "UPDATE horoscope_feed_deliveries SET status = ?, body = ?, attempts = ?,"
     " round_attempts = ?, next_attempt_at = ?, lease_token = NULL, lease_expires_at = NULL,"
@@ -464,11 +488,14 @@ async def _record(outcomes: list[_Attempted], claim: str, policy: RetryPolicy) -
     """Count failures, decide each message's fate, and write the batch's outcomes."""
     if not outcomes:
         return {}
-    recovered = {o.sub.id for o in outcomes if o.result.succeeded and o.sub.consecutive_failures}
-    if recovered:
-        await HoroscopeFeedSubscription.filter(id__in=list(recovered)).update(
-            consecutive_failures=0
-        )
+    for model in (HoroscopeFeedSubscription, WebhookEndpoint):
+        recovered = {
+            o.sub.id
+            for o in outcomes
+            if o.result.succeeded and o.sub.consecutive_failures and isinstance(o.sub, model)
+        }
+        if recovered:
+            await model.filter(id__in=list(recovered)).update(consecutive_failures=0)
     decisions: list[AttemptDecision] = []
     for outcome in outcomes:
         sub, result = outcome.sub, outcome.result
@@ -477,7 +504,8 @@ async def _record(outcomes: list[_Attempted], claim: str, policy: RetryPolicy) -
         else:
             # Counted in SQL and read back in the same statement: concurrent failures of one
             # subscription (other batches, other workers) each see their own count.
-            (counted,) = await db.fetch(_COUNT_FAILURE_SQL, [sub.id])
+            table = _owner_model(sub)._meta.db_table
+            (counted,) = await db.fetch(_COUNT_FAILURE_SQL.format(table=table), [sub.id])
             sub.active = bool(counted["active"])
             sub.consecutive_failures = int(counted["consecutive_failures"])
             health = SubscriptionHealth(sub.active, sub.consecutive_failures - 1, sub.disabled_at)
@@ -548,16 +576,23 @@ async def _record(outcomes: list[_Attempted], claim: str, policy: RetryPolicy) -
 
 async def _disable(outcome: _Attempted, decision: AttemptDecision) -> None:
     sub, finished = outcome.sub, outcome.finished
-    disabled = await HoroscopeFeedSubscription.filter(id=sub.id, active=True).update(
-        active=False, disabled_at=finished, next_due_at=None, updated_at=finished
-    )
+    changes: dict[str, Any] = {"active": False, "disabled_at": finished, "updated_at": finished}
+    if isinstance(sub, HoroscopeFeedSubscription):
+        changes["next_due_at"] = None
+    disabled = await _owner_model(sub).filter(id=sub.id, active=True).update(**changes)
     if disabled:
         failures = decision.health.consecutive_failures
         reason = "HTTP 410" if outcome.result.gone else f"{failures} failures"
-        log.warning("subscription %s disabled after %s", sub.id, reason)
-        await FeedDelivery.filter(
-            subscription_id=sub.id, status__in=("pending", "retrying")
-        ).update(status="abandoned", next_attempt_at=None, last_error="subscription disabled")
+        word = _owner_word(sub)
+        log.warning("%s %s disabled after %s", word, sub.id, reason)
+        owned = (
+            {"subscription_id": sub.id}
+            if isinstance(sub, HoroscopeFeedSubscription)
+            else {"endpoint_id": sub.id}
+        )
+        await FeedDelivery.filter(**owned, status__in=("pending", "retrying")).update(
+            status="abandoned", next_attempt_at=None, last_error=f"{word} disabled"
+        )
 
 
 def batch_summary(statuses: dict[str, str | None]) -> str:
@@ -615,11 +650,26 @@ async def send_test_delivery(
     return delivery_view(delivery, [attempt])
 
 
-async def retry_delivery(delivery: FeedDelivery, *, now: datetime, kick: Kick) -> FeedDelivery:
-    """Send a finished message again now, with a fresh retry round (same id and body)."""
-    if delivery.kind != "scheduled":
+async def retry_delivery(
+    delivery: FeedDelivery, *, now: datetime, kick: Kick, unless_succeeded: bool = False
+) -> FeedDelivery:
+    """Send a finished message again now, with a fresh retry round (same id and body).
+
+    ``unless_succeeded`` (account events): a delivery that succeeded is a 409, not sent again.
+    """
+    if delivery.kind == "test":
         raise APIError(409, "Test deliveries cannot be retried; send a new test.", error="conflict")
-    updated = await FeedDelivery.filter(id=delivery.id, status__in=FINISHED).update(
+    finished: tuple[str, ...] = FINISHED
+    if unless_succeeded:
+        if delivery.status == "succeeded":
+            raise APIError(
+                409,
+                "This delivery already succeeded; it is not sent again.",
+                error="conflict",
+                code="delivery_succeeded",
+            )
+        finished = tuple(status for status in FINISHED if status != "succeeded")
+    updated = await FeedDelivery.filter(id=delivery.id, status__in=finished).update(
         status="pending", round_attempts=0, next_attempt_at=now, lease_token=None, updated_at=now
     )
     if not updated:

@@ -23,6 +23,7 @@ from astro_server.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
     HoroscopeFeedSubscription,
+    WebhookEndpoint,
 )
 from astro_server.services.delivery.http import DeliveryClient
 from astro_server.services.delivery.schedule import InvalidTimezone, delivery_zone, next_due
@@ -82,7 +83,15 @@ def set_client(client: DeliveryClient | None) -> None:
 def client() -> DeliveryClient:
     global _client
     if _client is None:
-        _client = DeliveryClient(allow_loopback=current_settings().allow_loopback_destinations)
+        settings = current_settings()
+        local_trust = None
+        if settings.local_webhooks and settings.embedded:
+            from astro_server.webhook_listen import CERT_FILE_NAME
+
+            local_trust = settings.data_dir / CERT_FILE_NAME
+        _client = DeliveryClient(
+            allow_loopback=settings.allow_loopback_destinations, loopback_trust_file=local_trust
+        )
     return _client
 
 
@@ -284,7 +293,11 @@ async def rotate_secret(
     return sub, secret, until
 
 
-def secrets_in_use(sub: HoroscopeFeedSubscription, now: datetime, settings: Settings) -> list[str]:
+def secrets_in_use(
+    sub: HoroscopeFeedSubscription | WebhookEndpoint, now: datetime, settings: Settings
+) -> list[str]:
+    """The secrets a message is signed with now: the current one, and the previous one during
+    a rotation's overlap (a feed subscription or an account's webhook endpoint)."""
     box = _box(settings)
     in_use = [box.decrypt(sub.secret_ciphertext, bound_to=sub.id)]
     if (

@@ -15,6 +15,10 @@ client cost about 30 times more CPU per request here (httpcore's pool scans ever
 for every queued request, and asks for ``sniffio`` on every lock), which made the client, not
 the network or the receiver, the limit of a worker.
 
+``loopback_trust_file`` (local webhook development, embedded mode only) adds the certificate
+``astro-server webhook-listen`` made to the trust store for loopback addresses only; every other
+destination is verified against the system's store alone.
+
 Throughput (many attempts to one receiver at once): attempts that start while a lookup of the
 same host is in flight share its answer (single flight, no cache: an attempt that starts after
 the answer arrived asks again), and each attempt still runs the full address check on the
@@ -28,12 +32,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import ssl
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import h11
 import httpx
@@ -107,12 +113,19 @@ class _Connection:
             self.writer.transport.abort()
 
     async def post(
-        self, target: bytes, headers: list[tuple[str, str]], body: bytes, max_bytes: int
+        self,
+        target: bytes,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        max_bytes: int,
+        method: str = "POST",
     ) -> tuple[int, bytes]:
         """Send the request; return the status and at most ``max_bytes`` of the body."""
         protocol = self.protocol
-        wire = protocol.send(h11.Request(method="POST", target=target, headers=headers))
-        wire += protocol.send(h11.Data(data=body)) + protocol.send(h11.EndOfMessage())
+        wire = protocol.send(h11.Request(method=method, target=target, headers=headers))
+        if body:
+            wire += protocol.send(h11.Data(data=body))
+        wire += protocol.send(h11.EndOfMessage())
         received = bytearray()
         status: int | None = None
         try:
@@ -197,6 +210,7 @@ class DeliveryClient:
         self,
         *,
         allow_loopback: bool = False,
+        loopback_trust_file: Path | None = None,
         ssl_context: ssl.SSLContext | None = None,
         resolver: Resolver | None = None,
         timeout_s: float = DEFAULT_TIMEOUT_S,
@@ -205,6 +219,7 @@ class DeliveryClient:
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> None:
         self.allow_loopback = allow_loopback
+        self.loopback_trust_file = loopback_trust_file
         self.ssl_context = ssl_context or default_ssl_context()
         self.resolver = resolver
         self.timeout_s = timeout_s
@@ -251,6 +266,18 @@ class DeliveryClient:
                 self._pools.pop(old_key).close()
         return pool
 
+    def _context_for(self, address: str) -> ssl.SSLContext:
+        """The TLS context for one checked address: the system's trust store, and for a
+        loopback address also the ``webhook-listen`` certificate when one is configured
+        (``ASTRO_LOCAL_WEBHOOKS``, embedded mode only). Read afresh for each connection: the
+        listener makes a new certificate each time it starts."""
+        trust = self.loopback_trust_file
+        if trust is None or not ipaddress.ip_address(address).is_loopback or not trust.is_file():
+            return self.ssl_context
+        context = default_ssl_context()
+        context.load_verify_locations(cafile=str(trust))
+        return context
+
     async def _connect(self, destination: CheckedDestination) -> _Connection:
         """A new TLS connection to the first checked address that answers."""
         last_error: OSError | None = None
@@ -259,7 +286,7 @@ class DeliveryClient:
                 reader, writer = await asyncio.open_connection(
                     address,
                     destination.port,
-                    ssl=self.ssl_context,
+                    ssl=self._context_for(address),
                     server_hostname=destination.host,
                     ssl_handshake_timeout=self.timeout_s,
                 )
@@ -272,18 +299,24 @@ class DeliveryClient:
         raise last_error or OSError("no address to connect to")
 
     async def _send(
-        self, pool: _Pool, target: bytes, headers: list[tuple[str, str]], body: bytes
+        self,
+        pool: _Pool,
+        target: bytes,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        *,
+        method: str = "POST",
+        max_bytes: int | None = None,
     ) -> tuple[int, bytes, str]:
+        limit = self.max_response_bytes if max_bytes is None else max_bytes
         connection = self._idle_connection(pool) or await self._connect(pool.destination)
         try:
-            status, received = await connection.post(target, headers, body, self.max_response_bytes)
+            status, received = await connection.post(target, headers, body, limit, method)
         except _StaleConnection:
             connection.close()
             connection = await self._connect(pool.destination)
             try:
-                status, received = await connection.post(
-                    target, headers, body, self.max_response_bytes
-                )
+                status, received = await connection.post(target, headers, body, limit, method)
             except BaseException:
                 connection.close()
                 raise
@@ -351,3 +384,61 @@ class DeliveryClient:
         elif not 200 <= status < 300:
             error = f"HTTP {status}"
         return AttemptResult(status, elapsed_ms(), text, error, address)
+
+
+@dataclass(frozen=True, slots=True)
+class FetchResult:
+    """What :meth:`DeliveryClient.fetch` got: the body (complete unless ``too_large``), or an
+    error (``unsafe_destination: ...``, a timeout, a network error, a redirect, an HTTP status)."""
+
+    status: int | None
+    body: bytes
+    error: str | None
+    too_large: bool = False
+
+
+async def fetch(
+    client: DeliveryClient, url: str, *, max_bytes: int, timeout_s: float
+) -> FetchResult:
+    """GET ``url`` under the delivery client's rules: https only, the destination checked and
+    pinned (public addresses only, unless the client allows loopback for tests), no redirects
+    followed, the whole fetch within ``timeout_s``, at most ``max_bytes`` read (one more byte
+    tells ``too_large``). Used for brand logos, which are fetched once when saved."""
+    try:
+        async with asyncio.timeout(timeout_s):
+            destination = await check_destination(
+                url, allow_loopback=client.allow_loopback, resolver=client._resolve
+            )
+            pool = client._pool_for(destination)
+            headers = [
+                ("Host", _host_header(destination)),
+                ("User-Agent", USER_AGENT),
+                ("Accept", "image/png, image/jpeg, image/svg+xml"),
+            ]
+            pool.in_use += 1
+            try:
+                async with pool.slots:
+                    status, received, _address = await client._send(
+                        pool,
+                        httpx.URL(url).raw_path,
+                        headers,
+                        b"",
+                        method="GET",
+                        max_bytes=max_bytes + 1,
+                    )
+            finally:
+                pool.in_use -= 1
+    except UnsafeDestination as exc:
+        log.warning("fetch destination refused: %s", exc.detail)
+        return FetchResult(None, b"", f"unsafe_destination: {exc.reason}")
+    except TimeoutError:
+        return FetchResult(None, b"", f"timeout after {timeout_s:g} s")
+    except (h11.ProtocolError, ssl.SSLError, OSError, EOFError) as exc:
+        return FetchResult(None, b"", f"{type(exc).__name__}: {exc}"[:500])
+    if 300 <= status < 400:
+        return FetchResult(status, b"", "redirect not followed")
+    if not 200 <= status < 300:
+        return FetchResult(status, b"", f"HTTP {status}")
+    if len(received) > max_bytes:
+        return FetchResult(status, b"", f"larger than {max_bytes} bytes", too_large=True)
+    return FetchResult(status, received, None)

@@ -1,0 +1,182 @@
+"""``client.brand_profiles``: report brand profiles of your account (session routes; log in
+first with ``client.auth.login``). ``update`` is spec endpoint 4."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from astro_sdk._base import validate_request
+from astro_sdk._operation import Credential, HTTPMethod, Operation
+from astro_sdk._pagination import AsyncCursorPage, AsyncCursorPager, CursorPage
+from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.brand_profiles import (
+    Branding,
+    BrandProfile,
+    BrandProfileEnvelope,
+    BrandProfileListQuery,
+    BrandProfilePage,
+    CreateBrandProfileRequest,
+    DeletedBrandProfile,
+    UpdateBrandProfileRequest,
+)
+
+__all__ = ["AsyncBrandProfiles", "BrandProfiles"]
+
+BASE = "/v1/report-brand-profiles"
+ITEM = BASE + "/{id}"
+BrandingInput = Branding | Mapping[str, Any]
+
+
+def _op(
+    operation_id: str,
+    method: HTTPMethod,
+    path: str,
+    response: type[Any],
+    *,
+    request: type[RequestModel] | None = None,
+    query: type[RequestModel] | None = None,
+    status: int = 200,
+) -> Any:
+    return Operation(
+        operation_id=operation_id,
+        method=method,
+        path=path,
+        credential=Credential.SESSION,
+        response_model=response,
+        request_model=request,
+        query_model=query,
+        success_status=status,
+    )
+
+
+CREATE: Operation[BrandProfileEnvelope] = _op(
+    "createReportBrandProfile",
+    "POST",
+    BASE,
+    BrandProfileEnvelope,
+    request=CreateBrandProfileRequest,
+    status=201,
+)
+LIST: Operation[BrandProfilePage] = _op(
+    "listReportBrandProfiles", "GET", BASE, BrandProfilePage, query=BrandProfileListQuery
+)
+GET: Operation[BrandProfileEnvelope] = _op(
+    "getReportBrandProfile", "GET", ITEM, BrandProfileEnvelope
+)
+UPDATE: Operation[BrandProfileEnvelope] = _op(
+    "updateReportBrandProfile",
+    "PATCH",
+    ITEM,
+    BrandProfileEnvelope,
+    request=UpdateBrandProfileRequest,
+)
+DELETE: Operation[DeletedBrandProfile] = _op(
+    "deleteReportBrandProfile", "DELETE", ITEM, DeletedBrandProfile, status=204
+)
+OPERATIONS = (CREATE, LIST, GET, UPDATE, DELETE)
+
+
+def _branding(branding: BrandingInput | None) -> Any:
+    if branding is None or isinstance(branding, Branding):
+        return branding
+    return dict(branding)
+
+
+def _unwrap(envelope: ResponseModel, inner: Any) -> Any:
+    inner._api_response = envelope._api_response
+    return inner
+
+
+class BrandProfiles(SyncResource):
+    operations = OPERATIONS
+
+    def create(self, *, name: str, branding: BrandingInput) -> BrandProfile:
+        """``POST /v1/report-brand-profiles``; a ``logo_url`` is fetched now and stored. A 400
+        ``BadRequestError`` names each field (code ``logo_refused`` for the logo)."""
+        body = validate_request(
+            CreateBrandProfileRequest, {"name": name, "branding": _branding(branding)}
+        )
+        envelope = self._client.request(CREATE, body=body)
+        return _unwrap(envelope, envelope.profile)  # type: ignore[no-any-return]
+
+    def list(
+        self, *, limit: int | None = None, cursor: str | None = None
+    ) -> CursorPage[BrandProfile]:
+        """The account's profiles, newest first; iterate for every one across pages."""
+        query = validate_request(BrandProfileListQuery, {"limit": limit})
+
+        def fetch(page_cursor: str | None) -> CursorPage[BrandProfile]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = self._client.request(LIST, query=page_query)
+            return CursorPage(page.profiles, page.next_cursor, fetch, page.api_response)
+
+        return fetch(cursor)
+
+    def get(self, profile_id: str) -> BrandProfile:
+        envelope = self._client.request(GET, path_params={"id": profile_id})
+        return _unwrap(envelope, envelope.profile)  # type: ignore[no-any-return]
+
+    def update(
+        self,
+        profile_id: str,
+        *,
+        name: str | None = None,
+        branding: BrandingInput | None = None,
+    ) -> BrandProfile:
+        """Spec endpoint 4: the fields given replace those stored (inside ``branding`` too; a
+        branding field given as None is removed)."""
+        body = validate_request(
+            UpdateBrandProfileRequest, {"name": name, "branding": _branding(branding)}
+        )
+        envelope = self._client.request(UPDATE, body=body, path_params={"id": profile_id})
+        return _unwrap(envelope, envelope.profile)  # type: ignore[no-any-return]
+
+    def delete(self, profile_id: str) -> DeletedBrandProfile:
+        return self._client.request(DELETE, path_params={"id": profile_id})
+
+
+class AsyncBrandProfiles(AsyncResource):
+    operations = OPERATIONS
+
+    async def create(self, *, name: str, branding: BrandingInput) -> BrandProfile:
+        """See :meth:`BrandProfiles.create`."""
+        body = validate_request(
+            CreateBrandProfileRequest, {"name": name, "branding": _branding(branding)}
+        )
+        envelope = await self._client.request(CREATE, body=body)
+        return _unwrap(envelope, envelope.profile)  # type: ignore[no-any-return]
+
+    def list(
+        self, *, limit: int | None = None, cursor: str | None = None
+    ) -> AsyncCursorPager[BrandProfile]:
+        """``await`` for the first page, ``async for`` for every profile."""
+        query = validate_request(BrandProfileListQuery, {"limit": limit})
+
+        async def fetch(page_cursor: str | None) -> AsyncCursorPage[BrandProfile]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = await self._client.request(LIST, query=page_query)
+            return AsyncCursorPage(page.profiles, page.next_cursor, fetch, page.api_response)
+
+        return AsyncCursorPager(lambda: fetch(cursor))
+
+    async def get(self, profile_id: str) -> BrandProfile:
+        envelope = await self._client.request(GET, path_params={"id": profile_id})
+        return _unwrap(envelope, envelope.profile)  # type: ignore[no-any-return]
+
+    async def update(
+        self,
+        profile_id: str,
+        *,
+        name: str | None = None,
+        branding: BrandingInput | None = None,
+    ) -> BrandProfile:
+        body = validate_request(
+            UpdateBrandProfileRequest, {"name": name, "branding": _branding(branding)}
+        )
+        envelope = await self._client.request(UPDATE, body=body, path_params={"id": profile_id})
+        return _unwrap(envelope, envelope.profile)  # type: ignore[no-any-return]
+
+    async def delete(self, profile_id: str) -> DeletedBrandProfile:
+        return await self._client.request(DELETE, path_params={"id": profile_id})

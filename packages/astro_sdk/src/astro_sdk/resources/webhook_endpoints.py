@@ -1,0 +1,252 @@
+"""``client.webhook_endpoints``: account events (reports, visual readings, campaigns) delivered
+to your HTTPS endpoints (API key).
+
+Each delivery is a Standard Webhooks POST of ``{id, type, created_at, livemode, data}``: check
+it with :func:`astro_sdk.webhooks.verify` and the ``signing_secret`` returned by
+:meth:`WebhookEndpoints.create` (shown once). :meth:`WebhookEndpoints.retry_delivery` sends a
+failed delivery again now (a ``ConflictError`` when it already succeeded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from astro_sdk._base import validate_request
+from astro_sdk._operation import Credential, HTTPMethod, Operation
+from astro_sdk._pagination import AsyncCursorPage, AsyncCursorPager, CursorPage
+from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.webhook_endpoints import (
+    CreatedWebhookEndpoint,
+    CreateWebhookEndpointRequest,
+    DeletedWebhookEndpoint,
+    EventDelivery,
+    EventDeliveryEnvelope,
+    EventDeliveryPage,
+    EventType,
+    RotatedWebhookEndpointSecret,
+    UpdateWebhookEndpointRequest,
+    WebhookEndpoint,
+    WebhookEndpointEnvelope,
+    WebhookEndpointListQuery,
+    WebhookEndpointPage,
+)
+
+__all__ = ["AsyncWebhookEndpoints", "WebhookEndpoints"]
+
+BASE = "/api/v3/webhook-endpoints"
+ITEM = BASE + "/{id}"
+
+
+def _op(
+    operation_id: str,
+    method: HTTPMethod,
+    path: str,
+    response: type[Any],
+    *,
+    request: type[RequestModel] | None = None,
+    query: type[RequestModel] | None = None,
+    status: int = 200,
+) -> Any:
+    return Operation(
+        operation_id=operation_id,
+        method=method,
+        path=path,
+        credential=Credential.API_KEY,
+        response_model=response,
+        request_model=request,
+        query_model=query,
+        success_status=status,
+    )
+
+
+CREATE: Operation[CreatedWebhookEndpoint] = _op(
+    "createWebhookEndpoint",
+    "POST",
+    BASE,
+    CreatedWebhookEndpoint,
+    request=CreateWebhookEndpointRequest,
+    status=201,
+)
+LIST: Operation[WebhookEndpointPage] = _op(
+    "listWebhookEndpoints", "GET", BASE, WebhookEndpointPage, query=WebhookEndpointListQuery
+)
+GET: Operation[WebhookEndpointEnvelope] = _op(
+    "getWebhookEndpoint", "GET", ITEM, WebhookEndpointEnvelope
+)
+UPDATE: Operation[WebhookEndpointEnvelope] = _op(
+    "updateWebhookEndpoint",
+    "PATCH",
+    ITEM,
+    WebhookEndpointEnvelope,
+    request=UpdateWebhookEndpointRequest,
+)
+DELETE: Operation[DeletedWebhookEndpoint] = _op(
+    "deleteWebhookEndpoint", "DELETE", ITEM, DeletedWebhookEndpoint, status=204
+)
+ROTATE_SECRET: Operation[RotatedWebhookEndpointSecret] = _op(
+    "rotateWebhookEndpointSecret", "POST", ITEM + "/rotate-secret", RotatedWebhookEndpointSecret
+)
+LIST_DELIVERIES: Operation[EventDeliveryPage] = _op(
+    "listWebhookEndpointDeliveries",
+    "GET",
+    ITEM + "/deliveries",
+    EventDeliveryPage,
+    query=WebhookEndpointListQuery,
+)
+RETRY_DELIVERY: Operation[EventDeliveryEnvelope] = _op(
+    "retryWebhookEndpointDelivery",
+    "POST",
+    ITEM + "/deliveries/{delivery_id}/retry",
+    EventDeliveryEnvelope,
+    status=202,
+)
+OPERATIONS = (CREATE, LIST, GET, UPDATE, DELETE, ROTATE_SECRET, LIST_DELIVERIES, RETRY_DELIVERY)
+
+
+def _unwrap(envelope: ResponseModel, inner: Any) -> Any:
+    inner._api_response = envelope._api_response
+    return inner
+
+
+class WebhookEndpoints(SyncResource):
+    operations = OPERATIONS
+
+    def create(self, *, url: str, event_types: Sequence[EventType]) -> CreatedWebhookEndpoint:
+        """``POST /api/v3/webhook-endpoints``. A 400 ``BadRequestError`` carries ``code``
+        ``unsafe_destination``. Keep ``signing_secret``: it is shown only here."""
+        body = validate_request(
+            CreateWebhookEndpointRequest, {"url": url, "event_types": list(event_types)}
+        )
+        return self._client.request(CREATE, body=body)
+
+    def list(
+        self, *, limit: int | None = None, cursor: str | None = None
+    ) -> CursorPage[WebhookEndpoint]:
+        """The account's endpoints, newest first; iterate for every one across pages."""
+        query = validate_request(WebhookEndpointListQuery, {"limit": limit})
+
+        def fetch(page_cursor: str | None) -> CursorPage[WebhookEndpoint]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = self._client.request(LIST, query=page_query)
+            return CursorPage(page.endpoints, page.next_cursor, fetch, page.api_response)
+
+        return fetch(cursor)
+
+    def get(self, endpoint_id: str) -> WebhookEndpoint:
+        envelope = self._client.request(GET, path_params={"id": endpoint_id})
+        return _unwrap(envelope, envelope.endpoint)  # type: ignore[no-any-return]
+
+    def update(
+        self,
+        endpoint_id: str,
+        *,
+        active: bool | None = None,
+        event_types: Sequence[EventType] | None = None,
+    ) -> WebhookEndpoint:
+        """Pause/resume (``active``) and/or replace ``event_types``."""
+        body = validate_request(
+            UpdateWebhookEndpointRequest,
+            {"active": active, "event_types": None if event_types is None else list(event_types)},
+        )
+        envelope = self._client.request(UPDATE, body=body, path_params={"id": endpoint_id})
+        return _unwrap(envelope, envelope.endpoint)  # type: ignore[no-any-return]
+
+    def delete(self, endpoint_id: str) -> DeletedWebhookEndpoint:
+        return self._client.request(DELETE, path_params={"id": endpoint_id})
+
+    def rotate_secret(self, endpoint_id: str) -> RotatedWebhookEndpointSecret:
+        """A new signing secret; the old one keeps signing beside it for 24 hours."""
+        return self._client.request(ROTATE_SECRET, path_params={"id": endpoint_id})
+
+    def deliveries(
+        self, endpoint_id: str, *, limit: int | None = None, cursor: str | None = None
+    ) -> CursorPage[EventDelivery]:
+        """The attempt log, newest first, each event message with its attempts."""
+        query = validate_request(WebhookEndpointListQuery, {"limit": limit})
+        path_params = {"id": endpoint_id}
+
+        def fetch(page_cursor: str | None) -> CursorPage[EventDelivery]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = self._client.request(LIST_DELIVERIES, query=page_query, path_params=path_params)
+            return CursorPage(page.deliveries, page.next_cursor, fetch, page.api_response)
+
+        return fetch(cursor)
+
+    def retry_delivery(self, endpoint_id: str, delivery_id: str) -> EventDelivery:
+        """Send a failed delivery again now (same ``webhook-id`` and body); ``ConflictError``
+        when it already succeeded or is still being attempted."""
+        envelope = self._client.request(
+            RETRY_DELIVERY, path_params={"id": endpoint_id, "delivery_id": delivery_id}
+        )
+        return _unwrap(envelope, envelope.delivery)  # type: ignore[no-any-return]
+
+
+class AsyncWebhookEndpoints(AsyncResource):
+    operations = OPERATIONS
+
+    async def create(self, *, url: str, event_types: Sequence[EventType]) -> CreatedWebhookEndpoint:
+        """See :meth:`WebhookEndpoints.create`."""
+        body = validate_request(
+            CreateWebhookEndpointRequest, {"url": url, "event_types": list(event_types)}
+        )
+        return await self._client.request(CREATE, body=body)
+
+    def list(
+        self, *, limit: int | None = None, cursor: str | None = None
+    ) -> AsyncCursorPager[WebhookEndpoint]:
+        """``await`` for the first page, ``async for`` for every endpoint."""
+        query = validate_request(WebhookEndpointListQuery, {"limit": limit})
+
+        async def fetch(page_cursor: str | None) -> AsyncCursorPage[WebhookEndpoint]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = await self._client.request(LIST, query=page_query)
+            return AsyncCursorPage(page.endpoints, page.next_cursor, fetch, page.api_response)
+
+        return AsyncCursorPager(lambda: fetch(cursor))
+
+    async def get(self, endpoint_id: str) -> WebhookEndpoint:
+        envelope = await self._client.request(GET, path_params={"id": endpoint_id})
+        return _unwrap(envelope, envelope.endpoint)  # type: ignore[no-any-return]
+
+    async def update(
+        self,
+        endpoint_id: str,
+        *,
+        active: bool | None = None,
+        event_types: Sequence[EventType] | None = None,
+    ) -> WebhookEndpoint:
+        body = validate_request(
+            UpdateWebhookEndpointRequest,
+            {"active": active, "event_types": None if event_types is None else list(event_types)},
+        )
+        envelope = await self._client.request(UPDATE, body=body, path_params={"id": endpoint_id})
+        return _unwrap(envelope, envelope.endpoint)  # type: ignore[no-any-return]
+
+    async def delete(self, endpoint_id: str) -> DeletedWebhookEndpoint:
+        return await self._client.request(DELETE, path_params={"id": endpoint_id})
+
+    async def rotate_secret(self, endpoint_id: str) -> RotatedWebhookEndpointSecret:
+        return await self._client.request(ROTATE_SECRET, path_params={"id": endpoint_id})
+
+    def deliveries(
+        self, endpoint_id: str, *, limit: int | None = None, cursor: str | None = None
+    ) -> AsyncCursorPager[EventDelivery]:
+        query = validate_request(WebhookEndpointListQuery, {"limit": limit})
+        path_params = {"id": endpoint_id}
+
+        async def fetch(page_cursor: str | None) -> AsyncCursorPage[EventDelivery]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = await self._client.request(
+                LIST_DELIVERIES, query=page_query, path_params=path_params
+            )
+            return AsyncCursorPage(page.deliveries, page.next_cursor, fetch, page.api_response)
+
+        return AsyncCursorPager(lambda: fetch(cursor))
+
+    async def retry_delivery(self, endpoint_id: str, delivery_id: str) -> EventDelivery:
+        envelope = await self._client.request(
+            RETRY_DELIVERY, path_params={"id": endpoint_id, "delivery_id": delivery_id}
+        )
+        return _unwrap(envelope, envelope.delivery)  # type: ignore[no-any-return]

@@ -1,0 +1,217 @@
+"""Where file bytes live: one async interface, two backends.
+
+* :class:`DirectoryStorage`: ``<data dir>/files`` (the embedded mode). Writes go to a temporary
+  file in the same directory and are renamed into place, so a reader never sees half a file.
+* :class:`S3Storage`: an S3-compatible bucket (``ASTRO_STORAGE_URL=s3://bucket/prefix``), so
+  every API node serves every file. boto3 is blocking: each call runs in a worker thread
+  (``asyncio.to_thread``); the client itself is thread-safe and made once.
+
+Keys are relative (``file_<hex>``); a backend refuses a key that could leave its root.
+``read(key, start, end)`` takes an inclusive byte range as HTTP does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import tempfile
+from collections.abc import AsyncIterable
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from astro_server.settings import Settings
+
+_KEY = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$")
+
+Payload = bytes | AsyncIterable[bytes]
+
+
+class StorageError(Exception):
+    """The backend failed (unreachable bucket, disk error)."""
+
+
+def _checked_key(key: str) -> str:
+    if not _KEY.match(key) or ".." in key:
+        raise ValueError(f"invalid storage key {key!r}")
+    return key
+
+
+async def _collect(data: Payload) -> bytes:
+    if isinstance(data, bytes):
+        return data
+    parts = [chunk async for chunk in data]
+    return b"".join(parts)
+
+
+class Storage(Protocol):
+    """The interface every backend implements."""
+
+    name: str
+
+    async def put(self, key: str, data: Payload, content_type: str) -> int:
+        """Store the bytes under ``key`` (replacing any); returns the size written."""
+        ...
+
+    async def read(self, key: str, start: int = 0, end: int | None = None) -> bytes:
+        """Bytes ``start..end`` (inclusive; ``end`` None: to the end). FileNotFoundError."""
+        ...
+
+    async def size(self, key: str) -> int | None:
+        """The stored size, or None when there is no such object."""
+        ...
+
+    async def delete(self, key: str) -> None:
+        """Remove the object; a missing one is not an error."""
+        ...
+
+
+class DirectoryStorage:
+    name = "directory"
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def _path(self, key: str) -> Path:
+        return self.root / _checked_key(key)
+
+    async def put(self, key: str, data: Payload, content_type: str) -> int:
+        path = self._path(key)
+        payload = await _collect(data)
+
+        def write() -> None:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.root, prefix=".part-")
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(payload)
+                os.replace(tmp, path)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+
+        await asyncio.to_thread(write)
+        return len(payload)
+
+    async def read(self, key: str, start: int = 0, end: int | None = None) -> bytes:
+        path = self._path(key)
+
+        def read() -> bytes:
+            with path.open("rb") as fh:
+                fh.seek(start)
+                return fh.read() if end is None else fh.read(end - start + 1)
+
+        return await asyncio.to_thread(read)
+
+    async def size(self, key: str) -> int | None:
+        path = self._path(key)
+        try:
+            return (await asyncio.to_thread(path.stat)).st_size
+        except FileNotFoundError:
+            return None
+
+    async def delete(self, key: str) -> None:
+        await asyncio.to_thread(self._path(key).unlink, missing_ok=True)
+
+
+class S3Storage:
+    name = "s3"
+
+    def __init__(
+        self,
+        bucket: str,
+        prefix: str = "",
+        *,
+        endpoint_url: str | None = None,
+        access_key_id: str | None = None,
+        secret_access_key: str | None = None,
+        region: str = "us-east-1",
+    ) -> None:
+        import boto3
+        from botocore.config import Config
+
+        self.bucket = bucket
+        self.prefix = prefix.strip("/")
+        self.client: Any = boto3.session.Session().client(
+            "s3",
+            endpoint_url=endpoint_url,
+            aws_access_key_id=access_key_id,
+            aws_secret_access_key=secret_access_key,
+            region_name=region,
+            config=Config(
+                connect_timeout=5,
+                read_timeout=30,
+                retries={"max_attempts": 3, "mode": "standard"},
+                s3={"addressing_style": "path"},
+            ),
+        )
+
+    def _key(self, key: str) -> str:
+        key = _checked_key(key)
+        return f"{self.prefix}/{key}" if self.prefix else key
+
+    @staticmethod
+    def _missing(exc: Exception) -> bool:
+        response = getattr(exc, "response", None) or {}
+        code = str(response.get("Error", {}).get("Code", ""))
+        return code in {"404", "NoSuchKey", "NotFound"}
+
+    async def put(self, key: str, data: Payload, content_type: str) -> int:
+        payload = await _collect(data)
+        await asyncio.to_thread(
+            self.client.put_object,
+            Bucket=self.bucket,
+            Key=self._key(key),
+            Body=payload,
+            ContentType=content_type,
+        )
+        return len(payload)
+
+    async def read(self, key: str, start: int = 0, end: int | None = None) -> bytes:
+        def read() -> bytes:
+            ranged = start > 0 or end is not None
+            extra = {"Range": f"bytes={start}-{'' if end is None else end}"} if ranged else {}
+            try:
+                answer = self.client.get_object(Bucket=self.bucket, Key=self._key(key), **extra)
+            except Exception as exc:
+                if self._missing(exc):
+                    raise FileNotFoundError(key) from None
+                raise
+            body: bytes = answer["Body"].read()
+            return body
+
+        return await asyncio.to_thread(read)
+
+    async def size(self, key: str) -> int | None:
+        def head() -> int | None:
+            try:
+                answer = self.client.head_object(Bucket=self.bucket, Key=self._key(key))
+            except Exception as exc:
+                if self._missing(exc):
+                    return None
+                raise
+            return int(answer["ContentLength"])
+
+        return await asyncio.to_thread(head)
+
+    async def delete(self, key: str) -> None:
+        await asyncio.to_thread(self.client.delete_object, Bucket=self.bucket, Key=self._key(key))
+
+
+def storage_for(settings: Settings) -> Storage:
+    """The backend the settings select: ``ASTRO_STORAGE_URL`` (s3://bucket/prefix), or the
+    data directory's ``files`` folder."""
+    if not settings.storage_url:
+        return DirectoryStorage(settings.data_dir / "files")
+    url = urlsplit(settings.storage_url)
+    if url.scheme != "s3" or not url.netloc:
+        raise ValueError("ASTRO_STORAGE_URL must look like s3://bucket/prefix")
+    return S3Storage(
+        url.netloc,
+        url.path,
+        endpoint_url=settings.s3_endpoint_url,
+        access_key_id=settings.s3_access_key_id,
+        secret_access_key=settings.s3_secret_access_key,
+        region=settings.s3_region,
+    )

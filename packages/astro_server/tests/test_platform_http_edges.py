@@ -1,0 +1,147 @@
+"""HTTP edges a new integrator meets first (issue 16): two credentials on one request,
+``RateLimit-*`` headers on every answer of a rate-limited route, ``GET /``, the docs' assets.
+(Logout's 204 without a media type is checked over real HTTP in ``tests/test_e2e_first_hour.py``:
+Quart's test client adds ``text/html`` to any response that has none.)"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from _platform_support import new_account, running_app, settings_for
+from quart import Quart
+from quart.typing import TestClientProtocol as Client
+
+from astro_server.services import accounts
+
+RATE_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")
+
+
+@pytest.fixture
+async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
+    settings = settings_for(database_url, tmp_path, login_rate_limit=5)
+    async with running_app(settings) as application:
+        yield application
+
+
+@pytest.fixture
+def client(app: Quart) -> Client:
+    return app.test_client()
+
+
+async def _key_and_session(client: Client) -> tuple[str, str]:
+    account_id, key = await new_account("pro", 100)
+    await accounts.create_customer(account_id, "ana@example.com", "correct horse battery")
+    login = await client.post(
+        "/auth/login", json={"email": "ana@example.com", "password": "correct horse battery"}
+    )
+    assert login.status_code == 200
+    token: str = (await login.get_json())["token"]
+    return key, token
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("GET", "/api/v3/jobs"), ("GET", "/v1/horoscope-feed-subscriptions")],
+    ids=["api-key route", "session route"],
+)
+async def test_an_api_key_beside_a_session_token_is_a_401_naming_the_conflict(
+    client: Client, method: str, path: str
+) -> None:
+    # Spec, Authentication rule 2. Each credential alone opens its own kind of route.
+    key, token = await _key_and_session(client)
+    both = {"X-API-Key": key, "Authorization": f"Bearer {token}"}
+    response = await client.open(path, method=method, headers=both)
+    assert response.status_code == 401
+    body = await response.get_json()
+    assert body["error"] == "unauthorized"
+    assert "both X-API-Key and" in body["message"]
+    for name in RATE_HEADERS:
+        assert name in response.headers
+    alone = {"X-API-Key": key} if path.startswith("/api") else {"Authorization": f"Bearer {token}"}
+    assert (await client.open(path, method=method, headers=alone)).status_code == 200
+
+
+async def test_the_same_api_key_in_both_headers_is_one_credential(client: Client) -> None:
+    key, _token = await _key_and_session(client)
+    response = await client.get(
+        "/api/v3/jobs", headers={"X-API-Key": key, "Authorization": f"Bearer {key}"}
+    )
+    assert response.status_code == 200
+
+
+async def test_rate_limit_headers_on_401_404_405_of_rate_limited_routes(client: Client) -> None:
+    key, _token = await _key_and_session(client)
+    answers = {
+        "401 no key": await client.get("/api/v3/jobs"),
+        "401 unknown key": await client.get("/api/v3/jobs", headers={"X-API-Key": "ak_live_x"}),
+        "404 unknown route": await client.get("/api/v3/nope", headers={"X-API-Key": key}),
+        "404 unknown job": await client.get(
+            "/api/v3/jobs/job_" + "0" * 24, headers={"X-API-Key": key}
+        ),
+        "405": await client.get("/api/v3/western/natal", headers={"X-API-Key": key}),
+        "404 anonymous": await client.get("/nothing-here"),
+    }
+    for name, response in answers.items():
+        assert response.status_code == int(name[:3]), name
+        for header in RATE_HEADERS:
+            assert header in response.headers, f"{name}: no {header}"
+    # A valid key's 404 and 405 count against the key (the pro tier's limit), an unknown
+    # credential's against the client address (the free tier's).
+    assert answers["404 unknown route"].headers["RateLimit-Limit"] == "1200"
+    assert answers["405"].headers["RateLimit-Limit"] == "1200"
+    assert answers["401 no key"].headers["RateLimit-Limit"] == "60"
+
+
+async def test_requests_without_a_valid_credential_are_limited_per_address(
+    database_url: str, tmp_path: Path, fresh_rate_window: None
+) -> None:
+    settings = settings_for(
+        database_url, tmp_path, rate_limits={"free": 3, "starter": 3, "pro": 3, "enterprise": 3}
+    )
+    async with running_app(settings) as application:
+        client = application.test_client()
+        statuses = [
+            (await client.get("/api/v3/jobs", headers={"X-API-Key": f"ak_live_{n}"})).status_code
+            for n in range(4)
+        ]
+    assert statuses == [401, 401, 401, 429]
+
+
+async def test_every_login_answer_carries_rate_limit_headers(
+    client: Client, fresh_rate_window: None
+) -> None:
+    await _key_and_session(client)  # one login (of 5 per minute from this address)
+    answers = [
+        await client.post("/auth/login", json={"email": "not an address", "password": "x"}),
+        await client.post("/auth/login", json={"email": "ana@example.com", "password": "wrong"}),
+    ]
+    assert [a.status_code for a in answers] == [400, 401]
+    assert [a.headers["RateLimit-Remaining"] for a in answers] == ["3", "2"]
+    for answer in answers:
+        assert answer.headers["RateLimit-Limit"] == "5"
+
+
+async def test_the_root_is_a_json_index(client: Client) -> None:
+    response = await client.get("/")
+    assert response.status_code == 200
+    body = await response.get_json()
+    assert body["name"] == "Astro API"
+    assert body["docs_url"] == "/docs"
+    assert body["openapi_url"] == "/openapi.json"
+    assert body["version"]
+    assert body["api_version"] == "1.1.0"
+
+
+async def test_the_docs_page_loads_swagger_ui_from_this_server(client: Client) -> None:
+    page = (await (await client.get("/docs")).get_data()).decode()
+    assert "https://" not in page
+    assert "http://" not in page
+    for asset in ("/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css"):
+        assert asset in page
+        response = await client.get(asset)
+        assert response.status_code == 200
+        assert len(await response.get_data()) > 100_000
+    assert (await client.get("/docs/assets/..%2Fcore.py")).status_code == 404
+    assert (await client.get("/docs/assets/swagger-editor.js")).status_code == 404
