@@ -77,14 +77,14 @@ class _ProfileFields(BaseModel):
     _printable_text = field_validator("gender", "external_id")(_printable)
 
 
-class CreateProfileRequest(_ProfileFields):
+class CreateClientProfileRequest(_ProfileFields):
     name: str = Field(min_length=1, max_length=200, description="The client's name")
     birth: ProfileBirth = Field(description="The birth subject")
 
     _printable_name = field_validator("name")(_printable)
 
 
-class UpdateProfileRequest(_ProfileFields):
+class UpdateClientProfileRequest(_ProfileFields):
     """Only the fields sent change; ``null`` clears an optional one; ``tags`` replaces the list."""
 
     name: str | None = Field(default=None, min_length=1, max_length=200)
@@ -94,7 +94,7 @@ class UpdateProfileRequest(_ProfileFields):
     _printable_name = field_validator("name")(_printable)
 
 
-class Profile(BaseModel):
+class ClientProfile(BaseModel):
     id: str = Field(pattern=PROFILE_ID)
     name: str
     birth: ProfileBirth
@@ -107,16 +107,16 @@ class Profile(BaseModel):
     updated_at: dt.datetime
 
 
-class ProfileEnvelope(BaseModel):
-    profile: Profile
+class ClientProfileEnvelope(BaseModel):
+    profile: ClientProfile
 
 
-class ProfilePage(BaseModel):
-    profiles: list[Profile]
+class ClientProfilePage(BaseModel):
+    profiles: list[ClientProfile]
     next_cursor: str | None = Field(description="Pass as cursor for the next page; null at end")
 
 
-class ProfileQuery(BaseModel):
+class ClientProfileQuery(BaseModel):
     limit: int = Field(default=20, ge=1, le=100)
     cursor: str | None = Field(default=None, max_length=40)
     tag: str | None = Field(default=None, min_length=1, max_length=50, description="Exact tag")
@@ -125,25 +125,27 @@ class ProfileQuery(BaseModel):
     )
 
 
-class ExportActor(BaseModel):
+class ClientProfileAuditActor(BaseModel):
     id: str
     kind: Literal["api_key", "customer", "operator"]
 
 
-class ExportEvent(BaseModel):
+class ClientProfileAuditEvent(BaseModel):
     id: int
     action: str
     object_id: str | None
-    actor: ExportActor
+    actor: ClientProfileAuditActor
     livemode: bool
     request_id: str | None
     client_address: str | None
     created_at: dt.datetime
 
 
-class ProfileExport(BaseModel):
-    profile: Profile
-    audit_events: list[ExportEvent] = Field(description="Every audit row about this profile")
+class ClientProfileExport(BaseModel):
+    profile: ClientProfile
+    audit_events: list[ClientProfileAuditEvent] = Field(
+        description="Every audit row about this profile"
+    )
     exported_at: dt.datetime
 
 
@@ -161,11 +163,11 @@ def _fields(model: BaseModel) -> dict[str, Any]:
 
 @blueprint.post("/api/v3/profiles")
 @require_api_key
-@validate_request(CreateProfileRequest)
-@document_response(ProfileEnvelope, 201)
+@validate_request(CreateClientProfileRequest)
+@document_response(ClientProfileEnvelope, 201)
 @tag(TAG)
 @operation_id("createProfile")
-async def create_profile(data: CreateProfileRequest) -> Response:
+async def create_profile(data: CreateClientProfileRequest) -> Response:
     """Create a client profile.
 
     Every personal field (name, birth, gender, tags, external id, notes) is encrypted at rest
@@ -179,11 +181,11 @@ async def create_profile(data: CreateProfileRequest) -> Response:
 
 @blueprint.get("/api/v3/profiles")
 @require_api_key
-@validate_querystring(ProfileQuery)
-@document_response(ProfilePage, 200)
+@validate_querystring(ClientProfileQuery)
+@document_response(ClientProfilePage, 200)
 @tag(TAG)
 @operation_id("listProfiles")
-async def list_profiles(query_args: ProfileQuery) -> Response:
+async def list_profiles(query_args: ClientProfileQuery) -> Response:
     """List client profiles.
 
     The account's profiles of the caller's mode (live or test), newest first, with cursor paging,
@@ -202,7 +204,7 @@ async def list_profiles(query_args: ProfileQuery) -> Response:
 
 @blueprint.get("/api/v3/profiles/<client_profile_id>")
 @require_api_key
-@document_response(ProfileEnvelope, 200)
+@document_response(ClientProfileEnvelope, 200)
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("getProfile")
@@ -217,12 +219,12 @@ async def get_profile(client_profile_id: str) -> Response:
 
 @blueprint.patch("/api/v3/profiles/<client_profile_id>")
 @require_api_key
-@validate_request(UpdateProfileRequest)
-@document_response(ProfileEnvelope, 200)
+@validate_request(UpdateClientProfileRequest)
+@document_response(ClientProfileEnvelope, 200)
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("updateProfile")
-async def update_profile(client_profile_id: str, data: UpdateProfileRequest) -> Response:
+async def update_profile(client_profile_id: str, data: UpdateClientProfileRequest) -> Response:
     """Change a client profile.
 
     Only the fields sent change; ``null`` clears gender, external_id or notes; ``tags``
@@ -258,7 +260,7 @@ async def delete_profile(client_profile_id: str) -> Response:
 
 @blueprint.get("/api/v3/profiles/<client_profile_id>/export")
 @require_api_key
-@document_response(ProfileExport, 200)
+@document_response(ClientProfileExport, 200)
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("exportProfile")
