@@ -525,7 +525,7 @@ async def test_a_listing_that_returns_profiles_is_audited(sdk: Maker) -> None:
 
 
 async def test_rotation_re_encrypts_the_delivery_signing_secrets_too(app: Quart) -> None:
-    from astro_server.models import HoroscopeFeedSubscription
+    from astro_server.models import HoroscopeFeedSubscription, WebhookEndpoint
     from astro_server.services.delivery.secrets_box import SecretBox, SecretDecryptionError
 
     old = app.extensions["astro"].settings.secret_key
@@ -541,7 +541,18 @@ async def test_rotation_re_encrypts_the_delivery_signing_secrets_too(app: Quart)
         secret_ciphertext=SecretBox(old).encrypt("whsec_current", bound_to=sub_id),
         previous_secret_ciphertext=SecretBox(old).encrypt("whsec_previous", bound_to=sub_id),
     )
-    assert await profile_crypto.rotate_master_key(old, "m" * 40) == (0, 1)
+    endpoint_id = "whe_" + "b" * 24
+    await WebhookEndpoint.create(
+        id=endpoint_id,
+        account_id=account_id,
+        destination_url="https://example.test/events",
+        secret_ciphertext=SecretBox(old).encrypt("whsec_endpoint", bound_to=endpoint_id),
+    )
+    assert await profile_crypto.rotate_master_key(old, "m" * 40) == (0, 2)
+    endpoint = await WebhookEndpoint.get(id=endpoint_id)
+    assert SecretBox("m" * 40).decrypt(endpoint.secret_ciphertext, bound_to=endpoint_id) == (
+        "whsec_endpoint"
+    )
     row = await HoroscopeFeedSubscription.get(id=sub_id)
     new_box = SecretBox("m" * 40)
     assert new_box.decrypt(row.secret_ciphertext, bound_to=sub_id) == "whsec_current"

@@ -15,8 +15,10 @@ AES-256-GCM with HKDF-SHA256-derived keys and ciphertexts bound to a row id):
   equal values match, and reveal nothing across accounts or without the data key.
 * **Rotation of the master key** (:func:`rotate_master_key`, CLI ``rotate-master-key``): every
   live data key is unwrapped with the old master key and wrapped with the new one in one
-  transaction; profiles are not touched. The delivery signing secrets (``SecretBox`` under the
-  same master key) are re-encrypted in the same transaction.
+  transaction; profiles are not touched. The delivery signing secrets of feed subscriptions and
+  account webhook endpoints (``SecretBox`` under the same master key) are re-encrypted in the same
+  transaction. (Signed file URLs, keyed from the master key too, stop verifying after the
+  restart: they are short-lived and re-issued on request.)
 * **Crypto-shred** (:func:`crypto_shred`, CLI ``crypto-shred``): the account's wrapped data keys
   are set to null. Its profiles stay as unreadable ciphertext; the API answers them 404.
 
@@ -44,7 +46,7 @@ from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
 from astro_server import db
-from astro_server.models import AccountDataKey, HoroscopeFeedSubscription
+from astro_server.models import AccountDataKey, HoroscopeFeedSubscription, WebhookEndpoint
 from astro_server.services import clock, credentials
 from astro_server.services.delivery.secrets_box import SecretBox, SecretDecryptionError
 
@@ -52,6 +54,12 @@ WRAP_INFO = b"astro account data keys v1"
 FIELDS_INFO = b"astro profile fields v1"
 INDEX_INFO = b"astro profile blind index v1"
 CACHE_TTL_S = 60.0
+#: Rows holding delivery signing secrets under the master key (``secret_ciphertext`` and
+#: ``previous_secret_ciphertext``, bound to the row id): re-encrypted by a rotation.
+SIGNING_SECRET_MODELS: tuple[type[HoroscopeFeedSubscription] | type[WebhookEndpoint], ...] = (
+    HoroscopeFeedSubscription,
+    WebhookEndpoint,
+)
 _CACHE_MAX = 10_000
 
 
@@ -189,19 +197,18 @@ async def rotate_master_key(old_key: str, new_key: str) -> tuple[int, int]:
                 .update(wrapped_key=wrap(new_key, row.id, material))
             )
             keys_done += 1
-        for sub in await HoroscopeFeedSubscription.all().using_db(conn):
-            changes: dict[str, str] = {
-                "secret_ciphertext": new_box.encrypt(
-                    old_box.decrypt(sub.secret_ciphertext, bound_to=sub.id), bound_to=sub.id
-                )
-            }
-            if sub.previous_secret_ciphertext:
-                changes["previous_secret_ciphertext"] = new_box.encrypt(
-                    old_box.decrypt(sub.previous_secret_ciphertext, bound_to=sub.id),
-                    bound_to=sub.id,
-                )
-            await HoroscopeFeedSubscription.filter(id=sub.id).using_db(conn).update(**changes)
-            secrets_done += 1
+        for model in SIGNING_SECRET_MODELS:
+            for holder in await model.all().using_db(conn):
+                bound = holder.id
+                current = old_box.decrypt(holder.secret_ciphertext, bound_to=bound)
+                changes = {"secret_ciphertext": new_box.encrypt(current, bound_to=bound)}
+                if holder.previous_secret_ciphertext:
+                    previous = old_box.decrypt(holder.previous_secret_ciphertext, bound_to=bound)
+                    changes["previous_secret_ciphertext"] = new_box.encrypt(
+                        previous, bound_to=bound
+                    )
+                await model.filter(id=bound).using_db(conn).update(**changes)
+                secrets_done += 1
     forget_keys()
     return keys_done, secrets_done
 
