@@ -11,12 +11,11 @@ from typing import Literal
 from astro_sdk.models._base import ResponseModel
 from astro_sdk.models.chinese import (
     BaziChart,
-    ChineseBirthSubject,
+    ChineseBirthSubjectOrReference,
     DayBoundary,
     LuckOptions,
     Reading,
 )
-from astro_sdk.models.profiles import ProfileReference
 
 __all__ = ["HourBasis", "SajuChart", "SajuRequest", "SajuResult"]
 
@@ -24,7 +23,7 @@ HourBasis = Literal["korean_almanac", "clock", "mean", "true"]
 
 
 class SajuRequest(LuckOptions):
-    subject: ChineseBirthSubject | ProfileReference
+    subject: ChineseBirthSubjectOrReference
     hour_basis: HourBasis = "korean_almanac"
     """``korean_almanac``: the double hours on the 127.5 deg E meridian (default)."""
     day_boundary: DayBoundary = "midnight"

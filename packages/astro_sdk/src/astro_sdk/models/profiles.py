@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Discriminator, Field, Tag
 
 from astro_sdk.models._base import RequestModel, ResponseModel
 
 __all__ = [
+    "UNION_TAGS",
     "CreateProfileRequest",
     "DeletedProfile",
     "Profile",
@@ -22,6 +24,9 @@ __all__ = [
     "ProfilePage",
     "ProfileQuery",
     "ProfileReference",
+    "ReferenceShape",
+    "SubjectOrReference",
+    "SubjectShape",
     "UpdateProfileRequest",
 ]
 
@@ -34,6 +39,30 @@ class ProfileReference(RequestModel):
     Accepted wherever a request takes a subject (``subject``, ``subject_a``, ``boy``, ...)."""
 
     profile_id: str = Field(pattern=_PROFILE_ID)
+
+
+#: Tags of the two shapes a subject may take: the loc segments they add to validation errors
+#: are left out of the field names the SDK reports (``subject.time``, not
+#: ``subject.__subject__.time``).
+SUBJECT_TAG = "__subject__"
+REFERENCE_TAG = "__profile__"
+UNION_TAGS = frozenset({SUBJECT_TAG, REFERENCE_TAG})
+
+
+def _subject_or_reference(value: Any) -> str:
+    if isinstance(value, ProfileReference) or (
+        isinstance(value, Mapping) and "profile_id" in value
+    ):
+        return REFERENCE_TAG
+    return SUBJECT_TAG
+
+
+#: ``Annotated[Annotated[<Subject>, SubjectShape] | Annotated[ProfileReference, ReferenceShape],
+#: SubjectOrReference]``: a birth subject or ``{"profile_id": ...}``, validated as the one its
+#: keys say it is (errors name only that shape's fields).
+SubjectShape = Tag(SUBJECT_TAG)
+ReferenceShape = Tag(REFERENCE_TAG)
+SubjectOrReference = Discriminator(_subject_or_reference)
 
 
 class ProfileBirth(RequestModel):

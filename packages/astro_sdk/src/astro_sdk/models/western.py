@@ -8,12 +8,17 @@ speeds degrees per day, times UTC.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from astro_sdk.models._base import RequestModel, ResponseModel
-from astro_sdk.models.profiles import ProfileReference
+from astro_sdk.models.profiles import (
+    ProfileReference,
+    ReferenceShape,
+    SubjectOrReference,
+    SubjectShape,
+)
 
 __all__ = [
     "AnglePoint",
@@ -85,8 +90,15 @@ class WesternSubject(RequestModel):
     """For a local time repeated at the end of daylight saving: 0 the earlier, 1 the later."""
 
 
+WesternSubjectOrReference = Annotated[
+    Annotated[WesternSubject, SubjectShape] | Annotated[ProfileReference, ReferenceShape],
+    SubjectOrReference,
+]
+"""A WesternSubject or ``{"profile_id": "prof_..."}`` (a stored client profile's birth)."""
+
+
 class NatalRequest(RequestModel):
-    subject: WesternSubject | ProfileReference
+    subject: WesternSubjectOrReference
     house_system: HouseSystem = "P"
     bodies: list[Body] | None = Field(default=None, min_length=1, max_length=14)
     aspects: list[AspectName] | None = Field(default=None, max_length=11)
@@ -96,21 +108,21 @@ class NatalRequest(RequestModel):
 
 
 class PairRequest(RequestModel):
-    subject_a: WesternSubject | ProfileReference
-    subject_b: WesternSubject | ProfileReference
+    subject_a: WesternSubjectOrReference
+    subject_b: WesternSubjectOrReference
     house_system: HouseSystem = "P"
     include_minor: bool = False
 
 
 class CompositeRequest(RequestModel):
-    subject_a: WesternSubject | ProfileReference
-    subject_b: WesternSubject | ProfileReference
+    subject_a: WesternSubjectOrReference
+    subject_b: WesternSubjectOrReference
     method: Literal["midpoint", "davison"] = "midpoint"
     house_system: HouseSystem = "P"
 
 
 class ReturnsRequest(RequestModel):
-    subject: WesternSubject | ProfileReference
+    subject: WesternSubjectOrReference
     kind: Literal["solar", "lunar"]
     year: int | None = Field(default=None, ge=100, le=2999)  # the span of dates served
     """Solar return: the year."""
@@ -123,7 +135,7 @@ class ReturnsRequest(RequestModel):
 
 
 class ProgressionsRequest(RequestModel):
-    subject: WesternSubject | ProfileReference
+    subject: WesternSubjectOrReference
     target_date: dt.datetime
     method: Literal["secondary", "solar_arc"] = "secondary"
     mc_method: Literal["naibod", "solar_arc"] = "naibod"
@@ -132,7 +144,7 @@ class ProgressionsRequest(RequestModel):
 
 
 class TransitsRequest(RequestModel):
-    subject: WesternSubject | ProfileReference
+    subject: WesternSubjectOrReference
     start: dt.datetime
     end: dt.datetime
     """At most 366 days after ``start``."""
