@@ -35,6 +35,7 @@ from astro_sdk._retry import RetryPolicy, parse_retry_after
 from astro_sdk._version import __version__
 from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.models.pictures import ChartImage
+from astro_sdk.models.profiles import UNION_TAGS
 
 __all__ = [
     "ClientConfig",
@@ -111,6 +112,8 @@ def timeout_from(value: float | httpx.Timeout | None) -> httpx.Timeout:
 def _field_path(loc: tuple[int | str, ...]) -> str:
     out = ""
     for item in loc:
+        if item in UNION_TAGS:  # which shape of a subject was validated: not a field
+            continue
         out += f"[{item}]" if isinstance(item, int) else (f".{item}" if out else str(item))
     return out or "body"
 

@@ -55,6 +55,7 @@ from astro_sdk.resources.horoscopes import AsyncHoroscopes, Horoscopes
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
 from astro_sdk.resources.korean import AsyncKorean, Korean
 from astro_sdk.resources.numerology import AsyncNumerology, Numerology
+from astro_sdk.resources.profiles import AsyncProfiles, Profiles
 from astro_sdk.resources.reports import (
     AsyncCustomerReports,
     AsyncReports,
@@ -62,6 +63,7 @@ from astro_sdk.resources.reports import (
     Reports,
 )
 from astro_sdk.resources.tarot import AsyncTarot, Tarot
+from astro_sdk.resources.team import AsyncTeam, Team
 from astro_sdk.resources.thai import AsyncThai, Thai
 from astro_sdk.resources.uranian import AsyncUranian, Uranian
 from astro_sdk.resources.vedic import AsyncVedic, Vedic
@@ -100,6 +102,8 @@ class _ResourceGroups:
     ledger = resource_group(Ledger, AsyncLedger)
     keys = resource_group(Keys, AsyncKeys)
     audit_log = resource_group(AuditLog, AsyncAuditLog)
+    profiles = resource_group(Profiles, AsyncProfiles)
+    team = resource_group(Team, AsyncTeam)
     vedic = resource_group(Vedic, AsyncVedic)
     thai = resource_group(Thai, AsyncThai)
     western = resource_group(Western, AsyncWestern)

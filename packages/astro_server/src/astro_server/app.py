@@ -53,7 +53,9 @@ TAG_GROUPS: list[dict[str, str]] = [
     {"name": "Customer reports", "description": "Customer-facing reports (session token)"},
     {"name": "Customer delivery", "description": "Webhooks and scheduled horoscope delivery"},
     {"name": "Customer visual readings", "description": "Customer visual readings (session)"},
+    {"name": "Customer team", "description": "The account's logins and roles (session)"},
     {"name": "Cultural Intelligence", "description": "Enterprise workflows"},
+    {"name": "Enterprise workflows", "description": "Encrypted client profiles and teams"},
     {"name": "Authentication", "description": "Customer login and logout"},
 ]
 
@@ -145,6 +147,8 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
     "profile_id": ("id", r"^brand_[a-f0-9]{24}$"),
     "file_id": ("file_id", r"^file_[a-f0-9]{24}$"),
     "report_id": ("report_id", r"^rep_[a-f0-9]{24}$"),
+    "client_profile_id": ("id", r"^prof_[a-f0-9]{24}$"),
+    "member_id": ("id", r"^cus_[a-f0-9]{24}$"),
 }
 #: Operations that answer a stored file's bytes (any media type), whole or one byte range.
 _FILE_BYTES: Final = frozenset({"getFile"})
@@ -166,6 +170,9 @@ _NO_CONTENT: Final = frozenset(
         "deleteHoroscopeFeedSubscription",
         "deleteWebhookEndpoint",
         "deleteReportBrandProfile",
+        "deleteProfile",
+        "removeTeamMember",
+        "removeMyTeamMember",
     }
 )
 
@@ -196,11 +203,14 @@ class _OpenAPIProvider(OpenAPIProvider):
     on every operation; a ``servers`` entry; picture routes' images."""
 
     def schema(self) -> dict[str, Any]:
+        from astro_server.api.profiles import document_profile_references
+
         document = super().schema()
         document["servers"] = [
             {"url": "/", "description": "The server that serves this document (same origin)"}
         ]
         _document_path_parameters(document)
+        document_profile_references(document)
         _document_common_errors(document)
         document_images(document)
         return document
@@ -554,4 +564,9 @@ def create_app(settings: Settings | None = None) -> Quart:
 
     app.register_blueprint(reports)
     app.register_blueprint(hr)
+    from astro_server.api.profiles import blueprint as profiles
+    from astro_server.api.team import blueprint as team
+
+    app.register_blueprint(profiles)
+    app.register_blueprint(team)
     return app

@@ -13,11 +13,17 @@ Times are UTC unless named ``local``.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.profiles import (
+    ProfileReference,
+    ReferenceShape,
+    SubjectOrReference,
+    SubjectShape,
+)
 
 __all__ = [
     "AnnualPillar",
@@ -101,6 +107,13 @@ class ChineseBirthSubject(RequestModel):
         return value
 
 
+ChineseBirthSubjectOrReference = Annotated[
+    Annotated[ChineseBirthSubject, SubjectShape] | Annotated[ProfileReference, ReferenceShape],
+    SubjectOrReference,
+]
+"""A ChineseBirthSubject or ``{"profile_id": "prof_..."}`` (a stored client profile's birth)."""
+
+
 class LuckOptions(RequestModel):
     """Luck pillars, annual pillars and the reference date (BaZi and Saju)."""
 
@@ -132,7 +145,7 @@ class LuckOptions(RequestModel):
 
 
 class BaziRequest(LuckOptions):
-    subject: ChineseBirthSubject
+    subject: ChineseBirthSubjectOrReference
     day_boundary: DayBoundary = "zi"
     """``zi``: the day changes at 23:00 (default); ``midnight``: at 00:00."""
     solar_time: SolarTime = "clock"
@@ -140,7 +153,7 @@ class BaziRequest(LuckOptions):
 
 
 class QimenRequest(RequestModel):
-    subject: ChineseBirthSubject
+    subject: ChineseBirthSubjectOrReference
     method: QimenMethod = "chai_bu"
     day_boundary: DayBoundary = "zi"
 

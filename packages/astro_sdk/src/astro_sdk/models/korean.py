@@ -11,7 +11,7 @@ from typing import Literal
 from astro_sdk.models._base import ResponseModel
 from astro_sdk.models.chinese import (
     BaziChart,
-    ChineseBirthSubject,
+    ChineseBirthSubjectOrReference,
     DayBoundary,
     LuckOptions,
     Reading,
@@ -23,7 +23,7 @@ HourBasis = Literal["korean_almanac", "clock", "mean", "true"]
 
 
 class SajuRequest(LuckOptions):
-    subject: ChineseBirthSubject
+    subject: ChineseBirthSubjectOrReference
     hour_basis: HourBasis = "korean_almanac"
     """``korean_almanac``: the double hours on the 127.5 deg E meridian (default)."""
     day_boundary: DayBoundary = "midnight"

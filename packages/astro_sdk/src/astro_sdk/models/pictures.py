@@ -20,14 +20,14 @@ from astro_sdk._response import APIResponse
 from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.models.thai import ThaiWheelRequest
 from astro_sdk.models.uranian import UranianChartRequest
-from astro_sdk.models.vedic import BirthSubject as VedicBirthSubject
+from astro_sdk.models.vedic import BirthSubjectOrReference as VedicBirthSubjectOrReference
 from astro_sdk.models.western import (
     AspectName,
     Body,
     HouseSystem,
     NatalFields,
     PairFields,
-    WesternSubject,
+    WesternSubjectOrReference,
 )
 
 __all__ = [
@@ -71,7 +71,7 @@ class SynastryWheelRequest(PairFields, PictureOptions):
 
 
 class TransitsWheelRequest(PictureOptions):
-    subject: WesternSubject
+    subject: WesternSubjectOrReference
     at: dt.datetime
     house_system: HouseSystem = "P"
     transiting_bodies: list[Body] | None = Field(default=None, min_length=1, max_length=14)
@@ -83,7 +83,7 @@ class UranianDialRequest(UranianChartRequest, PictureOptions):
 
 
 class VedicChartDiagramRequest(PictureOptions):
-    subject: VedicBirthSubject
+    subject: VedicBirthSubjectOrReference
     node: Literal["mean", "true"] = "mean"
     style: Literal["north", "south"] = "north"
     varga: str = "D1"

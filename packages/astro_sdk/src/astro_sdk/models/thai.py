@@ -9,11 +9,17 @@ nothing. Texts come in Thai (``_th``) and English (``_en``); instants are UTC.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.profiles import (
+    ProfileReference,
+    ReferenceShape,
+    SubjectOrReference,
+    SubjectShape,
+)
 
 __all__ = [
     "AuspiciousDay",
@@ -108,8 +114,15 @@ class ThaiBirthSubject(RequestModel):
     timezone: str | None = Field(default=None, max_length=64)
 
 
+ThaiBirthSubjectOrReference = Annotated[
+    Annotated[ThaiBirthSubject, SubjectShape] | Annotated[ProfileReference, ReferenceShape],
+    SubjectOrReference,
+]
+"""A ThaiBirthSubject or ``{"profile_id": "prof_..."}`` (a stored client profile's birth)."""
+
+
 class ThaiWheelRequest(RequestModel):
-    subject: ThaiBirthSubject
+    subject: ThaiBirthSubjectOrReference
     on_date: dt.date | None = None
     """Adds the moving (yearly) Taksa for the completed age on that date."""
 

@@ -11,12 +11,18 @@ with :class:`KundliBatchResult` (``KundliBatchResult.model_validate(job.result)`
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.models.interpretations import InterpretationOptions, Interpretations
+from astro_sdk.models.profiles import (
+    ProfileReference,
+    ReferenceShape,
+    SubjectOrReference,
+    SubjectShape,
+)
 
 __all__ = [
     "Ayanamsa",
@@ -75,8 +81,15 @@ class BirthSubject(RequestModel):
     """IANA zone, e.g. ``Asia/Kolkata``."""
 
 
+BirthSubjectOrReference = Annotated[
+    Annotated[BirthSubject, SubjectShape] | Annotated[ProfileReference, ReferenceShape],
+    SubjectOrReference,
+]
+"""A BirthSubject or ``{"profile_id": "prof_..."}`` (a stored client profile's birth)."""
+
+
 class VedicChartRequest(InterpretationOptions):
-    subject: BirthSubject
+    subject: BirthSubjectOrReference
     node: Literal["mean", "true"] = "mean"
     house_system: str = Field(default="W", pattern=r"^[PKWEORCBAMTX]$")
     divisional_charts: list[str] = Field(
@@ -89,16 +102,16 @@ class VedicChartRequest(InterpretationOptions):
 
 
 class KundliMatchingRequest(InterpretationOptions):
-    boy: BirthSubject
-    girl: BirthSubject
+    boy: BirthSubjectOrReference
+    girl: BirthSubjectOrReference
     school: Literal["north", "south"] = "north"
 
 
 class KundliBatchRecord(RequestModel):
     id: str = Field(min_length=1, max_length=100)
     """Your record id; the job result has one entry per id."""
-    boy: BirthSubject
-    girl: BirthSubject
+    boy: BirthSubjectOrReference
+    girl: BirthSubjectOrReference
 
 
 class KundliMatchingBatchRequest(RequestModel):
@@ -107,7 +120,7 @@ class KundliMatchingBatchRequest(RequestModel):
 
 
 class VedicDashaRequest(InterpretationOptions):
-    subject: BirthSubject
+    subject: BirthSubjectOrReference
     year_days: float = 365.25
     """Dasha year length in days: 365.25, 365.2422 or 360."""
     depth: int = Field(default=3, ge=1, le=3)
@@ -128,7 +141,7 @@ class PanchangaRequest(RequestModel):
 
 
 class VedicRemediesRequest(RequestModel):
-    subject: BirthSubject
+    subject: BirthSubjectOrReference
     at: dt.datetime | None = None
     language: Literal["en", "th"] = "en"
     node: Literal["mean", "true"] = "mean"

@@ -8,12 +8,18 @@ speeds degrees per day, times UTC.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.models.interpretations import InterpretationOptions, Interpretations
+from astro_sdk.models.profiles import (
+    ProfileReference,
+    ReferenceShape,
+    SubjectOrReference,
+    SubjectShape,
+)
 
 __all__ = [
     "AnglePoint",
@@ -93,10 +99,17 @@ class WesternSubject(RequestModel):
     """For a local time repeated at the end of daylight saving: 0 the earlier, 1 the later."""
 
 
+WesternSubjectOrReference = Annotated[
+    Annotated[WesternSubject, SubjectShape] | Annotated[ProfileReference, ReferenceShape],
+    SubjectOrReference,
+]
+"""A WesternSubject or ``{"profile_id": "prof_..."}`` (a stored client profile's birth)."""
+
+
 class NatalFields(RequestModel):
     """The natal chart's fields, shared by the calculation and its wheel picture."""
 
-    subject: WesternSubject
+    subject: WesternSubjectOrReference
     house_system: HouseSystem = "P"
     bodies: list[Body] | None = Field(default=None, min_length=1, max_length=14)
     aspects: list[AspectName] | None = Field(default=None, max_length=11)
@@ -112,8 +125,8 @@ class NatalRequest(NatalFields, InterpretationOptions):
 class PairFields(RequestModel):
     """A pair of charts, shared by synastry and its bi-wheel picture."""
 
-    subject_a: WesternSubject
-    subject_b: WesternSubject
+    subject_a: WesternSubjectOrReference
+    subject_b: WesternSubjectOrReference
     house_system: HouseSystem = "P"
     include_minor: bool = False
 
@@ -123,14 +136,14 @@ class PairRequest(PairFields, InterpretationOptions):
 
 
 class CompositeRequest(InterpretationOptions):
-    subject_a: WesternSubject
-    subject_b: WesternSubject
+    subject_a: WesternSubjectOrReference
+    subject_b: WesternSubjectOrReference
     method: Literal["midpoint", "davison"] = "midpoint"
     house_system: HouseSystem = "P"
 
 
 class ReturnsRequest(InterpretationOptions):
-    subject: WesternSubject
+    subject: WesternSubjectOrReference
     kind: Literal["solar", "lunar"]
     year: int | None = Field(default=None, ge=100, le=2999)  # the span of dates served
     """Solar return: the year."""
@@ -143,7 +156,7 @@ class ReturnsRequest(InterpretationOptions):
 
 
 class ProgressionsRequest(InterpretationOptions):
-    subject: WesternSubject
+    subject: WesternSubjectOrReference
     target_date: dt.datetime
     method: Literal["secondary", "solar_arc"] = "secondary"
     mc_method: Literal["naibod", "solar_arc"] = "naibod"
@@ -152,7 +165,7 @@ class ProgressionsRequest(InterpretationOptions):
 
 
 class TransitsRequest(InterpretationOptions):
-    subject: WesternSubject
+    subject: WesternSubjectOrReference
     start: dt.datetime
     end: dt.datetime
     """At most 366 days after ``start``."""

@@ -53,11 +53,32 @@ class Customer(Model):
     )
     email = fields.CharField(max_length=254, unique=True)
     password_hash = fields.CharField(max_length=200)
+    # owner | admin | member | viewer (services/roles.py); customers made before roles: owner.
+    role = fields.CharField(max_length=16, default="owner")
     created_at = fields.DatetimeField(auto_now_add=True)
     disabled_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "customers"
+
+
+class TeamInvitation(Model):
+    """An invitation to become a login of an account: its token is stored only as a digest,
+    used once (``accepted_at``) and valid until ``expires_at`` (72 h)."""
+
+    id = fields.CharField(max_length=40, primary_key=True)  # inv_ + 24 hex
+    account_id = fields.CharField(max_length=40, db_index=True)
+    email = fields.CharField(max_length=254)
+    role = fields.CharField(max_length=16)
+    token_hash = fields.CharField(max_length=64, unique=True)
+    invited_by = fields.CharField(max_length=40)  # key_... or cus_...
+    created_at = fields.DatetimeField()
+    expires_at = fields.DatetimeField()
+    accepted_at = fields.DatetimeField(null=True)
+    customer_id = fields.CharField(max_length=40, null=True)
+
+    class Meta:
+        table = "team_invitations"
 
 
 class CustomerSession(Model):

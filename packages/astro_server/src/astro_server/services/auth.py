@@ -24,6 +24,9 @@ Stack them under the route decorator::
     @validate_request(NatalRequest)
     async def natal(data: NatalRequest) -> Response: ...
 
+Session routes also check the customer's team role (``services/roles.py``: GET needs
+``viewer``, other methods ``member``, unless the handler says ``@require_role(...)``).
+
 Both set ``g.account`` (the paying :class:`Account`), ``g.credential_id``,
 ``g.credential_kind`` and ``g.livemode``; ``require_session`` also sets ``g.customer``, and
 ``require_api_key`` ``g.api_key`` (its :class:`KeyIdentity`).
@@ -60,7 +63,7 @@ from astro_server.errors import APIError, unauthorized
 from astro_server.models import Account, Customer, CustomerSession
 from astro_server.runtime import platform
 from astro_server.schemas import ErrorBody
-from astro_server.services import clock, credentials, scopes
+from astro_server.services import clock, credentials, roles, scopes
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
@@ -436,8 +439,13 @@ def require_session(func: F) -> F:
         g.credential_id = session.id
         g.credential_kind = "session"
         await enforce_rate_limit(session.id, account.tier)
+        needed = roles.needed_role(func, request.method)
+        if not roles.at_least(customer.role, needed):
+            raise roles.forbidden_role(needed, customer.role)
         return await current_app.ensure_async(func)(*args, **kwargs)
 
+    # 403: a login whose role is below the route's (services/roles.py).
+    wrapper = document_response(ErrorBody, 403)(wrapper)
     return _document_auth_errors(cast(F, security_scheme(SESSION_SECURITY)(wrapper)))
 
 

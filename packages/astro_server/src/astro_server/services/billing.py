@@ -4,6 +4,8 @@
 and above ``validate_request``) does, before the handler runs:
 
 1. validates the JSON body against the route's ``validate_request`` model (a 400 costs nothing),
+   after replacing each ``{"profile_id": ...}`` by that profile's birth subject
+   (``services/profiles.py``: the one place every subject-taking route gets references),
    and computes the price from :data:`astro_server.services.pricing.OPERATIONS`
    (``quantity(model)`` units for per-unit operations);
 2. in ONE database transaction: the tier check (403 ``forbidden`` naming the tier needed), the
@@ -61,6 +63,7 @@ from astro_server.schemas import ErrorBody
 from astro_server.services import idempotency, metrics
 from astro_server.services.batching import LoopCoalescers, coalescer_for_loop
 from astro_server.services.pricing import OPERATIONS, TIERS, Operation, price, tier_allows
+from astro_server.services.profiles import resolve_references
 
 log = logging.getLogger("astro_server.billing")
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
@@ -451,6 +454,9 @@ async def _load_body_model(schema: tuple[Any, DataSource] | None) -> Any:
         assert isinstance(raw, bytes)
         if b"\\u0000" in raw:
             await request.get_json()
+        # {"profile_id": ...} in place of a birth subject: the profile's subject, before
+        # validation (services/profiles.py); an unknown profile is a 400 before any debit.
+        raw = await resolve_references(raw)
         try:
             return model_class.model_validate_json(raw, strict=True)
         except ValidationError as error:
