@@ -106,3 +106,28 @@ def test_dasha_at_takes_an_iso_string() -> None:
     with pytest.raises(Exception):  # noqa: B017, PT011 - the empty reply does not parse
         sync_client(script).vedic.dasha(subject=SUBJECT, at="2024-01-01T00:00:00Z")
     assert json.loads(script.requests[0].content)["at"] == "2024-01-01T00:00:00Z"
+
+
+def test_usage_and_audit_log_take_iso_strings() -> None:
+    script = Script(reply(200, {}), reply(200, {}))
+    client = sync_client(script)
+    with pytest.raises(Exception):  # noqa: B017, PT011 - the empty reply does not parse
+        client.usage.get(start="2024-01-01T00:00:00Z", end="2024-02-01T00:00:00+07:00")
+    with pytest.raises(Exception):  # noqa: B017, PT011 - the empty reply does not parse
+        client.audit_log.list(start="2024-01-01T00:00:00Z")
+    usage, audit = (dict(r.url.params) for r in script.requests)
+    assert usage["from"] == "2024-01-01T00:00:00Z"
+    assert usage["to"] == "2024-02-01T00:00:00+07:00"
+    assert audit["from"] == "2024-01-01T00:00:00Z"
+
+
+def test_the_uranian_dial_offset_is_sent_under_the_apis_name() -> None:
+    script = Script(reply(200, {}))
+    uranian = {"birth_time": "06:30", "birth_lat": 13.75, "birth_lon": 100.5, "birth_place": "BKK"}
+    with pytest.raises(Exception):  # noqa: B017, PT011 - the empty reply does not parse
+        sync_client(script).uranian.dial(
+            birth_date="1990-05-14", **uranian, timezone_offset_minutes=420
+        )
+    sent = json.loads(script.requests[0].content)
+    assert sent["timezoneOffsetMinutes"] == 420
+    assert "timezone_offset_minutes" not in sent
