@@ -16,7 +16,7 @@ from sdk_testkit import Script, reply, sync_client
 
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk._client import _ResourceGroups
-from astro_sdk._resource import resource_group
+from astro_sdk._resource import AsyncResource, SyncResource, resource_group
 from astro_sdk.models.vedic import BirthSubject
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
@@ -30,10 +30,16 @@ def _resource_classes() -> Iterator[type]:
 
 
 def _public_methods() -> Iterator[tuple[str, Callable[..., Any]]]:
+    """Each class's own methods and those it takes from a mixin (``Reports.hr_screening``)."""
     for cls in _resource_classes():
-        for name, member in vars(cls).items():
-            if callable(member) and not name.startswith("_"):
-                yield f"{cls.__name__}.{name}", member
+        seen: set[str] = set()
+        for owner in cls.__mro__:
+            if owner in (object, SyncResource, AsyncResource):
+                continue
+            for name, member in vars(owner).items():
+                if callable(member) and not name.startswith("_") and name not in seen:
+                    seen.add(name)
+                    yield f"{cls.__name__}.{name}", member
 
 
 CLASSES = sorted(_resource_classes(), key=lambda c: c.__name__)
