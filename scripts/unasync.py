@@ -1,10 +1,11 @@
 """Generate the SDK's sync classes from their async twins (httpcore's way, our own small tool).
 
 The async code is the one source. In every module listed by :func:`modules` (each
-``astro_sdk/resources/<group>.py``, ``astro_sdk/_client.py`` and the job handles in
-``astro_sdk/models/jobs.py``), every class whose name starts with ``Async`` is rewritten token by
-token into its sync twin (``AsyncVedic`` -> ``Vedic``, ``AsyncAstroClient`` -> ``AstroClient``),
-and the twins are written at the end of the same module, below the line ``GENERATED_MARKER``.
+``astro_sdk/resources/<group>.py``, a private ``resources/_<helper>.py`` holding an async mixin,
+``astro_sdk/_client.py`` and the job handles in ``astro_sdk/models/jobs.py``), every class whose
+name starts with ``Async`` is rewritten token by token into its sync twin (``AsyncVedic`` ->
+``Vedic``, ``AsyncAstroClient`` -> ``AstroClient``), and the twins are written at the end of the
+same module, below the line ``GENERATED_MARKER``.
 Everything below that line is this script's output: edit the async class above it and run
 
     uv run python scripts/unasync.py            # rewrite the generated blocks
@@ -67,12 +68,20 @@ _COMPILED = [(re.compile(pattern, re.MULTILINE), repl) for pattern, repl in REWR
 
 
 def modules() -> list[Path]:
-    """The modules whose sync classes are generated."""
+    """The modules whose sync classes are generated: every public resource module, and a private
+    one (``_hr_screening.py``'s mixin) only when it holds an async class; a private helper module
+    with none (``_pictures.py``: module-level functions shared by both twins) has nothing to
+    generate."""
+    resources = sorted(p for p in (SDK / "resources").glob("*.py") if p.name != "__init__.py")
     return [
-        *sorted(p for p in (SDK / "resources").glob("*.py") if p.name != "__init__.py"),
+        *(p for p in resources if not p.name.startswith("_") or _has_async_class(p)),
         SDK / "_client.py",
         SDK / "models" / "jobs.py",
     ]
+
+
+def _has_async_class(path: Path) -> bool:
+    return bool(_async_classes(hand_written_part(path.read_text())))
 
 
 def unasync_text(source: str) -> str:

@@ -16,7 +16,7 @@ from sdk_testkit import Script, reply, sync_client
 
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk._client import _ResourceGroups
-from astro_sdk._resource import resource_group
+from astro_sdk._resource import AsyncResource, SyncResource, resource_group
 from astro_sdk.models.vedic import BirthSubject
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
@@ -30,10 +30,16 @@ def _resource_classes() -> Iterator[type]:
 
 
 def _public_methods() -> Iterator[tuple[str, Callable[..., Any]]]:
+    """Each class's own methods and those it takes from a mixin (``Reports.hr_screening``)."""
     for cls in _resource_classes():
-        for name, member in vars(cls).items():
-            if callable(member) and not name.startswith("_"):
-                yield f"{cls.__name__}.{name}", member
+        seen: set[str] = set()
+        for owner in cls.__mro__:
+            if owner in (object, SyncResource, AsyncResource):
+                continue
+            for name, member in vars(owner).items():
+                if callable(member) and not name.startswith("_") and name not in seen:
+                    seen.add(name)
+                    yield f"{cls.__name__}.{name}", member
 
 
 CLASSES = sorted(_resource_classes(), key=lambda c: c.__name__)
@@ -106,3 +112,28 @@ def test_dasha_at_takes_an_iso_string() -> None:
     with pytest.raises(Exception):  # noqa: B017, PT011 - the empty reply does not parse
         sync_client(script).vedic.dasha(subject=SUBJECT, at="2024-01-01T00:00:00Z")
     assert json.loads(script.requests[0].content)["at"] == "2024-01-01T00:00:00Z"
+
+
+def test_usage_and_audit_log_take_iso_strings() -> None:
+    script = Script(reply(200, {}), reply(200, {}))
+    client = sync_client(script)
+    with pytest.raises(Exception):  # noqa: B017, PT011 - the empty reply does not parse
+        client.usage.get(start="2024-01-01T00:00:00Z", end="2024-02-01T00:00:00+07:00")
+    with pytest.raises(Exception):  # noqa: B017, PT011 - the empty reply does not parse
+        client.audit_log.list(start="2024-01-01T00:00:00Z")
+    usage, audit = (dict(r.url.params) for r in script.requests)
+    assert usage["from"] == "2024-01-01T00:00:00Z"
+    assert usage["to"] == "2024-02-01T00:00:00+07:00"
+    assert audit["from"] == "2024-01-01T00:00:00Z"
+
+
+def test_the_uranian_dial_offset_is_sent_under_the_apis_name() -> None:
+    script = Script(reply(200, {}))
+    uranian = {"birth_time": "06:30", "birth_lat": 13.75, "birth_lon": 100.5, "birth_place": "BKK"}
+    with pytest.raises(Exception):  # noqa: B017, PT011 - the empty reply does not parse
+        sync_client(script).uranian.dial(
+            birth_date="1990-05-14", **uranian, timezone_offset_minutes=420
+        )
+    sent = json.loads(script.requests[0].content)
+    assert sent["timezoneOffsetMinutes"] == 420
+    assert "timezone_offset_minutes" not in sent

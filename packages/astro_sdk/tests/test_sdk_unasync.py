@@ -38,7 +38,11 @@ def test_the_generated_sync_classes_are_current(path: Path) -> None:
 
 def test_every_resource_module_and_the_client_are_generated() -> None:
     names = {p.name for p in MODULES}
-    assert {"_client.py", "vedic.py", "jobs.py", "western.py"} <= names
+    assert {"_client.py", "vedic.py", "jobs.py", "western.py", "_hr_screening.py"} <= names
+
+
+def test_a_private_helper_module_without_an_async_class_is_not_listed() -> None:
+    assert "_pictures.py" not in {p.name for p in MODULES}
 
 
 def test_an_edit_to_an_async_class_makes_its_module_stale() -> None:

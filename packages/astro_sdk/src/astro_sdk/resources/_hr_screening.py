@@ -41,7 +41,7 @@ def _body(
     include_pdf: bool | None,
     locale: str | None,
     company: HrCompany | Mapping[str, Any] | None,
-    as_of: dt.date | None,
+    as_of: dt.date | str | None,
     branding: Branding | Mapping[str, Any] | None,
     brand_profile_id: str | None,
 ) -> HrScreeningRequest:
@@ -62,6 +62,8 @@ def _body(
 
 
 class AsyncHrScreeningMixin:
+    """``client.reports.hr_screening``, mixed into the report resource."""
+
     _client: AsyncAstroClient
 
     async def hr_screening(
@@ -73,12 +75,16 @@ class AsyncHrScreeningMixin:
         include_pdf: bool | None = None,
         locale: Literal["en", "th"] | None = None,
         company: HrCompany | Mapping[str, Any] | None = None,
-        as_of: dt.date | None = None,
+        as_of: dt.date | str | None = None,
         branding: Branding | Mapping[str, Any] | None = None,
         brand_profile_id: str | None = None,
         idempotency_key: str | None = None,
     ) -> HrScreening:
-        """See :meth:`HrScreeningMixin.hr_screening`."""
+        """``POST /api/v3/reports/hr-screening`` (tier pro, billed): the assessment, and with
+        ``include_pdf=True`` the signed ``pdf_url`` (24 hours) of its PDF in ``locale``.
+        ``as_of`` (a date or ``YYYY-MM-DD``) is the outlook's first day (default: today in the
+        birth's UTC offset). ``branding`` or ``brand_profile_id`` (not both) brand the PDF; a
+        profile of another account is a ``NotFoundError``."""
         body = _body(
             candidate, position, outlook_years, include_pdf, locale, company, as_of, branding,
             brand_profile_id,
@@ -90,6 +96,8 @@ class AsyncHrScreeningMixin:
 
 
 class HrScreeningMixin:
+    """``client.reports.hr_screening``, mixed into the report resource."""
+
     _client: AstroClient
 
     def hr_screening(
@@ -101,12 +109,16 @@ class HrScreeningMixin:
         include_pdf: bool | None = None,
         locale: Literal["en", "th"] | None = None,
         company: HrCompany | Mapping[str, Any] | None = None,
-        as_of: dt.date | None = None,
+        as_of: dt.date | str | None = None,
         branding: Branding | Mapping[str, Any] | None = None,
         brand_profile_id: str | None = None,
         idempotency_key: str | None = None,
     ) -> HrScreening:
-        """See :meth:`HrScreeningMixin.hr_screening`."""
+        """``POST /api/v3/reports/hr-screening`` (tier pro, billed): the assessment, and with
+        ``include_pdf=True`` the signed ``pdf_url`` (24 hours) of its PDF in ``locale``.
+        ``as_of`` (a date or ``YYYY-MM-DD``) is the outlook's first day (default: today in the
+        birth's UTC offset). ``branding`` or ``brand_profile_id`` (not both) brand the PDF; a
+        profile of another account is a ``NotFoundError``."""
         body = _body(
             candidate, position, outlook_years, include_pdf, locale, company, as_of, branding,
             brand_profile_id,

@@ -90,10 +90,17 @@ def _unwrap(envelope: ResponseModel, inner: Any) -> Any:
 
 
 class AsyncBrandProfiles(AsyncResource):
+    """``client.brand_profiles``: create, list, read, update and delete the report brand
+    profiles of the logged-in account (session routes). Another account's profile is a
+    ``NotFoundError``."""
+
     operations = OPERATIONS
 
     async def create(self, *, name: str, branding: BrandingInput) -> BrandProfile:
-        """See :meth:`BrandProfiles.create`."""
+        """``POST /v1/report-brand-profiles``: a new profile; a ``logo_url`` is fetched now and
+        stored. A 400 ``BadRequestError`` names each field (code ``logo_refused``, field
+        ``branding.logo_url``, when the logo cannot be fetched: a private address, a timeout,
+        over 2 MB, a redirect, or not a PNG, JPEG or SVG)."""
         body = validate_request(
             CreateBrandProfileRequest, {"name": name, "branding": _branding(branding)}
         )
@@ -103,7 +110,9 @@ class AsyncBrandProfiles(AsyncResource):
     def list(
         self, *, limit: int | None = None, cursor: str | None = None
     ) -> AsyncCursorPager[BrandProfile]:
-        """``await`` for the first page, ``async for`` for every profile."""
+        """``GET /v1/report-brand-profiles``: the account's profiles, newest first; iterate for
+        every one across pages (``async for`` on the async client, where awaiting it gives the
+        first page)."""
         query = validate_request(BrandProfileListQuery, {"limit": limit})
 
         async def fetch(page_cursor: str | None) -> AsyncCursorPage[BrandProfile]:
@@ -114,6 +123,7 @@ class AsyncBrandProfiles(AsyncResource):
         return AsyncCursorPager(lambda: fetch(cursor))
 
     async def get(self, profile_id: str) -> BrandProfile:
+        """``GET /v1/report-brand-profiles/{id}``: one profile of the account."""
         envelope = await self._client.request(GET, path_params={"id": profile_id})
         return _unwrap(envelope, envelope.profile)  # type: ignore[no-any-return]
 
@@ -124,6 +134,10 @@ class AsyncBrandProfiles(AsyncResource):
         name: str | None = None,
         branding: BrandingInput | None = None,
     ) -> BrandProfile:
+        """``PATCH /v1/report-brand-profiles/{id}`` (spec endpoint 4): the fields given replace
+        those stored (inside ``branding`` too; a branding field given as None is removed). A
+        ``logo_url`` given is fetched again (400 ``logo_refused`` as in :meth:`create`) and the
+        old stored logo deleted."""
         body = validate_request(
             UpdateBrandProfileRequest, {"name": name, "branding": _branding(branding)}
         )
@@ -131,6 +145,8 @@ class AsyncBrandProfiles(AsyncResource):
         return _unwrap(envelope, envelope.profile)  # type: ignore[no-any-return]
 
     async def delete(self, profile_id: str) -> DeletedBrandProfile:
+        """``DELETE /v1/report-brand-profiles/{id}``: the profile and its stored logo are gone
+        (the API answers 204 with no body)."""
         return await self._client.request(DELETE, path_params={"id": profile_id})
 
 
@@ -138,10 +154,17 @@ class AsyncBrandProfiles(AsyncResource):
 
 
 class BrandProfiles(SyncResource):
+    """``client.brand_profiles``: create, list, read, update and delete the report brand
+    profiles of the logged-in account (session routes). Another account's profile is a
+    ``NotFoundError``."""
+
     operations = OPERATIONS
 
     def create(self, *, name: str, branding: BrandingInput) -> BrandProfile:
-        """See :meth:`BrandProfiles.create`."""
+        """``POST /v1/report-brand-profiles``: a new profile; a ``logo_url`` is fetched now and
+        stored. A 400 ``BadRequestError`` names each field (code ``logo_refused``, field
+        ``branding.logo_url``, when the logo cannot be fetched: a private address, a timeout,
+        over 2 MB, a redirect, or not a PNG, JPEG or SVG)."""
         body = validate_request(
             CreateBrandProfileRequest, {"name": name, "branding": _branding(branding)}
         )
@@ -151,7 +174,9 @@ class BrandProfiles(SyncResource):
     def list(
         self, *, limit: int | None = None, cursor: str | None = None
     ) -> CursorPage[BrandProfile]:
-        """``await`` for the first page, ``async for`` for every profile."""
+        """``GET /v1/report-brand-profiles``: the account's profiles, newest first; iterate for
+        every one across pages (``async for`` on the async client, where awaiting it gives the
+        first page)."""
         query = validate_request(BrandProfileListQuery, {"limit": limit})
 
         def fetch(page_cursor: str | None) -> CursorPage[BrandProfile]:
@@ -162,6 +187,7 @@ class BrandProfiles(SyncResource):
         return fetch(cursor)
 
     def get(self, profile_id: str) -> BrandProfile:
+        """``GET /v1/report-brand-profiles/{id}``: one profile of the account."""
         envelope = self._client.request(GET, path_params={"id": profile_id})
         return _unwrap(envelope, envelope.profile)  # type: ignore[no-any-return]
 
@@ -172,6 +198,10 @@ class BrandProfiles(SyncResource):
         name: str | None = None,
         branding: BrandingInput | None = None,
     ) -> BrandProfile:
+        """``PATCH /v1/report-brand-profiles/{id}`` (spec endpoint 4): the fields given replace
+        those stored (inside ``branding`` too; a branding field given as None is removed). A
+        ``logo_url`` given is fetched again (400 ``logo_refused`` as in :meth:`create`) and the
+        old stored logo deleted."""
         body = validate_request(
             UpdateBrandProfileRequest, {"name": name, "branding": _branding(branding)}
         )
@@ -179,4 +209,6 @@ class BrandProfiles(SyncResource):
         return _unwrap(envelope, envelope.profile)  # type: ignore[no-any-return]
 
     def delete(self, profile_id: str) -> DeletedBrandProfile:
+        """``DELETE /v1/report-brand-profiles/{id}``: the profile and its stored logo are gone
+        (the API answers 204 with no body)."""
         return self._client.request(DELETE, path_params={"id": profile_id})

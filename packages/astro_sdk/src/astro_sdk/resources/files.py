@@ -57,10 +57,16 @@ def _downloaded(response: httpx.Response) -> DownloadedFile:
 
 
 class AsyncFiles(AsyncResource):
+    """``client.files``: download a generated file through its signed URL (no key sent)."""
+
     operations = OPERATIONS
 
     async def download(self, url: str) -> DownloadedFile:
-        """See :meth:`Files.download`."""
+        """``GET /files/{file_id}``: the file behind a signed URL (sent to this client's base
+        URL), with its content type and file name. An expired or altered URL is a
+        ``PermissionDeniedError`` (ask for a fresh one); a file deleted after its retention an
+        ``APIStatusError`` with status 410 (``gone``); a URL not of this form a
+        ``ValueError``."""
         file_id, query = _parts(url)
         call = build_call(
             self._client._config, GET_FILE, query=query, path_params={"file_id": file_id}
@@ -73,10 +79,16 @@ class AsyncFiles(AsyncResource):
 
 
 class Files(SyncResource):
+    """``client.files``: download a generated file through its signed URL (no key sent)."""
+
     operations = OPERATIONS
 
     def download(self, url: str) -> DownloadedFile:
-        """See :meth:`Files.download`."""
+        """``GET /files/{file_id}``: the file behind a signed URL (sent to this client's base
+        URL), with its content type and file name. An expired or altered URL is a
+        ``PermissionDeniedError`` (ask for a fresh one); a file deleted after its retention an
+        ``APIStatusError`` with status 410 (``gone``); a URL not of this form a
+        ``ValueError``."""
         file_id, query = _parts(url)
         call = build_call(
             self._client._config, GET_FILE, query=query, path_params={"file_id": file_id}

@@ -105,6 +105,9 @@ def _body(
 
 
 class AsyncReports(AsyncHrScreeningMixin, AsyncResource):
+    """``client.reports`` (API key): the natal report (PDF or HTML), a report's status and URL,
+    and the HR screening."""
+
     operations = (NATAL_PDF, GET_REPORT, HR_SCREENING)
 
     async def natal_pdf(
@@ -120,7 +123,13 @@ class AsyncReports(AsyncHrScreeningMixin, AsyncResource):
         format: Literal["pdf", "html"] | None = None,
         idempotency_key: str | None = None,
     ) -> Any:
-        """See :meth:`Reports.natal_pdf`; ``run_async=True`` gives an :class:`AsyncJobHandle`."""
+        """``POST /api/v3/reports/natal/pdf`` (billed once, refunded if rendering fails): the
+        :class:`ReportResult` with its signed URL (connection held), or with ``run_async=True``
+        a job handle, :class:`AsyncJobHandle` (``handle.wait()``; its result is the same body).
+        ``format="html"`` gives one self-contained HTML file. ``branding`` or
+        ``brand_profile_id``, not both (another account's profile: ``NotFoundError``). A
+        server that cannot print PDFs answers 503 (``InternalServerError``) before any charge;
+        a failed rendering is a 500 with code ``report_failed``."""
         body = _body(
             birth_subject, name, house_system, locale, branding, brand_profile_id, run_async, format
         )
@@ -132,10 +141,17 @@ class AsyncReports(AsyncHrScreeningMixin, AsyncResource):
         return await self._client.request(NATAL_PDF, body=body, idempotency_key=idempotency_key)
 
     async def get(self, report_id: str) -> Report:
+        """``GET /api/v3/reports/{report_id}``: the status (``queued``, ``running``,
+        ``succeeded``, ``failed``) and, while the file is kept, a freshly signed URL (24 hours);
+        an ``APIStatusError`` with status 410 (``gone``) after its retention. Another account's
+        report is a ``NotFoundError``."""
         return await self._client.request(GET_REPORT, path_params={"report_id": report_id})
 
 
 class AsyncCustomerReports(AsyncResource):
+    """``client.customer_reports`` (session routes): reports billed to the logged-in
+    customer's account."""
+
     operations = (CUSTOMER_NATAL, CUSTOMER_LIST, CUSTOMER_GET)
 
     async def create_natal(
@@ -151,6 +167,10 @@ class AsyncCustomerReports(AsyncResource):
         format: Literal["pdf", "html"] | None = None,
         idempotency_key: str | None = None,
     ) -> Any:
+        """``POST /v1/reports/natal``: as :meth:`AsyncReports.natal_pdf`, for the session and
+        billed to its account (tier pro); with ``run_async=True`` a
+        :class:`CustomerReportHandle` (a session cannot read jobs: poll :meth:`get` with its
+        ``report_id``)."""
         body = _body(
             birth_subject, name, house_system, locale, branding, brand_profile_id, run_async, format
         )
@@ -165,6 +185,9 @@ class AsyncCustomerReports(AsyncResource):
     def list(
         self, *, limit: int | None = None, cursor: str | None = None
     ) -> AsyncCursorPager[Report]:
+        """``GET /v1/reports``: the account's reports, newest first, each with a freshly signed
+        URL while its file is kept (none after); iterate for every one across pages (``async
+        for`` on the async client, where awaiting it gives the first page)."""
         query = validate_request(ReportListQuery, {"limit": limit})
 
         async def fetch(page_cursor: str | None) -> AsyncCursorPage[Report]:
@@ -175,6 +198,9 @@ class AsyncCustomerReports(AsyncResource):
         return AsyncCursorPager(lambda: fetch(cursor))
 
     async def get(self, report_id: str) -> Report:
+        """``GET /v1/reports/{report_id}``: one of the account's reports, its status and a
+        freshly signed URL; an ``APIStatusError`` with status 410 (``gone``) after its
+        retention. Another account's report is a ``NotFoundError``."""
         return await self._client.request(CUSTOMER_GET, path_params={"report_id": report_id})
 
 
@@ -182,6 +208,9 @@ class AsyncCustomerReports(AsyncResource):
 
 
 class Reports(HrScreeningMixin, SyncResource):
+    """``client.reports`` (API key): the natal report (PDF or HTML), a report's status and URL,
+    and the HR screening."""
+
     operations = (NATAL_PDF, GET_REPORT, HR_SCREENING)
 
     def natal_pdf(
@@ -197,7 +226,13 @@ class Reports(HrScreeningMixin, SyncResource):
         format: Literal["pdf", "html"] | None = None,
         idempotency_key: str | None = None,
     ) -> Any:
-        """See :meth:`Reports.natal_pdf`; ``run_async=True`` gives an :class:`JobHandle`."""
+        """``POST /api/v3/reports/natal/pdf`` (billed once, refunded if rendering fails): the
+        :class:`ReportResult` with its signed URL (connection held), or with ``run_async=True``
+        a job handle, :class:`JobHandle` (``handle.wait()``; its result is the same body).
+        ``format="html"`` gives one self-contained HTML file. ``branding`` or
+        ``brand_profile_id``, not both (another account's profile: ``NotFoundError``). A
+        server that cannot print PDFs answers 503 (``InternalServerError``) before any charge;
+        a failed rendering is a 500 with code ``report_failed``."""
         body = _body(
             birth_subject, name, house_system, locale, branding, brand_profile_id, run_async, format
         )
@@ -209,10 +244,17 @@ class Reports(HrScreeningMixin, SyncResource):
         return self._client.request(NATAL_PDF, body=body, idempotency_key=idempotency_key)
 
     def get(self, report_id: str) -> Report:
+        """``GET /api/v3/reports/{report_id}``: the status (``queued``, ``running``,
+        ``succeeded``, ``failed``) and, while the file is kept, a freshly signed URL (24 hours);
+        an ``APIStatusError`` with status 410 (``gone``) after its retention. Another account's
+        report is a ``NotFoundError``."""
         return self._client.request(GET_REPORT, path_params={"report_id": report_id})
 
 
 class CustomerReports(SyncResource):
+    """``client.customer_reports`` (session routes): reports billed to the logged-in
+    customer's account."""
+
     operations = (CUSTOMER_NATAL, CUSTOMER_LIST, CUSTOMER_GET)
 
     def create_natal(
@@ -228,6 +270,10 @@ class CustomerReports(SyncResource):
         format: Literal["pdf", "html"] | None = None,
         idempotency_key: str | None = None,
     ) -> Any:
+        """``POST /v1/reports/natal``: as :meth:`Reports.natal_pdf`, for the session and
+        billed to its account (tier pro); with ``run_async=True`` a
+        :class:`CustomerReportHandle` (a session cannot read jobs: poll :meth:`get` with its
+        ``report_id``)."""
         body = _body(
             birth_subject, name, house_system, locale, branding, brand_profile_id, run_async, format
         )
@@ -238,6 +284,9 @@ class CustomerReports(SyncResource):
         return self._client.request(CUSTOMER_NATAL, body=body, idempotency_key=idempotency_key)
 
     def list(self, *, limit: int | None = None, cursor: str | None = None) -> CursorPage[Report]:
+        """``GET /v1/reports``: the account's reports, newest first, each with a freshly signed
+        URL while its file is kept (none after); iterate for every one across pages (``async
+        for`` on the async client, where awaiting it gives the first page)."""
         query = validate_request(ReportListQuery, {"limit": limit})
 
         def fetch(page_cursor: str | None) -> CursorPage[Report]:
@@ -248,4 +297,7 @@ class CustomerReports(SyncResource):
         return fetch(cursor)
 
     def get(self, report_id: str) -> Report:
+        """``GET /v1/reports/{report_id}``: one of the account's reports, its status and a
+        freshly signed URL; an ``APIStatusError`` with status 410 (``gone``) after its
+        retention. Another account's report is a ``NotFoundError``."""
         return self._client.request(CUSTOMER_GET, path_params={"report_id": report_id})

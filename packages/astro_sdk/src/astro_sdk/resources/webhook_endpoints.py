@@ -111,10 +111,17 @@ def _unwrap(envelope: ResponseModel, inner: Any) -> Any:
 
 
 class AsyncWebhookEndpoints(AsyncResource):
+    """``client.webhook_endpoints``: register, list, read, pause, delete and re-key your HTTPS
+    endpoints for account events, and read or retry their deliveries. Another account's
+    endpoint or delivery is a ``NotFoundError``."""
+
     operations = OPERATIONS
 
     async def create(self, *, url: str, event_types: Sequence[EventType]) -> CreatedWebhookEndpoint:
-        """See :meth:`WebhookEndpoints.create`."""
+        """``POST /api/v3/webhook-endpoints``: a new endpoint. Keep ``signing_secret``: it is
+        shown only here. A 400 ``BadRequestError`` carries code ``unsafe_destination`` (field
+        ``url``: not https, or resolving to a non-public address) or ``unknown_event_type``; a
+        ``ConflictError`` with code ``endpoint_limit`` when the account has 20 endpoints."""
         body = validate_request(
             CreateWebhookEndpointRequest, {"url": url, "event_types": list(event_types)}
         )
@@ -123,7 +130,9 @@ class AsyncWebhookEndpoints(AsyncResource):
     def list(
         self, *, limit: int | None = None, cursor: str | None = None
     ) -> AsyncCursorPager[WebhookEndpoint]:
-        """``await`` for the first page, ``async for`` for every endpoint."""
+        """``GET /api/v3/webhook-endpoints``: the account's endpoints, newest first; iterate for
+        every one across pages (``async for`` on the async client, where awaiting it gives the
+        first page)."""
         query = validate_request(WebhookEndpointListQuery, {"limit": limit})
 
         async def fetch(page_cursor: str | None) -> AsyncCursorPage[WebhookEndpoint]:
@@ -134,6 +143,7 @@ class AsyncWebhookEndpoints(AsyncResource):
         return AsyncCursorPager(lambda: fetch(cursor))
 
     async def get(self, endpoint_id: str) -> WebhookEndpoint:
+        """``GET /api/v3/webhook-endpoints/{id}``: one endpoint of the account."""
         envelope = await self._client.request(GET, path_params={"id": endpoint_id})
         return _unwrap(envelope, envelope.endpoint)  # type: ignore[no-any-return]
 
@@ -144,6 +154,8 @@ class AsyncWebhookEndpoints(AsyncResource):
         active: bool | None = None,
         event_types: Sequence[EventType] | None = None,
     ) -> WebhookEndpoint:
+        """``PATCH /api/v3/webhook-endpoints/{id}``: pause or resume (``active``; resuming
+        clears ``disabled_at`` and the failure count) and/or replace ``event_types``."""
         body = validate_request(
             UpdateWebhookEndpointRequest,
             {"active": active, "event_types": None if event_types is None else list(event_types)},
@@ -152,14 +164,22 @@ class AsyncWebhookEndpoints(AsyncResource):
         return _unwrap(envelope, envelope.endpoint)  # type: ignore[no-any-return]
 
     async def delete(self, endpoint_id: str) -> DeletedWebhookEndpoint:
+        """``DELETE /api/v3/webhook-endpoints/{id}``: the endpoint and its delivery log are gone
+        and nothing more is sent to it (the API answers 204 with no body)."""
         return await self._client.request(DELETE, path_params={"id": endpoint_id})
 
     async def rotate_secret(self, endpoint_id: str) -> RotatedWebhookEndpointSecret:
+        """``POST /api/v3/webhook-endpoints/{id}/rotate-secret``: a new signing secret (shown
+        only here); the old one keeps signing beside it for 24 hours
+        (``previous_secret_expires_at``)."""
         return await self._client.request(ROTATE_SECRET, path_params={"id": endpoint_id})
 
     def deliveries(
         self, endpoint_id: str, *, limit: int | None = None, cursor: str | None = None
     ) -> AsyncCursorPager[EventDelivery]:
+        """``GET /api/v3/webhook-endpoints/{id}/deliveries``: the attempt log, newest first,
+        each event message with every attempt; iterate for every one across pages (``async
+        for`` on the async client, where awaiting it gives the first page)."""
         query = validate_request(WebhookEndpointListQuery, {"limit": limit})
         path_params = {"id": endpoint_id}
 
@@ -173,6 +193,10 @@ class AsyncWebhookEndpoints(AsyncResource):
         return AsyncCursorPager(lambda: fetch(cursor))
 
     async def retry_delivery(self, endpoint_id: str, delivery_id: str) -> EventDelivery:
+        """``POST /api/v3/webhook-endpoints/{id}/deliveries/{delivery_id}/retry``: send a failed
+        delivery again now (same ``webhook-id`` and body, a fresh retry round). A
+        ``ConflictError`` with code ``delivery_succeeded`` when it already succeeded, without a
+        code while it is still being attempted."""
         envelope = await self._client.request(
             RETRY_DELIVERY, path_params={"id": endpoint_id, "delivery_id": delivery_id}
         )
@@ -183,10 +207,17 @@ class AsyncWebhookEndpoints(AsyncResource):
 
 
 class WebhookEndpoints(SyncResource):
+    """``client.webhook_endpoints``: register, list, read, pause, delete and re-key your HTTPS
+    endpoints for account events, and read or retry their deliveries. Another account's
+    endpoint or delivery is a ``NotFoundError``."""
+
     operations = OPERATIONS
 
     def create(self, *, url: str, event_types: Sequence[EventType]) -> CreatedWebhookEndpoint:
-        """See :meth:`WebhookEndpoints.create`."""
+        """``POST /api/v3/webhook-endpoints``: a new endpoint. Keep ``signing_secret``: it is
+        shown only here. A 400 ``BadRequestError`` carries code ``unsafe_destination`` (field
+        ``url``: not https, or resolving to a non-public address) or ``unknown_event_type``; a
+        ``ConflictError`` with code ``endpoint_limit`` when the account has 20 endpoints."""
         body = validate_request(
             CreateWebhookEndpointRequest, {"url": url, "event_types": list(event_types)}
         )
@@ -195,7 +226,9 @@ class WebhookEndpoints(SyncResource):
     def list(
         self, *, limit: int | None = None, cursor: str | None = None
     ) -> CursorPage[WebhookEndpoint]:
-        """``await`` for the first page, ``async for`` for every endpoint."""
+        """``GET /api/v3/webhook-endpoints``: the account's endpoints, newest first; iterate for
+        every one across pages (``async for`` on the async client, where awaiting it gives the
+        first page)."""
         query = validate_request(WebhookEndpointListQuery, {"limit": limit})
 
         def fetch(page_cursor: str | None) -> CursorPage[WebhookEndpoint]:
@@ -206,6 +239,7 @@ class WebhookEndpoints(SyncResource):
         return fetch(cursor)
 
     def get(self, endpoint_id: str) -> WebhookEndpoint:
+        """``GET /api/v3/webhook-endpoints/{id}``: one endpoint of the account."""
         envelope = self._client.request(GET, path_params={"id": endpoint_id})
         return _unwrap(envelope, envelope.endpoint)  # type: ignore[no-any-return]
 
@@ -216,6 +250,8 @@ class WebhookEndpoints(SyncResource):
         active: bool | None = None,
         event_types: Sequence[EventType] | None = None,
     ) -> WebhookEndpoint:
+        """``PATCH /api/v3/webhook-endpoints/{id}``: pause or resume (``active``; resuming
+        clears ``disabled_at`` and the failure count) and/or replace ``event_types``."""
         body = validate_request(
             UpdateWebhookEndpointRequest,
             {"active": active, "event_types": None if event_types is None else list(event_types)},
@@ -224,14 +260,22 @@ class WebhookEndpoints(SyncResource):
         return _unwrap(envelope, envelope.endpoint)  # type: ignore[no-any-return]
 
     def delete(self, endpoint_id: str) -> DeletedWebhookEndpoint:
+        """``DELETE /api/v3/webhook-endpoints/{id}``: the endpoint and its delivery log are gone
+        and nothing more is sent to it (the API answers 204 with no body)."""
         return self._client.request(DELETE, path_params={"id": endpoint_id})
 
     def rotate_secret(self, endpoint_id: str) -> RotatedWebhookEndpointSecret:
+        """``POST /api/v3/webhook-endpoints/{id}/rotate-secret``: a new signing secret (shown
+        only here); the old one keeps signing beside it for 24 hours
+        (``previous_secret_expires_at``)."""
         return self._client.request(ROTATE_SECRET, path_params={"id": endpoint_id})
 
     def deliveries(
         self, endpoint_id: str, *, limit: int | None = None, cursor: str | None = None
     ) -> CursorPage[EventDelivery]:
+        """``GET /api/v3/webhook-endpoints/{id}/deliveries``: the attempt log, newest first,
+        each event message with every attempt; iterate for every one across pages (``async
+        for`` on the async client, where awaiting it gives the first page)."""
         query = validate_request(WebhookEndpointListQuery, {"limit": limit})
         path_params = {"id": endpoint_id}
 
@@ -243,6 +287,10 @@ class WebhookEndpoints(SyncResource):
         return fetch(cursor)
 
     def retry_delivery(self, endpoint_id: str, delivery_id: str) -> EventDelivery:
+        """``POST /api/v3/webhook-endpoints/{id}/deliveries/{delivery_id}/retry``: send a failed
+        delivery again now (same ``webhook-id`` and body, a fresh retry round). A
+        ``ConflictError`` with code ``delivery_succeeded`` when it already succeeded, without a
+        code while it is still being attempted."""
         envelope = self._client.request(
             RETRY_DELIVERY, path_params={"id": endpoint_id, "delivery_id": delivery_id}
         )
