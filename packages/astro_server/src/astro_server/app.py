@@ -90,6 +90,7 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
     "endpoint_id": ("id", r"^whe_[a-f0-9]{24}$"),
     "profile_id": ("id", r"^brand_[a-f0-9]{24}$"),
     "file_id": ("file_id", r"^file_[a-f0-9]{24}$"),
+    "campaign_id": ("id", r"^cmp_[a-f0-9]{24}$"),
 }
 #: Operations that answer a stored file's bytes (any media type), whole or one byte range.
 _FILE_BYTES: Final = frozenset({"getFile"})
@@ -111,6 +112,7 @@ _NO_CONTENT: Final = frozenset(
         "deleteHoroscopeFeedSubscription",
         "deleteWebhookEndpoint",
         "deleteReportBrandProfile",
+        "deleteCampaign",
     }
 )
 
@@ -144,6 +146,9 @@ class _OpenAPIProvider(OpenAPIProvider):
         _document_path_parameters(document)
         _document_common_errors(document)
         document_images(document)
+        from astro_server.api.campaigns import document_csv
+
+        document_csv(document)
         return document
 
     def operation_id(self, method: str, path: str, func: Callable[..., Any]) -> str | None:
@@ -458,4 +463,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.cultural import blueprint as cultural
 
     app.register_blueprint(cultural)
+    from astro_server.api.campaigns import blueprint as campaigns
+
+    app.register_blueprint(campaigns)
     return app

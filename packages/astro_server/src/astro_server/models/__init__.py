@@ -7,6 +7,7 @@ Add a model: define it in a module here, import it below, then run
 from astro_server.models.accounts import Account, ApiKey, Customer, CustomerSession
 from astro_server.models.billing import IdempotencyRecord, LedgerEntry
 from astro_server.models.brands import BrandProfile
+from astro_server.models.campaigns import Campaign, CampaignDay
 from astro_server.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
@@ -21,6 +22,8 @@ __all__ = [
     "Account",
     "ApiKey",
     "BrandProfile",
+    "Campaign",
+    "CampaignDay",
     "Customer",
     "CustomerSession",
     "FeedDelivery",
