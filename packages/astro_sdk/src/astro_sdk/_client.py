@@ -31,6 +31,7 @@ from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.models.pictures import ChartImage
 from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.brand_profiles import AsyncBrandProfiles, BrandProfiles
+from astro_sdk.resources.campaigns import AsyncCampaigns, Campaigns
 from astro_sdk.resources.chinese import AsyncChinese, Chinese
 from astro_sdk.resources.cultural import AsyncCultural, Cultural
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
@@ -85,6 +86,7 @@ class _ResourceGroups:
     numerology = resource_group(Numerology, AsyncNumerology)
     horoscopes = resource_group(Horoscopes, AsyncHoroscopes)
     cultural = resource_group(Cultural, AsyncCultural)
+    campaigns = resource_group(Campaigns, AsyncCampaigns)
     webhook_endpoints = resource_group(WebhookEndpoints, AsyncWebhookEndpoints)
     brand_profiles = resource_group(BrandProfiles, AsyncBrandProfiles)
     files = resource_group(Files, AsyncFiles)

@@ -9,6 +9,7 @@ A campaign created (or resumed) after a day's delivery time starts with the next
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import date, datetime
 from typing import Any
@@ -26,6 +27,7 @@ from astro_server.services.delivery.schedule import (
 )
 
 MAX_DAYS = 92
+_CAMPAIGN_ID = re.compile(r"cmp_[a-f0-9]{24}")
 MAX_NAME = 120
 
 
@@ -95,7 +97,7 @@ async def create_campaign(
 
 
 async def owned_campaign(account_id: str, livemode: bool, campaign_id: str) -> Campaign:
-    if not campaign_id.startswith("cmp_") or len(campaign_id) != 28:
+    if not _CAMPAIGN_ID.fullmatch(campaign_id):
         raise not_found("Campaign")
     campaign = await Campaign.get_or_none(id=campaign_id, account_id=account_id, livemode=livemode)
     if campaign is None:
