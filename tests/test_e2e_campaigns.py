@@ -188,9 +188,11 @@ def test_campaign_day_is_delivered_signed_and_once_through_the_sdk(
             with pytest.raises(astro_sdk.NotFoundError):
                 stranger.campaigns.content(campaign.id, date=day)
         pro = create_account(production_stack, tier="pro")
-        with AstroClient(api_key=pro["api_key"], base_url=api.base_url) as lower:
-            with pytest.raises(astro_sdk.PermissionDeniedError) as denied:
-                lower.campaigns.list()
+        with (
+            AstroClient(api_key=pro["api_key"], base_url=api.base_url) as lower,
+            pytest.raises(astro_sdk.PermissionDeniedError) as denied,
+        ):
+            lower.campaigns.list()
         assert "'enterprise'" in denied.value.message
 
         client.campaigns.delete(campaign.id)
@@ -221,6 +223,7 @@ async def test_async_client_creates_reads_and_deletes(
         content = await aio.campaigns.content(campaign.id, date="2025-10-06")
         (china, hong_kong) = content.cultural
         assert [f.key for f in china.day.festivals] == ["mid_autumn"]
+        assert hong_kong.market == "HK"
         assert content.items[0].highlights[0].startswith("จีน: ")
         csv_text = await aio.campaigns.content_csv(campaign.id, date="2025-10-06")
         assert csv_text.splitlines()[0].startswith("date,sign,language,copy_long")
