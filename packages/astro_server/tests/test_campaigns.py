@@ -28,6 +28,7 @@ from standardwebhooks.webhooks import Webhook
 
 from astro_calc.horoscope import SIGNS
 from astro_server.models import Account, CampaignDay, FeedDelivery
+from astro_server.services import accounts
 from astro_server.services.campaigns import delivery as campaign_delivery
 from astro_server.services.campaigns.social_copy import LIMITS, grapheme_count
 from astro_server.services.delivery import events, feeds
@@ -57,10 +58,20 @@ def receiver(ca: trustme.CA) -> Iterator[Receiver]:
 
 
 @pytest.fixture
-async def app(tmp_path: Path, receiver: Receiver) -> AsyncIterator[Quart]:
-    settings = settings_for(
-        f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path, allow_loopback_destinations=True
-    )
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """SQLite unless a test asks for ``postgres`` too (indirect parametrization)."""
+    if getattr(request, "param", "sqlite") == "postgres":
+        url: str = request.getfixturevalue("migrated_pg_database")
+        return url
+    return f"sqlite://{tmp_path / 'astro.sqlite3'}"
+
+
+BOTH_DATABASES = pytest.mark.parametrize("db_url", ["sqlite", "postgres"], indirect=True)
+
+
+@pytest.fixture
+async def app(db_url: str, tmp_path: Path, receiver: Receiver) -> AsyncIterator[Quart]:
+    settings = settings_for(db_url, tmp_path, allow_loopback_destinations=True)
     async with running_app(settings) as application:
         delivery_client = receiver.client()
         feeds.set_client(delivery_client)
@@ -225,6 +236,7 @@ async def test_lower_tiers_are_refused_naming_the_tier(client: Client, tier: str
         assert "'enterprise'" in body["message"]
 
 
+@BOTH_DATABASES
 async def test_another_accounts_campaign_is_not_found(
     client: Client, account: tuple[str, dict[str, str]]
 ) -> None:
@@ -353,6 +365,7 @@ async def test_content_as_csv_has_a_bom_a_header_and_one_row_per_sign_and_langua
     assert bad.status_code == 400
 
 
+@BOTH_DATABASES
 async def test_each_day_is_delivered_once_however_often_the_tick_runs(
     client: Client, account: tuple[str, dict[str, str]], receiver: Receiver
 ) -> None:
@@ -414,3 +427,17 @@ async def test_a_paused_campaign_is_not_delivered(
     await client.patch(f"{BASE}/{campaign_id}", json={"active": False}, headers=headers)
     assert await campaign_delivery.tick(datetime(2030, 3, 1, 3, 0, tzinfo=UTC)) == 0
     assert not await CampaignDay.filter(campaign_id=campaign_id).exists()
+
+
+async def test_test_mode_campaigns_are_seen_only_with_test_keys(
+    client: Client, account: tuple[str, dict[str, str]]
+) -> None:
+    account_id, live = account
+    test = key_headers(await accounts.create_api_key(account_id, "test"))
+    status, created = await create(client, test)
+    assert status == 201
+    campaign = created["campaign"]
+    assert campaign["livemode"] is False
+    assert (await client.get(f"{BASE}/{campaign['id']}", headers=live)).status_code == 404
+    assert (await (await client.get(BASE, headers=live)).get_json())["campaigns"] == []
+    assert (await client.get(f"{BASE}/{campaign['id']}", headers=test)).status_code == 200

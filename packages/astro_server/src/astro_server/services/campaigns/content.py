@@ -19,6 +19,7 @@ import csv
 import io
 from collections.abc import Sequence
 from datetime import date
+from functools import cache
 from typing import Any, Final
 
 import msgspec
@@ -45,6 +46,7 @@ CSV_COLUMNS: Final = (
 )
 
 
+@cache
 def _market_names(language: str) -> dict[str, str]:
     return {m.code: (m.name_th if language == "th" else m.name_en) for m in markets()}
 
@@ -105,12 +107,12 @@ async def day_content(campaign: Campaign, day: date) -> dict[str, Any]:
 
 def content_csv(content: dict[str, Any]) -> bytes:
     """The day's content as CSV (UTF-8 with BOM), one row per (sign, language)."""
-    ratings: dict[str, str] = {}
+    ratings: dict[str, list[str]] = {}
     for entry in content["cultural"]:
         day = entry["day"]
-        ratings.setdefault(entry["language"], "")
-        part = f"{entry['market']} {day['rating']} {day['score']:+d}"
-        ratings[entry["language"]] += ("; " if ratings[entry["language"]] else "") + part
+        ratings.setdefault(entry["language"], []).append(
+            f"{entry['market']} {day['rating']} {day['score']:+d}"
+        )
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
@@ -129,7 +131,7 @@ def content_csv(content: dict[str, Any]) -> bytes:
                 horoscope["lucky_colour"],
                 horoscope["lucky_number"],
                 " | ".join(item["highlights"]),
-                ratings.get(item["language"], ""),
+                "; ".join(ratings.get(item["language"], [])),
             )
         )
     return buffer.getvalue().encode("utf-8-sig")
