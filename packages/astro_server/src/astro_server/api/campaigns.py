@@ -152,9 +152,7 @@ class CampaignDelivery(BaseModel):
     timezone: str
 
 
-class CampaignModel(BaseModel):
-    model_config = ConfigDict(title="Campaign")
-
+class Campaign(BaseModel):
     id: str = Field(pattern=CAMPAIGN_ID)
     name: str
     start: dt.date
@@ -175,11 +173,11 @@ class CampaignModel(BaseModel):
 
 
 class CampaignEnvelope(BaseModel):
-    campaign: CampaignModel
+    campaign: Campaign
 
 
 class CampaignList(BaseModel):
-    campaigns: list[CampaignModel]
+    campaigns: list[Campaign]
     next_cursor: str | None = Field(description="Pass as cursor for the next page; null at end")
 
 
