@@ -408,6 +408,7 @@ async def test_each_day_is_delivered_once_however_often_the_tick_runs(
     assert data["content_url"] == f"{BASE}/{campaign_id}/content?date=2030-03-01"
     content = await (await client.get(data["content_url"], headers=headers)).get_json()
     assert [i["social_copy"] for i in data["items"]] == [i["social_copy"] for i in content["items"]]
+    assert data["highlights"] == {"en": [], "th": []}  # nothing in TH, CN or IN that day
     assert len(message.body) < 64_000
     (row,) = await FeedDelivery.filter(endpoint_id=endpoint.id)
     assert row.status == "succeeded"
