@@ -32,6 +32,8 @@ from astro_server.services import accounts
 from astro_server.services.campaigns import delivery as campaign_delivery
 from astro_server.services.campaigns.social_copy import LIMITS, grapheme_count
 from astro_server.services.delivery import events, feeds
+from astro_server.settings import Settings
+from astro_server.tasks.scheduler import registered_periodic_tasks
 
 BASE = "/api/v3/campaigns"
 BODY: dict[str, Any] = {
@@ -442,3 +444,10 @@ async def test_test_mode_campaigns_are_seen_only_with_test_keys(
     assert (await client.get(f"{BASE}/{campaign['id']}", headers=live)).status_code == 404
     assert (await (await client.get(BASE, headers=live)).get_json())["campaigns"] == []
     assert (await client.get(f"{BASE}/{campaign['id']}", headers=test)).status_code == 200
+
+
+def test_the_campaigns_blueprint_registers_the_campaign_tick() -> None:
+    import astro_server.api.campaigns  # noqa: F401  (every process building the app imports it)
+
+    task = registered_periodic_tasks()["delivery.campaigns_tick"]
+    assert task.interval_s(Settings()) == 2.0
