@@ -22,7 +22,7 @@ import json
 import ssl
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -78,6 +78,22 @@ def receiver(ca: trustme.CA) -> Iterator[tuple[HTTPServer, Inbox]]:
     server.clear()
     if server.is_running():
         server.stop()
+
+
+@pytest.fixture
+def production_stack(
+    stack_factory: Callable[..., Stack], fresh_pg_database: str, redis_url: str
+) -> Stack:
+    """The PostgreSQL + Redis stack of conftest, on a Redis database of its own (number 7,
+    flushed first): other tests flush database 0 while they start, which deletes a running
+    worker's stream and stops it."""
+    import redis
+
+    own = redis_url.rsplit("/", 1)[0] + "/7"
+    client = redis.Redis.from_url(own)
+    client.flushdb()
+    client.close()
+    return stack_factory(database_url=fresh_pg_database, redis_url=own)
 
 
 def create_account(stack: Stack, tier: str = "enterprise") -> dict[str, Any]:
