@@ -1,5 +1,8 @@
-"""Cultural Intelligence speed: a year's calendar for one market (target <= 200 ms) and the best
-dates over a year for three markets (target <= 1 s).
+"""Cultural Intelligence speed: a year's calendar for one market (target <= 200 ms), the best
+dates over a year for three markets (target <= 1 s), and one campaign content day for 12 signs x
+2 languages x 3 markets (the server's ``day_content``: 24 published horoscopes, 6 market days,
+24 x 3 social copies; on an in-memory SQLite database, so "cold" includes publishing the 24
+horoscopes and "warm" reads them back).
 
 Each case is timed twice in one process: "cold" is the first request touching a year (the Moon's
 void-of-course periods and Mercury's stations for the year's months, the Hindu sunrises and
@@ -13,14 +16,19 @@ Run: uv run python benchmarks/cultural.py
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from datetime import date
 
 import holidays
+from tortoise import Tortoise
 
 from astro_calc.cultural.best_dates import best_dates
 from astro_calc.cultural.calendar import market_calendar
+from astro_calc.horoscope import SIGNS
+from astro_server.models import Campaign
+from astro_server.services.campaigns.content import day_content
 
 
 def _ms(call: Callable[[], object]) -> str:
@@ -56,6 +64,35 @@ def main() -> None:
         warm = _best_of(run)
         names = "+".join(trio)
         print(f"best dates {names} {year}: cold {cold}, warm {warm} (target 1000 ms)")
+
+    asyncio.run(campaign_day())
+
+
+async def _ms_async(call: Callable[[], object]) -> str:
+    t0, c0 = time.perf_counter(), time.process_time()
+    await call()  # type: ignore[misc]
+    wall, cpu = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
+    return f"{wall:7.1f} ms (cpu {cpu:6.1f})"
+
+
+async def campaign_day() -> None:
+    await Tortoise.init(db_url="sqlite://:memory:", modules={"astro": ["astro_server.models"]})
+    await Tortoise.generate_schemas()
+    try:
+        campaign = Campaign(
+            id="cmp_" + "0" * 24, account_id="acct_bench", name="bench",
+            start=date(2045, 1, 1), end=date(2045, 3, 31), signs=list(SIGNS),
+            languages=["en", "th"], markets=["TH", "CN", "IN"], timezone="Asia/Bangkok",
+        )  # fmt: skip
+        for day in (date(2045, 2, 17), date(2045, 2, 18)):
+            cold = await _ms_async(lambda d=day: day_content(campaign, d))
+            warm = min(
+                [await _ms_async(lambda d=day: day_content(campaign, d)) for _ in range(3)],
+                key=lambda text: float(text.split()[0]),
+            )
+            print(f"campaign day {day} (12 signs x en,th x TH,CN,IN): cold {cold}, warm {warm}")
+    finally:
+        await Tortoise.close_connections()
 
 
 if __name__ == "__main__":

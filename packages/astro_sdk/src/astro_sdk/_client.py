@@ -34,6 +34,7 @@ from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.models.pictures import ChartImage
 from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.brand_profiles import AsyncBrandProfiles, BrandProfiles
+from astro_sdk.resources.campaigns import AsyncCampaigns, Campaigns
 from astro_sdk.resources.chinese import AsyncChinese, Chinese
 from astro_sdk.resources.cultural import AsyncCultural, Cultural
 from astro_sdk.resources.developer import (
@@ -117,6 +118,7 @@ class _ResourceGroups:
     cultural = resource_group(Cultural, AsyncCultural)
     reports = resource_group(Reports, AsyncReports)
     customer_reports = resource_group(CustomerReports, AsyncCustomerReports)
+    campaigns = resource_group(Campaigns, AsyncCampaigns)
     webhook_endpoints = resource_group(WebhookEndpoints, AsyncWebhookEndpoints)
     brand_profiles = resource_group(BrandProfiles, AsyncBrandProfiles)
     files = resource_group(Files, AsyncFiles)

@@ -149,6 +149,7 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
     "report_id": ("report_id", r"^rep_[a-f0-9]{24}$"),
     "client_profile_id": ("id", r"^prof_[a-f0-9]{24}$"),
     "member_id": ("id", r"^cus_[a-f0-9]{24}$"),
+    "campaign_id": ("id", r"^cmp_[a-f0-9]{24}$"),
 }
 #: Operations that answer a stored file's bytes (any media type), whole or one byte range.
 _FILE_BYTES: Final = frozenset({"getFile"})
@@ -173,6 +174,7 @@ _NO_CONTENT: Final = frozenset(
         "deleteProfile",
         "removeTeamMember",
         "removeMyTeamMember",
+        "deleteCampaign",
     }
 )
 
@@ -213,6 +215,9 @@ class _OpenAPIProvider(OpenAPIProvider):
         document_profile_references(document)
         _document_common_errors(document)
         document_images(document)
+        from astro_server.api.campaigns import document_csv
+
+        document_csv(document)
         return document
 
     def build_paths(self, rule: Rule) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -569,4 +574,7 @@ def create_app(settings: Settings | None = None) -> Quart:
 
     app.register_blueprint(profiles)
     app.register_blueprint(team)
+    from astro_server.api.campaigns import blueprint as campaigns
+
+    app.register_blueprint(campaigns)
     return app

@@ -14,6 +14,7 @@ from astro_server.models.accounts import (
 from astro_server.models.audit import AuditEvent
 from astro_server.models.billing import IdempotencyRecord, LedgerEntry, UsageDaily, UsageRollup
 from astro_server.models.brands import BrandProfile
+from astro_server.models.campaigns import Campaign, CampaignDay
 from astro_server.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
@@ -32,6 +33,8 @@ __all__ = [
     "ApiKey",
     "AuditEvent",
     "BrandProfile",
+    "Campaign",
+    "CampaignDay",
     "ClientProfile",
     "ClientProfileTag",
     "Customer",

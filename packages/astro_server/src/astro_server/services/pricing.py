@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from astro_server.errors import APIError, validation_error
@@ -170,6 +171,15 @@ OPERATIONS: dict[str, Operation] = {
     "visual_readings.upload": Operation(
         tier="pro", credits=5, description="Private visual reading (palm or face)"
     ),
+    # Enterprise workflows. A campaign is paid once, at creation, per day of its range (any
+    # signs, languages and markets within the limits); its content and deliveries are free.
+    "campaigns.create": Operation(
+        tier="enterprise",
+        credits=2,
+        per_unit="days",
+        max_quantity=92,
+        description="Campaign content calendar, per campaign day",
+    ),
 }
 
 
@@ -210,12 +220,31 @@ def price(operation: Operation, quantity: int = 1) -> int:
     return operation.credits * (quantity if operation.per_unit else 1)
 
 
+def _days_in_range(params: Mapping[str, Any]) -> int:
+    """Days of ``params.start..params.end`` counting both ends (ISO dates)."""
+    found: dict[str, date] = {}
+    for name in ("start", "end"):
+        try:
+            found[name] = date.fromisoformat(str(params[name]))
+        except (KeyError, ValueError):
+            raise validation_error(
+                [{"field": f"params.{name}", "message": "an ISO date (YYYY-MM-DD) is required"}]
+            ) from None
+    days = (found["end"] - found["start"]).days + 1
+    if days < 1:
+        raise validation_error([{"field": "params.end", "message": "must not be before start"}])
+    return days
+
+
 def quantity_from_params(operation: Operation, params: Mapping[str, Any]) -> int:
-    """The unit count an estimate uses: ``len(params[per_unit])`` (an int is taken as is)."""
+    """The unit count an estimate uses: ``len(params[per_unit])`` (an int is taken as is);
+    for ``days`` without a ``days`` field, the days of ``params.start..params.end``."""
     if not operation.per_unit:
         return 1
     field = f"params.{operation.per_unit}"
     value = params.get(operation.per_unit)
+    if operation.per_unit == "days" and value is None:
+        value = _days_in_range(params)
     if isinstance(value, bool) or value is None:
         raise validation_error([{"field": field, "message": "required to price this operation"}])
     count = value if isinstance(value, int) else len(value) if isinstance(value, list) else None

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
@@ -228,9 +229,32 @@ async def emit_account_event(
 
     created = now or utc_now()
     event_id = "evt_" + secrets.token_hex(12)
-    endpoints = await WebhookEndpoint.filter(account_id=account_id, active=True, livemode=livemode)
+    rows = await event_deliveries(account_id, type, event_id, data, livemode, created)
+    if rows:
+        await FeedDelivery.bulk_create(rows)
+        await hand_over([r.id for r in rows], event_id, created, kick)
+    return event_id
+
+
+async def event_deliveries(
+    account_id: str,
+    type: str,
+    event_id: str,
+    data: Any,
+    livemode: bool,
+    created: datetime,
+    conn: BaseDBAsyncClient | None = None,
+) -> list[FeedDelivery]:
+    """The (unsaved) delivery rows of one event: one per active endpoint of the account (same
+    livemode) subscribed to ``type``, each with the exact bytes to send. For callers that write
+    them in a transaction of their own (campaign days) and then call :func:`hand_over`."""
+    endpoints = (
+        await WebhookEndpoint.filter(account_id=account_id, active=True, livemode=livemode)
+        .using_db(conn)
+        .all()
+    )
     body = event_body(event_id, type, created, livemode, data)
-    rows = [
+    return [
         FeedDelivery(
             id="dlv_" + secrets.token_hex(12),
             endpoint_id=endpoint.id,
@@ -246,23 +270,27 @@ async def emit_account_event(
         for endpoint in endpoints
         if type in endpoint.event_types
     ]
-    if rows:
-        await FeedDelivery.bulk_create(rows)
-        if kick is None:
-            from astro_server.tasks.delivery import kick_delivery
 
-            kick = kick_delivery
-        ids = [r.id for r in rows]
-        try:
-            await feed_pipeline.dispatch_ids(ids, now=created, kick=kick)
-        except Exception:
-            # Due now and holding no token: the scheduler's delivery tick hands them out (a
-            # message that did go out finds its token gone and does nothing).
-            await FeedDelivery.filter(id__in=ids, status="pending").update(
-                lease_token=None, next_attempt_at=created
-            )
-            log.warning("event %s: hand-over failed; the delivery tick will send it", event_id)
-    return event_id
+
+async def hand_over(
+    ids: list[str], event_id: str, created: datetime, kick: feed_pipeline.Kick | None = None
+) -> None:
+    """Give saved event deliveries to the workers now (by default through the broker)."""
+    if not ids:
+        return
+    if kick is None:
+        from astro_server.tasks.delivery import kick_delivery
+
+        kick = kick_delivery
+    try:
+        await feed_pipeline.dispatch_ids(ids, now=created, kick=kick)
+    except Exception:
+        # Due now and holding no token: the scheduler's delivery tick hands them out (a
+        # message that did go out finds its token gone and does nothing).
+        await FeedDelivery.filter(id__in=ids, status="pending").update(
+            lease_token=None, next_attempt_at=created
+        )
+        log.warning("event %s: hand-over failed; the delivery tick will send it", event_id)
 
 
 # --- deliveries ------------------------------------------------------------------------------
