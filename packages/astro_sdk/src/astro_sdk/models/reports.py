@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from astro_sdk.models._base import RequestModel, ResponseModel
-from astro_sdk.models.western import WesternSubject
+from astro_sdk.models.western import WesternSubjectOrReference
 
 __all__ = [
     "Branding",
@@ -44,7 +44,7 @@ class Branding(RequestModel):
 
 
 class NatalReportRequest(RequestModel):
-    birth_subject: WesternSubject
+    birth_subject: WesternSubjectOrReference
     house_system: Literal["P", "W", "K", "E"] = "P"
     name: str = Field(min_length=1, max_length=120)
     locale: Literal["en", "th"] = "en"

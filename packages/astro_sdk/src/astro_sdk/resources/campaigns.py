@@ -126,6 +126,9 @@ def _csv_text(response: httpx.Response) -> str:
 
 
 class AsyncCampaigns(AsyncResource):
+    """``client.campaigns``: enterprise campaign content calendars (``/api/v3/campaigns``):
+    create, list, get, rename or pause, delete, and each day's content as JSON or CSV."""
+
     operations = OPERATIONS
 
     async def create(
@@ -141,7 +144,9 @@ class AsyncCampaigns(AsyncResource):
         timezone: str | None = None,
         idempotency_key: str | None = None,
     ) -> Campaign:
-        """See :meth:`Campaigns.create`."""
+        """``POST /api/v3/campaigns`` (enterprise tier; 2 credits per campaign day). A 400
+        ``BadRequestError`` names the field (``end`` for a campaign over 92 days,
+        ``delivery.timezone`` for an unknown zone)."""
         body = validate_request(
             CreateCampaignRequest,
             _create_fields(name, start, end, signs, languages, markets, delivery_time, timezone),
@@ -163,24 +168,32 @@ class AsyncCampaigns(AsyncResource):
         return AsyncCursorPager(lambda: fetch(cursor))
 
     async def get(self, campaign_id: str) -> Campaign:
+        """``GET /api/v3/campaigns/{id}``: one campaign (``NotFoundError`` for another
+        account's or the other mode's)."""
         envelope = await self._client.request(GET, path_params={"id": campaign_id})
         return _unwrap(envelope, envelope.campaign)  # type: ignore[no-any-return]
 
     async def update(
         self, campaign_id: str, *, name: str | None = None, active: bool | None = None
     ) -> Campaign:
+        """Rename and/or pause (``active=False``) or resume (``active=True``)."""
         body = validate_request(UpdateCampaignRequest, {"name": name, "active": active})
         envelope = await self._client.request(UPDATE, body=body, path_params={"id": campaign_id})
         return _unwrap(envelope, envelope.campaign)  # type: ignore[no-any-return]
 
     async def delete(self, campaign_id: str) -> DeletedCampaign:
+        """``DELETE /api/v3/campaigns/{id}``: stop and remove the campaign (no refund)."""
         return await self._client.request(DELETE, path_params={"id": campaign_id})
 
     async def content(self, campaign_id: str, *, date: Day) -> CampaignContent:
+        """One day of the campaign: per sign and language the published horoscope, the
+        markets' highlights and the social copy; per market its cultural facts."""
         query = validate_request(CampaignContentQuery, {"date": date})
         return await self._client.request(CONTENT, query=query, path_params={"id": campaign_id})
 
     async def content_csv(self, campaign_id: str, *, date: Day) -> str:
+        """The same day as CSV text (a header row, one row per sign and language; the server
+        sends UTF-8 with a BOM for Excel, removed here)."""
         query = validate_request(CampaignContentQuery, {"date": date, "format": "csv"})
         call = build_call(
             self._client._config, CONTENT, query=query, path_params={"id": campaign_id}
@@ -193,6 +206,9 @@ class AsyncCampaigns(AsyncResource):
 
 
 class Campaigns(SyncResource):
+    """``client.campaigns``: enterprise campaign content calendars (``/api/v3/campaigns``):
+    create, list, get, rename or pause, delete, and each day's content as JSON or CSV."""
+
     operations = OPERATIONS
 
     def create(
@@ -208,7 +224,9 @@ class Campaigns(SyncResource):
         timezone: str | None = None,
         idempotency_key: str | None = None,
     ) -> Campaign:
-        """See :meth:`Campaigns.create`."""
+        """``POST /api/v3/campaigns`` (enterprise tier; 2 credits per campaign day). A 400
+        ``BadRequestError`` names the field (``end`` for a campaign over 92 days,
+        ``delivery.timezone`` for an unknown zone)."""
         body = validate_request(
             CreateCampaignRequest,
             _create_fields(name, start, end, signs, languages, markets, delivery_time, timezone),
@@ -228,24 +246,32 @@ class Campaigns(SyncResource):
         return fetch(cursor)
 
     def get(self, campaign_id: str) -> Campaign:
+        """``GET /api/v3/campaigns/{id}``: one campaign (``NotFoundError`` for another
+        account's or the other mode's)."""
         envelope = self._client.request(GET, path_params={"id": campaign_id})
         return _unwrap(envelope, envelope.campaign)  # type: ignore[no-any-return]
 
     def update(
         self, campaign_id: str, *, name: str | None = None, active: bool | None = None
     ) -> Campaign:
+        """Rename and/or pause (``active=False``) or resume (``active=True``)."""
         body = validate_request(UpdateCampaignRequest, {"name": name, "active": active})
         envelope = self._client.request(UPDATE, body=body, path_params={"id": campaign_id})
         return _unwrap(envelope, envelope.campaign)  # type: ignore[no-any-return]
 
     def delete(self, campaign_id: str) -> DeletedCampaign:
+        """``DELETE /api/v3/campaigns/{id}``: stop and remove the campaign (no refund)."""
         return self._client.request(DELETE, path_params={"id": campaign_id})
 
     def content(self, campaign_id: str, *, date: Day) -> CampaignContent:
+        """One day of the campaign: per sign and language the published horoscope, the
+        markets' highlights and the social copy; per market its cultural facts."""
         query = validate_request(CampaignContentQuery, {"date": date})
         return self._client.request(CONTENT, query=query, path_params={"id": campaign_id})
 
     def content_csv(self, campaign_id: str, *, date: Day) -> str:
+        """The same day as CSV text (a header row, one row per sign and language; the server
+        sends UTF-8 with a BOM for Excel, removed here)."""
         query = validate_request(CampaignContentQuery, {"date": date, "format": "csv"})
         call = build_call(
             self._client._config, CONTENT, query=query, path_params={"id": campaign_id}

@@ -102,6 +102,9 @@ def _query(limit: int | None, tag: str | None, external_id: str | None) -> Profi
 
 
 class AsyncProfiles(AsyncResource):
+    """``client.profiles``: encrypted client profiles (``/api/v3/profiles``): a person's name
+    and birth kept once and used anywhere a subject goes as ``{"profile_id": "prof_..."}``."""
+
     operations = OPERATIONS
 
     async def create(
@@ -186,6 +189,9 @@ def _unwrap(envelope: ProfileEnvelope) -> Profile:
 
 
 class Profiles(SyncResource):
+    """``client.profiles``: encrypted client profiles (``/api/v3/profiles``): a person's name
+    and birth kept once and used anywhere a subject goes as ``{"profile_id": "prof_..."}``."""
+
     operations = OPERATIONS
 
     def create(

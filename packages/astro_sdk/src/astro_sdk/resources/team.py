@@ -91,22 +91,25 @@ def _member(envelope: MemberEnvelope) -> TeamMember:
 
 
 class AsyncTeam(AsyncResource):
+    """``client.team``: the account's logins and their roles (enterprise): list, invite,
+    change a role, remove; through ``/api/v3/team`` with a key, ``/v1/team`` with a session."""
+
     operations = OPERATIONS
 
     def _op(self, pair: Pair[R]) -> Operation[R]:
         return pair[1] if self._client.session_token else pair[0]
 
     async def list(self) -> TeamMembers:
-        """See :meth:`Team.list`."""
+        """The account's logins and pending invitations."""
         return await self._client.request(self._op(LIST))
 
     async def invite(self, *, email: str, role: Role) -> CreatedInvitation:
-        """See :meth:`Team.invite`."""
+        """An invitation: ``.token`` (shown once) is valid for 72 hours."""
         body = validate_request(InviteRequest, {"email": email, "role": role})
         return await self._client.request(self._op(INVITE), body=body)
 
     async def change_role(self, member_id: str, *, role: Role) -> TeamMember:
-        """See :meth:`Team.change_role`."""
+        """A login's new role (the last owner cannot be demoted: ``ConflictError``)."""
         body = validate_request(ChangeRoleRequest, {"role": role})
         envelope = await self._client.request(
             self._op(CHANGE), body=body, path_params={"id": member_id}
@@ -114,7 +117,7 @@ class AsyncTeam(AsyncResource):
         return _member(envelope)
 
     async def remove(self, member_id: str) -> RemovedMember:
-        """See :meth:`Team.remove`."""
+        """Remove a login: its sessions end at once."""
         return await self._client.request(self._op(REMOVE), path_params={"id": member_id})
 
 
@@ -122,26 +125,29 @@ class AsyncTeam(AsyncResource):
 
 
 class Team(SyncResource):
+    """``client.team``: the account's logins and their roles (enterprise): list, invite,
+    change a role, remove; through ``/api/v3/team`` with a key, ``/v1/team`` with a session."""
+
     operations = OPERATIONS
 
     def _op(self, pair: Pair[R]) -> Operation[R]:
         return pair[1] if self._client.session_token else pair[0]
 
     def list(self) -> TeamMembers:
-        """See :meth:`Team.list`."""
+        """The account's logins and pending invitations."""
         return self._client.request(self._op(LIST))
 
     def invite(self, *, email: str, role: Role) -> CreatedInvitation:
-        """See :meth:`Team.invite`."""
+        """An invitation: ``.token`` (shown once) is valid for 72 hours."""
         body = validate_request(InviteRequest, {"email": email, "role": role})
         return self._client.request(self._op(INVITE), body=body)
 
     def change_role(self, member_id: str, *, role: Role) -> TeamMember:
-        """See :meth:`Team.change_role`."""
+        """A login's new role (the last owner cannot be demoted: ``ConflictError``)."""
         body = validate_request(ChangeRoleRequest, {"role": role})
         envelope = self._client.request(self._op(CHANGE), body=body, path_params={"id": member_id})
         return _member(envelope)
 
     def remove(self, member_id: str) -> RemovedMember:
-        """See :meth:`Team.remove`."""
+        """Remove a login: its sessions end at once."""
         return self._client.request(self._op(REMOVE), path_params={"id": member_id})

@@ -163,13 +163,12 @@ class Campaign(BaseModel):
     delivery: CampaignDelivery
     active: bool
     livemode: bool = Field(description="false for campaigns made with a test key (ak_test_)")
-    next_delivery_at: str | None = Field(
-        description="The next delivery; null when paused or finished",
-        json_schema_extra={"format": "date-time"},
+    next_delivery_at: dt.datetime | None = Field(
+        description="The next delivery; null when paused or finished"
     )
     credits_charged: int = Field(ge=0)
-    created_at: str | None = Field(json_schema_extra={"format": "date-time"})
-    updated_at: str | None = Field(json_schema_extra={"format": "date-time"})
+    created_at: dt.datetime | None
+    updated_at: dt.datetime | None
 
 
 class CampaignEnvelope(BaseModel):
