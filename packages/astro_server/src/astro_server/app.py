@@ -541,4 +541,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.cultural import blueprint as cultural
 
     app.register_blueprint(cultural)
+    from astro_server.portal import blueprint as portal
+
+    app.register_blueprint(portal)  # the customer portal: web pages over the session routes
     return app
