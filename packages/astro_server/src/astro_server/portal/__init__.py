@@ -140,6 +140,13 @@ def _template_t(key: str, **values: object) -> str:
     return t(key, **values)
 
 
+@blueprint.app_template_filter("when")
+def _when(value: str | None) -> str:
+    """An API instant (ISO 8601, UTC) as "2026-11-24 22:53 UTC" for reading."""
+    instant = _parse_instant(value)
+    return instant.strftime("%Y-%m-%d %H:%M UTC") if instant else ""
+
+
 @blueprint.context_processor
 async def _template_context() -> dict[str, Any]:
     token = g.get("portal_token")
