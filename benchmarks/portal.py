@@ -35,7 +35,7 @@ from _services import free_port
 
 CHROMIUM = "/usr/bin/chromium"
 EMAIL = "bench@example.com"
-PASSWORD = "bench password 123"
+PASSWORD = "bench password 123"  # noqa: S105 - a throwaway local account
 SIGNS = ["aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio",
          "sagittarius", "capricorn", "aquarius", "pisces"]  # fmt: skip
 TARGET_MS = 300.0
@@ -130,7 +130,7 @@ def seed(base_url: str, count: int) -> str:
 
 def summary(samples: list[float]) -> str:
     ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return f"median {statistics.median(ordered):6.1f} ms   p95 {p95:6.1f} ms"
 
 

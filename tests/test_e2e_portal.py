@@ -246,13 +246,9 @@ def test_portal_in_a_real_browser(
         expect(cover.locator("[data-brand-fill]").first).to_have_attribute("fill", "#f2c94c")
         expect(cover.locator('[data-brand-text="brand_name"]')).to_have_text("Moon & Co")
         # A light colour gets dark text (contrast), a dark one white text.
-        expect(cover.locator('[data-brand-text="brand_name"]')).to_have_attribute(
-            "fill", "#1d1d28"
-        )
+        expect(cover.locator('[data-brand-text="brand_name"]')).to_have_attribute("fill", "#1d1d28")
         colour.fill("#1b3a6b")
-        expect(cover.locator('[data-brand-text="brand_name"]')).to_have_attribute(
-            "fill", "#ffffff"
-        )
+        expect(cover.locator('[data-brand-text="brand_name"]')).to_have_attribute("fill", "#ffffff")
         page.get_by_label("Contact e-mail").fill("hello@example.com")
         expect(cover.locator('[data-brand-text="contact"]')).to_have_text("hello@example.com")
         b.look("brand-new")
@@ -300,7 +296,8 @@ def test_portal_in_a_real_browser(
         expect(page.get_by_text("Your session has ended.")).to_be_visible()
 
         # The only failed loads are the two forged POSTs above; no script error anywhere.
-        assert errors == ["Failed to load resource: the server responded with a status of 403 ()"] * 2
+        refused = "Failed to load resource: the server responded with a status of 403 ()"
+        assert errors == [refused, refused]
         context.close()
         chromium.close()
     assert len(b.checked) >= 15
