@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 
 from astro_sdk import AstroClient
+from astro_server.reports.renderer import missing_components
 from conftest import ServerProcess
 
 
@@ -16,4 +17,5 @@ def test_sdk_reaches_live_server_healthz(shared_server: ServerProcess) -> None:
 def test_live_server_is_ready_on_postgres_and_redis(shared_server: ServerProcess) -> None:
     response = httpx.get(shared_server.base_url + "/readyz")
     assert response.status_code == 200
-    assert response.json()["checks"] == {"database": "ok", "broker": "ok"}
+    renderer = "missing" if missing_components() else "ok"
+    assert response.json()["checks"] == {"database": "ok", "broker": "ok", "pdf_renderer": renderer}

@@ -10,6 +10,7 @@ from _platform_support import running_app
 from quart import Quart
 
 from astro_server.app import create_app
+from astro_server.reports.renderer import missing_components
 from astro_server.settings import Settings
 
 
@@ -30,7 +31,9 @@ async def test_readyz_reports_database_and_in_process_broker(app: Quart) -> None
     response = await app.test_client().get("/readyz")
     body = await response.get_json()
     assert response.status_code == 200
-    assert body["checks"] == {"database": "ok", "broker": "in-process"}
+    renderer = "missing" if missing_components() else "ok"
+    assert body["checks"] == {"database": "ok", "broker": "in-process", "pdf_renderer": renderer}
+    assert bool(body["missing"]) == (renderer == "missing")
 
 
 async def test_unknown_route_is_a_json_404_with_request_id(app: Quart) -> None:

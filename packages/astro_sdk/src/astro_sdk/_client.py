@@ -40,6 +40,12 @@ from astro_sdk.resources.horoscopes import AsyncHoroscopes, Horoscopes
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
 from astro_sdk.resources.korean import AsyncKorean, Korean
 from astro_sdk.resources.numerology import AsyncNumerology, Numerology
+from astro_sdk.resources.reports import (
+    AsyncCustomerReports,
+    AsyncReports,
+    CustomerReports,
+    Reports,
+)
 from astro_sdk.resources.tarot import AsyncTarot, Tarot
 from astro_sdk.resources.thai import AsyncThai, Thai
 from astro_sdk.resources.uranian import AsyncUranian, Uranian
@@ -85,6 +91,8 @@ class _ResourceGroups:
     numerology = resource_group(Numerology, AsyncNumerology)
     horoscopes = resource_group(Horoscopes, AsyncHoroscopes)
     cultural = resource_group(Cultural, AsyncCultural)
+    reports = resource_group(Reports, AsyncReports)
+    customer_reports = resource_group(CustomerReports, AsyncCustomerReports)
     webhook_endpoints = resource_group(WebhookEndpoints, AsyncWebhookEndpoints)
     brand_profiles = resource_group(BrandProfiles, AsyncBrandProfiles)
     files = resource_group(Files, AsyncFiles)

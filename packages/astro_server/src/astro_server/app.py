@@ -140,6 +140,7 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
     "endpoint_id": ("id", r"^whe_[a-f0-9]{24}$"),
     "profile_id": ("id", r"^brand_[a-f0-9]{24}$"),
     "file_id": ("file_id", r"^file_[a-f0-9]{24}$"),
+    "report_id": ("report_id", r"^rep_[a-f0-9]{24}$"),
 }
 #: Operations that answer a stored file's bytes (any media type), whole or one byte range.
 _FILE_BYTES: Final = frozenset({"getFile"})
@@ -448,8 +449,10 @@ def _register_lifecycle(app: Quart, settings: Settings) -> None:
     @app.after_serving
     async def _shutdown() -> None:
         from astro_server.db import close_db
+        from astro_server.reports.renderer import close_renderer
         from astro_server.tasks import broker as broker_module
 
+        await close_renderer()
         state: Platform | None = app.extensions.pop("astro", None)
         if state is not None:
             for item in state.background:
@@ -544,4 +547,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.portal import blueprint as portal
 
     app.register_blueprint(portal)  # the customer portal: web pages over the session routes
+    from astro_server.api.reports import blueprint as reports
+
+    app.register_blueprint(reports)
     return app

@@ -21,7 +21,8 @@ async def healthz() -> Response:
 @blueprint.get("/readyz")
 @hide
 async def readyz() -> Response:
-    """The database and the job broker answer; 503 with the error body when one does not."""
+    """The database and the job broker answer (503 with the error body when one does not);
+    optional capabilities this server lacks (the PDF renderer) are listed under ``missing``."""
     from astro_server.db import ping_db
 
     settings = current_app.config["ASTRO_SETTINGS"]
@@ -44,4 +45,10 @@ async def readyz() -> Response:
             await client.aclose()
     else:
         checks["broker"] = "in-process"
-    return json_response({"status": "ready", "checks": checks})
+    # Optional capabilities: missing ones are listed; the rest of the server is still ready.
+    from astro_server.reports.renderer import missing_components
+
+    missing = {"pdf_renderer": missing_components()}
+    checks["pdf_renderer"] = "missing" if missing["pdf_renderer"] else "ok"
+    body = {"status": "ready", "checks": checks, "missing": {k: v for k, v in missing.items() if v}}
+    return json_response(body)

@@ -16,6 +16,7 @@ from astro_server.models.delivery import (
 from astro_server.models.files import StoredFile
 from astro_server.models.horoscopes import PublishedHoroscope
 from astro_server.models.jobs import Job
+from astro_server.models.reports import Report
 
 __all__ = [
     "Account",
@@ -30,6 +31,7 @@ __all__ = [
     "Job",
     "LedgerEntry",
     "PublishedHoroscope",
+    "Report",
     "StoredFile",
     "WebhookEndpoint",
 ]

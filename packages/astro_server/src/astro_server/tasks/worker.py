@@ -55,7 +55,16 @@ async def run_worker(settings: Settings, drain_s: float = 5.0) -> None:
     listener = asyncio.create_task(receiver.listen(finish))
     log.info("worker listening (concurrency %d)", settings.worker_concurrency)
     stop_waiter = asyncio.create_task(finish.wait())
-    await asyncio.wait({listener, stop_waiter}, return_when=asyncio.FIRST_COMPLETED)
+    while True:
+        await asyncio.wait({listener, stop_waiter}, return_when=asyncio.FIRST_COMPLETED)
+        if finish.is_set() or not listener.done():
+            break
+        # The Receiver gives up on the first broker error (e.g. a Redis read that timed out
+        # while the machine was saturated): listen again instead of idling forever.
+        error = None if listener.cancelled() else listener.exception()
+        log.warning("job listener stopped (%s); listening again", type(error).__name__)
+        await asyncio.sleep(1.0)
+        listener = asyncio.create_task(receiver.listen(finish))
     log.info("worker stopping")
     if not listener.done():
         # The Receiver waits up to drain_s for running jobs; past that we cancel it ourselves.
@@ -72,6 +81,9 @@ async def run_worker(settings: Settings, drain_s: float = 5.0) -> None:
             await broker_module.kick_job(job_id)
 
     await _bounded(hand_back(), 1.5)
+    from astro_server.reports.renderer import close_renderer
+
+    await _bounded(close_renderer(), 2.0)
     await _bounded(broker.shutdown(), 1.0)
     await _bounded(close_db(), 1.0)
     log.info("worker stopped")
