@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import ssl
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -105,7 +106,7 @@ class Browser:
 
 def create_customer(stack: Stack) -> None:
     out = stack.run_cli(
-        "create-account", "--name", "portal-e2e", "--tier", "pro", "--credits", "10", "--json"
+        "create-account", "--name", "portal-e2e", "--tier", "pro", "--credits", "50", "--json"
     )
     account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     stack.run_cli(
@@ -123,9 +124,9 @@ def test_portal_in_a_real_browser(
     ca_file = tmp_path / "test-ca.pem"
     ca.cert_pem.write_to_path(str(ca_file))
     # The test delivery is sent by the API process itself: it trusts the test CA.
-    api = production_stack.server(
-        {"ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1", "SSL_CERT_FILE": str(ca_file)}
-    )
+    env = {"ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1", "SSL_CERT_FILE": str(ca_file)}
+    api = production_stack.server(env)
+    production_stack.worker(env)  # writes the reports
     create_customer(production_stack)
     destination = f"https://localhost:{server.port}/astro/feed"
 
@@ -259,6 +260,40 @@ def test_portal_in_a_real_browser(
         page.get_by_role("link", name="Brand profiles", exact=True).first.click()
         expect(page.get_by_role("link", name="Main")).to_be_visible()
         b.look("brands")
+
+        # Order a natal report: the place search fills the coordinates and the zone; the page
+        # follows the job by itself until the PDF can be downloaded.
+        page.get_by_role("link", name="Reports", exact=True).click()
+        expect(page.get_by_text("No reports yet.")).to_be_visible()
+        page.get_by_role("link", name="Order a natal report").click()
+        page.get_by_label("Name of the person").fill("Somchai Portal")
+        page.get_by_label("Birth date").fill("1990-05-17")
+        page.get_by_label("Birth time (local)").fill("14:30")
+        page.get_by_label("Search a place").press_sequentially("Bangk")
+        page.get_by_role("button", name="Bangkok, TH (Asia/Bangkok)").click()
+        expect(page.get_by_label("Latitude (north +)")).to_have_value("13.754")
+        expect(page.get_by_label("Longitude (east +)")).to_have_value("100.5014")
+        expect(page.get_by_label("Time zone")).to_have_value("Asia/Bangkok")
+        page.get_by_label("Brand profile").select_option(label="Main")
+        b.look("report-new")
+        page.get_by_role("button", name="Order the report").click()
+        download_link = page.get_by_role("link", name="Download")
+        expect(download_link).to_be_visible(timeout=120_000)
+        b.look("report-ready")
+        with page.expect_download() as info:
+            download_link.click()
+        pdf = tmp_path / "report.pdf"
+        info.value.save_as(pdf)
+        assert pdf.read_bytes().startswith(b"%PDF")
+        text = subprocess.run(
+            ["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True
+        ).stdout
+        assert "Somchai Portal" in text
+        assert "Moon & Co" in text  # the brand profile chosen in the form
+        b.go("/portal/reports")
+        expect(page.locator("tbody tr")).to_have_count(1)
+        expect(page.locator("tbody .badge")).to_have_text("Ready")
+        b.look("reports")
 
         # CSRF: a POST without the token is refused, and the session survives it.
         status = page.evaluate(

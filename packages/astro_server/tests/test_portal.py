@@ -269,3 +269,41 @@ async def test_language_is_remembered_and_every_key_exists_in_thai(app: Quart) -
 async def test_portal_routes_are_not_in_the_openapi_document(app: Quart) -> None:
     document = await (await app.test_client().get("/openapi.json")).get_json()
     assert not [path for path in document["paths"] if path.startswith("/portal")]
+
+
+def test_place_search_prefix_accents_thai_and_limits() -> None:
+    from astro_server.portal import places
+
+    assert places.search("b") == []  # fewer than two characters
+    (bangkok, *_) = places.search("bangk")
+    # GeoNames 1609350 (Bangkok): 13.75398 N, 100.50144 E, Asia/Bangkok.
+    assert bangkok["label"] == "Bangkok, TH"
+    assert abs(bangkok["latitude"] - 13.754) < 1e-3
+    assert abs(bangkok["longitude"] - 100.5014) < 1e-3
+    assert bangkok["timezone"] == "Asia/Bangkok"
+    assert places.search("sao paulo")[0]["label"] == "São Paulo, BR"  # accents folded
+    (chiang_mai, *_) = places.search("เชียงใหม่", "th")
+    assert chiang_mai["label"] == "เชียงใหม่, TH"
+    assert chiang_mai["timezone"] == "Asia/Bangkok"
+    assert len(places.search("san")) == places.MAX_RESULTS
+
+
+async def test_report_form_names_coordinates_that_are_not_numbers(app: Quart) -> None:
+    client, csrf = await sign_in(app, "ha@example.com")
+    new = await (await client.get("/portal/reports/new")).get_data(as_text=True)
+    assert "data-place-search" in new
+    refused = await client.post(
+        "/portal/reports",
+        form={
+            "csrf_token": csrf, "name": "X", "date": "1990-05-17", "time": "14:30",
+            "place": "", "latitude": "north", "longitude": "100.5", "timezone": "",
+            "house_system": "P", "locale": "en", "format": "html", "brand_profile_id": "",
+        },
+    )  # fmt: skip
+    assert refused.status_code == 400
+    body = await refused.get_data(as_text=True)
+    assert 'id="latitude-error"' in body
+    found = await client.get("/portal/places?q=bangk")
+    assert (await found.get_json())["places"][0]["timezone"] == "Asia/Bangkok"
+    assert (await client.get("/portal/reports")).status_code == 200
+    assert (await client.get("/portal/reports/rep_" + "0" * 24)).status_code == 404

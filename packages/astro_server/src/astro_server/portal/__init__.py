@@ -20,8 +20,10 @@ Security (docs/decisions.md, "Customer portal"):
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
+import json
 import secrets
 import zoneinfo
 from collections.abc import Awaitable, Callable
@@ -43,7 +45,7 @@ from quart import (
 )
 from quart_schema import hide
 
-from astro_server.portal import i18n
+from astro_server.portal import i18n, places
 from astro_server.portal.client import ApiResult, call
 
 blueprint = Blueprint(
@@ -61,6 +63,7 @@ LOGIN_CSRF_COOKIE: Final = "astro_portal_login_csrf"
 CSRF_FIELD: Final = "csrf_token"
 FEEDS: Final = "/v1/horoscope-feed-subscriptions"
 BRANDS: Final = "/v1/report-brand-profiles"
+REPORTS: Final = "/v1/reports"
 SIGNS: Final = (
     "aries", "taurus", "gemini", "cancer", "leo", "virgo",
     "libra", "scorpio", "sagittarius", "capricorn", "aquarius", "pisces",
@@ -69,7 +72,7 @@ SIGNS: Final = (
 NOTICES: Final = frozenset(
     {
         "signed_out", "expired", "paused", "resumed", "deleted", "retried",
-        "test_sent", "test_failed", "saved", "profile_deleted",
+        "test_sent", "test_failed", "saved", "profile_deleted", "ordered",
     }
 )  # fmt: skip
 _CSP: Final = (
@@ -588,3 +591,123 @@ async def brand_delete(profile_id: str) -> Response:
     if result.status == 404:
         raise NotFoundPage()
     return _go("/portal/brands", "profile_deleted")
+
+
+# --- reports ------------------------------------------------------------------------------------
+
+REPORT_FIELDS: Final = (
+    "name", "date", "time", "place", "latitude", "longitude", "timezone", "house_system",
+    "locale", "format", "brand_profile_id",
+)  # fmt: skip
+
+
+def _local_path(url: str | None) -> str | None:
+    """A signed file URL as a path on this server (the API signs it for the host it saw)."""
+    if not url:
+        return None
+    _scheme, _, rest = url.partition("://")
+    return "/" + rest.partition("/")[2] if rest else url
+
+
+def _report_view(report: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **report,
+        "download": _local_path(report.get("pdf_url") or report.get("html_url")),
+        "pending": report["status"] in ("queued", "running"),
+    }
+
+
+@blueprint.get("/reports")
+@signed_in
+async def reports_list() -> Response:
+    cursor = request.args.get("cursor") or None
+    result = await api("GET", REPORTS, query={"limit": 50, "cursor": cursor})
+    listed = [_report_view(r) for r in result.body.get("reports", [])]
+    return await page(
+        "reports.html",
+        reports=listed,
+        next_cursor=result.body.get("next_cursor"),
+        pending=any(r["pending"] for r in listed),
+    )
+
+
+async def _report_form(
+    values: dict[str, str], errors: dict[str, str], message: str = "", status: int = 200
+) -> Response:
+    profiles = await _all(BRANDS, "profiles")
+    return await page(
+        "report_new.html",
+        status=status,
+        values=values,
+        errors=errors,
+        message=message,
+        profiles=profiles,
+    )
+
+
+@blueprint.get("/reports/new")
+@signed_in
+async def report_new() -> Response:
+    values = dict.fromkeys(REPORT_FIELDS, "")
+    values.update({"house_system": "P", "locale": g.portal_lang, "format": "pdf"})
+    return await _report_form(values, {})
+
+
+def _report_body(values: dict[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The API body from the form; coordinates that are not numbers are named here (the API
+    takes numbers only)."""
+    errors: dict[str, str] = {}
+    subject: dict[str, Any] = {"date": values["date"], "time": values["time"]}
+    for name in ("latitude", "longitude"):
+        try:
+            subject[name] = float(values[name])
+        except ValueError:
+            errors[name] = t("report.need_coordinates")
+    if values["timezone"]:
+        subject["timezone"] = values["timezone"]
+    body: dict[str, Any] = {
+        "birth_subject": subject,
+        "name": values["name"],
+        "house_system": values["house_system"] or "P",
+        "locale": values["locale"] or "en",
+        "format": values["format"] or "pdf",
+        "async": True,
+    }
+    if values["brand_profile_id"]:
+        body["brand_profile_id"] = values["brand_profile_id"]
+    return body, errors
+
+
+@blueprint.post("/reports")
+@signed_in
+async def report_create() -> Response:
+    form = await request.form
+    values = {name: form.get(name, "").strip() for name in REPORT_FIELDS}
+    body, errors = _report_body(values)
+    if errors:
+        return await _report_form(values, errors, t("report.check_fields"), 400)
+    result = await api("POST", f"{REPORTS}/natal", json_body=body)
+    if not result.ok:
+        return await _report_form(values, result.field_errors(), result.message, result.status)
+    return _go(f"/portal/reports/{result.body['report_id']}", "ordered")
+
+
+@blueprint.get("/reports/<report_id>")
+@signed_in
+async def report_detail(report_id: str) -> Response:
+    result = await api("GET", f"{REPORTS}/{report_id}")
+    if result.status == 404:
+        raise NotFoundPage()
+    if result.status == 410:
+        return await page("error.html", status=410, title=t("report.gone"))
+    return await page("report_detail.html", report=_report_view(result.body))
+
+
+@blueprint.get("/places")
+@signed_in
+async def place_search() -> Response:
+    """Place suggestions for the birth form (JSON), from the bundled gazetteer."""
+    query = request.args.get("q", "")
+    found = await asyncio.to_thread(places.search, query, g.portal_lang)
+    response = Response(json.dumps({"places": found}), content_type="application/json")
+    return response

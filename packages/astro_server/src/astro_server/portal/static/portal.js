@@ -72,3 +72,53 @@
   form.addEventListener("input", render);
   render();
 })();
+
+// Pages with data-refresh="N" (a report being written) reload every N seconds until it is done.
+(function () {
+  var holder = document.querySelector("[data-refresh]");
+  if (!holder) return;
+  var seconds = parseFloat(holder.getAttribute("data-refresh")) || 3;
+  window.setTimeout(function () { window.location.reload(); }, seconds * 1000);
+})();
+
+// Birth form: place search over the bundled gazetteer fills the coordinates and the time zone.
+(function () {
+  var input = document.querySelector("[data-place-search]");
+  if (!input) return;
+  var list = document.getElementById(input.getAttribute("aria-controls"));
+  var timer = null;
+  var asked = "";
+  function fill(place) {
+    input.value = place.label;
+    document.getElementById("latitude").value = place.latitude;
+    document.getElementById("longitude").value = place.longitude;
+    document.getElementById("timezone").value = place.timezone;
+    list.textContent = "";
+    input.focus();
+  }
+  function show(places) {
+    list.textContent = "";
+    places.forEach(function (place) {
+      var item = document.createElement("li");
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = place.label + " (" + place.timezone + ")";
+      button.addEventListener("click", function () { fill(place); });
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+  }
+  input.addEventListener("input", function () {
+    window.clearTimeout(timer);
+    var query = input.value.trim();
+    if (query.length < 2) { list.textContent = ""; return; }
+    timer = window.setTimeout(function () {
+      asked = query;
+      fetch(input.getAttribute("data-place-search") + "?q=" + encodeURIComponent(query), {
+        headers: { Accept: "application/json" }, credentials: "same-origin"
+      }).then(function (r) { return r.json(); }).then(function (body) {
+        if (asked === query) show(body.places || []);
+      });
+    }, 200);
+  });
+})();
