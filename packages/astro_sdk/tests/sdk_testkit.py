@@ -97,6 +97,7 @@ def job_body(status: str, **fields: Any) -> dict[str, Any]:
         "credits_charged": 4,
         "credits_refunded": 0,
         "attempts": 0,
+        "livemode": True,
     }
     body.update(fields)
     return body

@@ -33,6 +33,18 @@ from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.brand_profiles import AsyncBrandProfiles, BrandProfiles
 from astro_sdk.resources.chinese import AsyncChinese, Chinese
 from astro_sdk.resources.cultural import AsyncCultural, Cultural
+from astro_sdk.resources.developer import (
+    Account,
+    AsyncAccount,
+    AsyncAuditLog,
+    AsyncKeys,
+    AsyncLedger,
+    AsyncUsage,
+    AuditLog,
+    Keys,
+    Ledger,
+    Usage,
+)
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
 from astro_sdk.resources.files import AsyncFiles, Files
 from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
@@ -46,7 +58,9 @@ from astro_sdk.resources.reports import (
     CustomerReports,
     Reports,
 )
+from astro_sdk.resources.profiles import AsyncProfiles, Profiles
 from astro_sdk.resources.tarot import AsyncTarot, Tarot
+from astro_sdk.resources.team import AsyncTeam, Team
 from astro_sdk.resources.thai import AsyncThai, Thai
 from astro_sdk.resources.uranian import AsyncUranian, Uranian
 from astro_sdk.resources.vedic import AsyncVedic, Vedic
@@ -80,6 +94,13 @@ class _ResourceGroups:
     auth = resource_group(Auth, AsyncAuth)
     jobs = resource_group(Jobs, AsyncJobs)
     estimates = resource_group(Estimates, AsyncEstimates)
+    account = resource_group(Account, AsyncAccount)
+    usage = resource_group(Usage, AsyncUsage)
+    ledger = resource_group(Ledger, AsyncLedger)
+    keys = resource_group(Keys, AsyncKeys)
+    audit_log = resource_group(AuditLog, AsyncAuditLog)
+    profiles = resource_group(Profiles, AsyncProfiles)
+    team = resource_group(Team, AsyncTeam)
     vedic = resource_group(Vedic, AsyncVedic)
     thai = resource_group(Thai, AsyncThai)
     western = resource_group(Western, AsyncWestern)

@@ -81,6 +81,12 @@ class APIResponse:
         return _int_header(self.http_response.headers, "X-Credits-Remaining")
 
     @property
+    def credits_price(self) -> int | None:
+        """``X-Credits-Price``: what this call costs; with a test key (``ak_test_``), which
+        debits nothing, the price it would have had (billable routes)."""
+        return _int_header(self.http_response.headers, "X-Credits-Price")
+
+    @property
     def rate_limit(self) -> RateLimit:
         headers = self.http_response.headers
         return RateLimit(

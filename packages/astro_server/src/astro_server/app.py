@@ -45,12 +45,17 @@ TAG_GROUPS: list[dict[str, str]] = [
     {"name": "Reports", "description": "Branded reports; long work runs as a job"},
     {"name": "Tarot & Numerology", "description": "Tarot draws and numerology profiles"},
     {"name": "Uranian", "description": "Uranian charts, midpoints, planetary pictures"},
-    {"name": "Developer workflow", "description": "Estimates and job polling"},
+    {
+        "name": "Developer workflow",
+        "description": "Account, usage, ledger, API keys, audit log, estimates and job polling",
+    },
     {"name": "Visual readings", "description": "Private palm and face readings"},
     {"name": "Customer reports", "description": "Customer-facing reports (session token)"},
     {"name": "Customer delivery", "description": "Webhooks and scheduled horoscope delivery"},
     {"name": "Customer visual readings", "description": "Customer visual readings (session)"},
+    {"name": "Customer team", "description": "The account's logins and roles (session)"},
     {"name": "Cultural Intelligence", "description": "Enterprise workflows"},
+    {"name": "Enterprise workflows", "description": "Encrypted client profiles and teams"},
     {"name": "Authentication", "description": "Customer login and logout"},
 ]
 
@@ -137,10 +142,13 @@ _PATH_PARAMETERS: Final[dict[str, tuple[str, str]]] = {
     "sub_id": ("id", r"^hfs_[a-f0-9]{24}$"),
     "job_id": ("job_id", r"^job_[a-f0-9]{24}$"),
     "delivery_id": ("delivery_id", r"^dlv_[a-f0-9]{24}$"),
+    "key_id": ("key_id", r"^key_[a-f0-9]{24}$"),
     "endpoint_id": ("id", r"^whe_[a-f0-9]{24}$"),
     "profile_id": ("id", r"^brand_[a-f0-9]{24}$"),
     "file_id": ("file_id", r"^file_[a-f0-9]{24}$"),
     "report_id": ("report_id", r"^rep_[a-f0-9]{24}$"),
+    "client_profile_id": ("id", r"^prof_[a-f0-9]{24}$"),
+    "member_id": ("id", r"^cus_[a-f0-9]{24}$"),
 }
 #: Operations that answer a stored file's bytes (any media type), whole or one byte range.
 _FILE_BYTES: Final = frozenset({"getFile"})
@@ -162,6 +170,9 @@ _NO_CONTENT: Final = frozenset(
         "deleteHoroscopeFeedSubscription",
         "deleteWebhookEndpoint",
         "deleteReportBrandProfile",
+        "deleteProfile",
+        "removeTeamMember",
+        "removeMyTeamMember",
     }
 )
 
@@ -192,11 +203,14 @@ class _OpenAPIProvider(OpenAPIProvider):
     on every operation; a ``servers`` entry; picture routes' images."""
 
     def schema(self) -> dict[str, Any]:
+        from astro_server.api.profiles import document_profile_references
+
         document = super().schema()
         document["servers"] = [
             {"url": "/", "description": "The server that serves this document (same origin)"}
         ]
         _document_path_parameters(document)
+        document_profile_references(document)
         _document_common_errors(document)
         document_images(document)
         return document
@@ -500,13 +514,14 @@ def create_app(settings: Settings | None = None) -> Quart:
     _register_lifecycle(app, settings)
 
     from astro_server.api.auth import blueprint as auth
+    from astro_server.api.developer import blueprint as developer
     from astro_server.api.docs import blueprint as docs
     from astro_server.api.estimates import blueprint as estimates
     from astro_server.api.health import blueprint as health
     from astro_server.api.jobs import blueprint as jobs
     from astro_server.api.metrics import blueprint as metrics_bp
 
-    for blueprint in (docs, health, metrics_bp, auth, estimates, jobs):
+    for blueprint in (docs, health, metrics_bp, auth, estimates, jobs, developer):
         app.register_blueprint(blueprint)
     # Calculation and customer blueprints (one per tag group) are registered below.
     from astro_server.api.horoscope_feeds import blueprint as horoscope_feeds
@@ -550,4 +565,9 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.reports import blueprint as reports
 
     app.register_blueprint(reports)
+    from astro_server.api.profiles import blueprint as profiles
+    from astro_server.api.team import blueprint as team
+
+    app.register_blueprint(profiles)
+    app.register_blueprint(team)
     return app

@@ -245,8 +245,15 @@ def cmd_create_account(args: argparse.Namespace) -> int:
 
 def cmd_create_key(args: argparse.Namespace) -> int:
     from astro_server.services.accounts import create_api_key
+    from astro_server.services.scopes import ALL, SCOPES
 
-    key = _with_db(lambda: create_api_key(args.account, args.environment))
+    wanted = frozenset(args.scopes.replace(",", " ").split()) or frozenset({ALL})
+    unknown = sorted(s for s in wanted if s != ALL and s not in SCOPES)
+    if unknown:
+        raise ValueError(f"unknown scope(s) {', '.join(unknown)}; known: *, {', '.join(SCOPES)}")
+    key = _with_db(
+        lambda: create_api_key(args.account, args.environment, name=args.name, scopes_wanted=wanted)
+    )
     _emit(args, {"account_id": args.account, "api_key": key}, f"API key (shown once): {key}")
     return 0
 
@@ -272,6 +279,53 @@ def cmd_add_credits(args: argparse.Namespace) -> int:
 
     balance = _with_db(lambda: add_credits(args.account, args.credits))
     _emit(args, {"account_id": args.account, "credits": balance}, f"balance: {balance}")
+    return 0
+
+
+def cmd_rotate_master_key(args: argparse.Namespace) -> int:
+    """Re-wrap every data key (and re-encrypt the signing secrets) under a new master key.
+
+    Procedure: stop the API processes and workers (or accept that profile reads fail until they
+    restart), run this with the current ASTRO_SECRET_KEY and the new key in the variable named by
+    ``--new-key-env`` (default ASTRO_NEW_SECRET_KEY), then start everything with
+    ASTRO_SECRET_KEY set to the new key. One transaction: on any failure nothing changed.
+    """
+    from astro_server.services.profile_crypto import rotate_master_key
+
+    new_key = os.environ.get(args.new_key_env, "")
+    if not new_key:
+        raise ValueError(f"set the new master key in {args.new_key_env}")
+    settings = Settings.from_env()
+    keys, secrets_ = _with_db(lambda: rotate_master_key(settings.secret_key, new_key))
+    where = "ASTRO_SECRET_KEY set to the new key"
+    if not os.environ.get("ASTRO_SECRET_KEY"):
+        # Embedded mode keeps its generated key in the data directory: replace it there.
+        (settings.data_dir / "secret_key").write_text(new_key)
+        where = f"the new key, now in {settings.data_dir / 'secret_key'}"
+    _emit(
+        args,
+        {"data_keys": keys, "signing_secrets": secrets_},
+        f"re-wrapped {keys} data key(s) and {secrets_} signing secret(s); "
+        f"now restart every process with {where}",
+    )
+    return 0
+
+
+def cmd_crypto_shred(args: argparse.Namespace) -> int:
+    from astro_server.services.audit import record_audit
+    from astro_server.services.profile_crypto import crypto_shred
+
+    async def shred() -> int:
+        count = await crypto_shred(args.account)
+        await record_audit("account.crypto_shredded", args.account, account_id=args.account)
+        return count
+
+    count = _with_db(shred)
+    _emit(
+        args,
+        {"account_id": args.account, "data_keys_destroyed": count},
+        f"destroyed {count} data key(s) of {args.account}: its profiles can no longer be read",
+    )
     return 0
 
 
@@ -352,6 +406,10 @@ def build_parser() -> argparse.ArgumentParser:
         default="live",
         help="ak_live_ or ak_test_ key (default: live)",
     )
+    key.add_argument("--name", default="", help="a label shown by GET /api/v3/keys")
+    key.add_argument(
+        "--scopes", default="*", help="comma- or space-separated scopes (default *: all)"
+    )
     _json_flag(key)
 
     revoke = command(
@@ -376,6 +434,28 @@ def build_parser() -> argparse.ArgumentParser:
         "--credits", type=int, required=True, help="credits to add, > 0 (required)"
     )
     _json_flag(credits)
+
+    rotate = command(
+        "rotate-master-key",
+        "re-wrap every account data key and re-encrypt every signing secret under a new "
+        "ASTRO_SECRET_KEY, in one transaction (stop the servers first; restart them on the "
+        "new key)",
+        cmd_rotate_master_key,
+    )
+    rotate.add_argument(
+        "--new-key-env",
+        default="ASTRO_NEW_SECRET_KEY",
+        help="the environment variable holding the new key (default: ASTRO_NEW_SECRET_KEY)",
+    )
+    _json_flag(rotate)
+
+    shred = command(
+        "crypto-shred",
+        "destroy an account's data key: its client profiles can never be read again",
+        cmd_crypto_shred,
+    )
+    shred.add_argument("--account", required=True, help="account id, acct_... (required)")
+    _json_flag(shred)
 
     listen = command(
         "webhook-listen",

@@ -29,6 +29,8 @@ class Platform:
     settings: Settings
     rate_limiter: RateLimiter
     broker: AsyncBroker | None = None
+    # The highest API-key revocation generation seen by this app (services/auth.py).
+    key_generation_seen: int = 0
     background: list[object] = field(default_factory=list)
 
 
@@ -42,7 +44,8 @@ def make_rate_limiter(settings: Settings) -> RateLimiter:
 
     if settings.redis_url:
         return RedisRateLimiter.from_url(settings.redis_url)
-    return MemoryRateLimiter()
+    # The key revocation generation of this data directory (see services/ratelimit.py).
+    return MemoryRateLimiter(settings.data_dir / "key-generation")
 
 
 _PR_SET_PDEATHSIG = 1

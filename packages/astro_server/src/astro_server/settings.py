@@ -44,6 +44,8 @@ class Settings:
     worker_concurrency: int = 4
     db_pool_size: int = 20
     api_key_cache_s: float = 5.0
+    # Requests per minute of each test key (ak_test_), whatever the account's tier.
+    test_rate_limit: int = 100
     metrics_token: str | None = None
     max_subscriptions_per_customer: int = 100
     # Files (services/files): unset storage_url keeps them under <data_dir>/files.
@@ -110,6 +112,7 @@ class Settings:
             worker_concurrency=int(env.get("ASTRO_WORKER_CONCURRENCY", "4")),
             db_pool_size=int(env.get("ASTRO_DB_POOL_SIZE", "20")),
             api_key_cache_s=float(env.get("ASTRO_API_KEY_CACHE_S", "5")),
+            test_rate_limit=int(env.get("ASTRO_RATE_LIMIT_TEST", "100")),
             metrics_token=env.get("ASTRO_METRICS_TOKEN") or None,
             max_subscriptions_per_customer=int(
                 env.get("ASTRO_MAX_SUBSCRIPTIONS_PER_CUSTOMER", "100")

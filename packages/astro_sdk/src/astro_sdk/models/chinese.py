@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.profiles import ProfileReference
 
 __all__ = [
     "AnnualPillar",
@@ -130,7 +131,7 @@ class LuckOptions(RequestModel):
 
 
 class BaziRequest(LuckOptions):
-    subject: ChineseBirthSubject
+    subject: ChineseBirthSubject | ProfileReference
     day_boundary: DayBoundary = "zi"
     """``zi``: the day changes at 23:00 (default); ``midnight``: at 00:00."""
     solar_time: SolarTime = "clock"
@@ -138,7 +139,7 @@ class BaziRequest(LuckOptions):
 
 
 class QimenRequest(RequestModel):
-    subject: ChineseBirthSubject
+    subject: ChineseBirthSubject | ProfileReference
     method: QimenMethod = "chai_bu"
     day_boundary: DayBoundary = "zi"
 

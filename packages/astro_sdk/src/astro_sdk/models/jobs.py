@@ -46,6 +46,8 @@ class Job(ResponseModel):
     credits_refunded: int
     attempts: int
     """Executions started (a job whose worker died is taken up again)."""
+    livemode: bool
+    """False for a job made with a test key (``ak_test_``)."""
 
     @property
     def is_finished(self) -> bool:

@@ -16,6 +16,7 @@ from astro_sdk.models.chinese import (
     LuckOptions,
     Reading,
 )
+from astro_sdk.models.profiles import ProfileReference
 
 __all__ = ["HourBasis", "SajuChart", "SajuRequest", "SajuResult"]
 
@@ -23,7 +24,7 @@ HourBasis = Literal["korean_almanac", "clock", "mean", "true"]
 
 
 class SajuRequest(LuckOptions):
-    subject: ChineseBirthSubject
+    subject: ChineseBirthSubject | ProfileReference
     hour_basis: HourBasis = "korean_almanac"
     """``korean_almanac``: the double hours on the 127.5 deg E meridian (default)."""
     day_boundary: DayBoundary = "midnight"

@@ -18,6 +18,7 @@ from pydantic import Field
 
 from astro_sdk._response import APIResponse
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.profiles import ProfileReference
 from astro_sdk.models.thai import ThaiWheelRequest
 from astro_sdk.models.uranian import UranianChartRequest
 from astro_sdk.models.vedic import BirthSubject as VedicBirthSubject
@@ -71,7 +72,7 @@ class SynastryWheelRequest(PairRequest, PictureOptions):
 
 
 class TransitsWheelRequest(PictureOptions):
-    subject: WesternSubject
+    subject: WesternSubject | ProfileReference
     at: dt.datetime
     house_system: HouseSystem = "P"
     transiting_bodies: list[Body] | None = Field(default=None, min_length=1, max_length=14)
@@ -83,7 +84,7 @@ class UranianDialRequest(UranianChartRequest, PictureOptions):
 
 
 class VedicChartDiagramRequest(PictureOptions):
-    subject: VedicBirthSubject
+    subject: VedicBirthSubject | ProfileReference
     node: Literal["mean", "true"] = "mean"
     style: Literal["north", "south"] = "north"
     varga: str = "D1"

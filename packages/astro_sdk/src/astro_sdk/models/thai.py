@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import Field
 
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.profiles import ProfileReference
 
 __all__ = [
     "AuspiciousDay",
@@ -94,7 +95,7 @@ class ThaiBirthSubject(RequestModel):
 
 
 class ThaiWheelRequest(RequestModel):
-    subject: ThaiBirthSubject
+    subject: ThaiBirthSubject | ProfileReference
     on_date: dt.date | None = None
     """Adds the moving (yearly) Taksa for the completed age on that date."""
 

@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import Field
 
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.profiles import ProfileReference
 
 __all__ = [
     "Ayanamsa",
@@ -70,7 +71,7 @@ class BirthSubject(RequestModel):
 
 
 class VedicChartRequest(RequestModel):
-    subject: BirthSubject
+    subject: BirthSubject | ProfileReference
     node: Literal["mean", "true"] = "mean"
     house_system: str = Field(default="W", pattern=r"^[PKWEORCBAMTX]$")
     divisional_charts: list[str] = Field(
@@ -83,16 +84,16 @@ class VedicChartRequest(RequestModel):
 
 
 class KundliMatchingRequest(RequestModel):
-    boy: BirthSubject
-    girl: BirthSubject
+    boy: BirthSubject | ProfileReference
+    girl: BirthSubject | ProfileReference
     school: Literal["north", "south"] = "north"
 
 
 class KundliBatchRecord(RequestModel):
     id: str = Field(min_length=1, max_length=100)
     """Your record id; the job result has one entry per id."""
-    boy: BirthSubject
-    girl: BirthSubject
+    boy: BirthSubject | ProfileReference
+    girl: BirthSubject | ProfileReference
 
 
 class KundliMatchingBatchRequest(RequestModel):
@@ -101,7 +102,7 @@ class KundliMatchingBatchRequest(RequestModel):
 
 
 class VedicDashaRequest(RequestModel):
-    subject: BirthSubject
+    subject: BirthSubject | ProfileReference
     year_days: float = 365.25
     """Dasha year length in days: 365.25, 365.2422 or 360."""
     depth: int = Field(default=3, ge=1, le=3)
@@ -120,7 +121,7 @@ class PanchangaRequest(RequestModel):
 
 
 class VedicRemediesRequest(RequestModel):
-    subject: BirthSubject
+    subject: BirthSubject | ProfileReference
     at: dt.datetime | None = None
     language: Literal["en", "th"] = "en"
     node: Literal["mean", "true"] = "mean"

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field
 
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.profiles import ProfileReference
 
 __all__ = [
     "AnglePoint",
@@ -85,7 +86,7 @@ class WesternSubject(RequestModel):
 
 
 class NatalRequest(RequestModel):
-    subject: WesternSubject
+    subject: WesternSubject | ProfileReference
     house_system: HouseSystem = "P"
     bodies: list[Body] | None = Field(default=None, min_length=1, max_length=14)
     aspects: list[AspectName] | None = Field(default=None, max_length=11)
@@ -95,21 +96,21 @@ class NatalRequest(RequestModel):
 
 
 class PairRequest(RequestModel):
-    subject_a: WesternSubject
-    subject_b: WesternSubject
+    subject_a: WesternSubject | ProfileReference
+    subject_b: WesternSubject | ProfileReference
     house_system: HouseSystem = "P"
     include_minor: bool = False
 
 
 class CompositeRequest(RequestModel):
-    subject_a: WesternSubject
-    subject_b: WesternSubject
+    subject_a: WesternSubject | ProfileReference
+    subject_b: WesternSubject | ProfileReference
     method: Literal["midpoint", "davison"] = "midpoint"
     house_system: HouseSystem = "P"
 
 
 class ReturnsRequest(RequestModel):
-    subject: WesternSubject
+    subject: WesternSubject | ProfileReference
     kind: Literal["solar", "lunar"]
     year: int | None = Field(default=None, ge=100, le=2999)  # the span of dates served
     """Solar return: the year."""
@@ -122,7 +123,7 @@ class ReturnsRequest(RequestModel):
 
 
 class ProgressionsRequest(RequestModel):
-    subject: WesternSubject
+    subject: WesternSubject | ProfileReference
     target_date: dt.datetime
     method: Literal["secondary", "solar_arc"] = "secondary"
     mc_method: Literal["naibod", "solar_arc"] = "naibod"
@@ -131,7 +132,7 @@ class ProgressionsRequest(RequestModel):
 
 
 class TransitsRequest(RequestModel):
-    subject: WesternSubject
+    subject: WesternSubject | ProfileReference
     start: dt.datetime
     end: dt.datetime
     """At most 366 days after ``start``."""

@@ -12,6 +12,7 @@ from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
 from astro_sdk.models.auth import LoginRequest, LogoutResult, Session
+from astro_sdk.models.team import AcceptedInvitation, AcceptInvitationRequest
 
 if TYPE_CHECKING:
     from astro_sdk._client import AstroClient, AsyncAstroClient
@@ -34,7 +35,16 @@ LOGOUT = Operation(
     response_model=LogoutResult,
     success_status=204,
 )
-OPERATIONS = (LOGIN, LOGOUT)
+ACCEPT_INVITATION = Operation(
+    operation_id="acceptInvitation",
+    method="POST",
+    path="/auth/accept-invitation",
+    credential=Credential.NONE,
+    response_model=AcceptedInvitation,
+    request_model=AcceptInvitationRequest,
+    success_status=201,
+)
+OPERATIONS = (LOGIN, LOGOUT, ACCEPT_INVITATION)
 
 
 class Auth(SyncResource):
@@ -63,6 +73,12 @@ class Auth(SyncResource):
         """``POST /auth/logout``: end this client's session; its token stops working."""
         return self._client.request(LOGOUT)
 
+    def accept_invitation(self, *, token: str, password: str) -> AcceptedInvitation:
+        """``POST /auth/accept-invitation``: a team invitation's one-time token and a password
+        make the login (then ``login`` with its e-mail)."""
+        body = validate_request(AcceptInvitationRequest, {"token": token, "password": password})
+        return self._client.request(ACCEPT_INVITATION, body=body)
+
 
 class AsyncAuth(AsyncResource):
     operations = OPERATIONS
@@ -85,3 +101,8 @@ class AsyncAuth(AsyncResource):
 
     async def logout(self) -> LogoutResult:
         return await self._client.request(LOGOUT)
+
+    async def accept_invitation(self, *, token: str, password: str) -> AcceptedInvitation:
+        """See :meth:`Auth.accept_invitation`."""
+        body = validate_request(AcceptInvitationRequest, {"token": token, "password": password})
+        return await self._client.request(ACCEPT_INVITATION, body=body)

@@ -12,6 +12,7 @@ from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody
 from astro_server.services import auth
 from astro_server.services.jobs import _iso
+from astro_server.services.roles import require_role
 
 blueprint = Blueprint("auth", __name__)
 
@@ -61,6 +62,7 @@ async def login(data: LoginRequest) -> Response:
 
 @blueprint.post("/auth/logout")
 @auth.require_session
+@require_role("viewer")
 @document_response(ErrorBody, 401)
 @tag(["Authentication"])
 @operation_id("logout")

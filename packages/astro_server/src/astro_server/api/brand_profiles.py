@@ -1,7 +1,9 @@
 """Report brand profiles (session routes; a profile belongs to the customer's account): spec
 endpoint 4 (``PATCH``) and create, list, get, delete around it.
 
-Another account's profile is 404. Field rules and the logo's handling: ``services/brands.py``.
+Another account's profile is 404. Brand profiles are the account's objects: any role reads them,
+admins and owners change them (``services/roles.py``). Field rules and the logo's handling:
+``services/brands.py``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from astro_server.schemas import ErrorBody
 from astro_server.services import brands, files
 from astro_server.services.auth import require_session
 from astro_server.services.delivery import feeds
+from astro_server.services.roles import require_role
 
 blueprint = Blueprint("brand_profiles", __name__)
 TAGS = ["Customer reports"]
@@ -116,6 +119,7 @@ def _given(model: BaseModel) -> dict[str, Any]:
 
 @blueprint.post(BASE)
 @require_session
+@require_role("admin")
 @validate_request(CreateProfileRequest)
 @document_response(ProfileEnvelope, 201)
 @document_response(ErrorBody, 400)
@@ -163,6 +167,7 @@ async def get_profile(profile_id: str) -> Response:
 
 @blueprint.patch(f"{BASE}/<profile_id>")
 @require_session
+@require_role("admin")
 @validate_request(UpdateProfileRequest)
 @document_response(ProfileEnvelope, 200)
 @document_response(ErrorBody, 400)
@@ -180,6 +185,7 @@ async def update_profile(profile_id: str, data: UpdateProfileRequest) -> Respons
 
 @blueprint.delete(f"{BASE}/<profile_id>")
 @require_session
+@require_role("admin")
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("deleteReportBrandProfile")

@@ -17,7 +17,7 @@ from quart_schema import (
 from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody
 from astro_server.services import jobs
-from astro_server.services.auth import require_api_key
+from astro_server.services.auth import current_livemode, require_api_key
 
 blueprint = Blueprint("jobs", __name__)
 
@@ -35,6 +35,7 @@ class JobRecord(BaseModel):
     credits_charged: int
     credits_refunded: int
     attempts: int
+    livemode: bool = Field(description="False for a job made with a test key (ak_test_)")
 
 
 class JobList(BaseModel):
@@ -55,8 +56,9 @@ class JobListQuery(BaseModel):
 @tag(["Developer workflow"])
 @operation_id("getJob")
 async def get_job(job_id: str) -> Response:
-    """The job record: status, progress, result or error, credits charged and refunded."""
-    job = await jobs.get_owned_job(job_id, g.account.id)
+    """The job record: status, progress, result or error, credits charged and refunded. A test
+    key sees only test jobs, a live key only live ones (404 otherwise)."""
+    job = await jobs.get_owned_job(job_id, g.account.id, current_livemode())
     return json_response(jobs.job_view(job))
 
 
@@ -69,7 +71,11 @@ async def get_job(job_id: str) -> Response:
 async def list_jobs(query_args: JobListQuery) -> Response:
     """The caller's jobs, newest first, paged with ``cursor``."""
     page, next_cursor = await jobs.list_jobs(
-        g.account.id, query_args.limit, query_args.cursor, query_args.status
+        g.account.id,
+        query_args.limit,
+        query_args.cursor,
+        query_args.status,
+        current_livemode(),
     )
     return json_response({"jobs": [jobs.job_view(j) for j in page], "next_cursor": next_cursor})
 
@@ -83,5 +89,5 @@ async def list_jobs(query_args: JobListQuery) -> Response:
 @operation_id("cancelJob")
 async def cancel_job(job_id: str) -> Response:
     """Cancel a queued job; its charge is refunded. Running or finished jobs: 409."""
-    job = await jobs.cancel_job(job_id, g.account.id)
+    job = await jobs.cancel_job(job_id, g.account.id, current_livemode())
     return json_response(jobs.job_view(job))

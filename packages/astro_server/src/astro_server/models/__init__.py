@@ -4,8 +4,15 @@ Add a model: define it in a module here, import it below, then run
 ``uv run tortoise -c astro_server.models.makemigrations_config.TORTOISE_ORM makemigrations``.
 """
 
-from astro_server.models.accounts import Account, ApiKey, Customer, CustomerSession
-from astro_server.models.billing import IdempotencyRecord, LedgerEntry
+from astro_server.models.accounts import (
+    Account,
+    ApiKey,
+    Customer,
+    CustomerSession,
+    TeamInvitation,
+)
+from astro_server.models.audit import AuditEvent
+from astro_server.models.billing import IdempotencyRecord, LedgerEntry, UsageDaily, UsageRollup
 from astro_server.models.brands import BrandProfile
 from astro_server.models.delivery import (
     FeedDelivery,
@@ -17,11 +24,16 @@ from astro_server.models.files import StoredFile
 from astro_server.models.horoscopes import PublishedHoroscope
 from astro_server.models.jobs import Job
 from astro_server.models.reports import Report
+from astro_server.models.profiles import AccountDataKey, ClientProfile, ClientProfileTag
 
 __all__ = [
     "Account",
+    "AccountDataKey",
     "ApiKey",
+    "AuditEvent",
     "BrandProfile",
+    "ClientProfile",
+    "ClientProfileTag",
     "Customer",
     "CustomerSession",
     "FeedDelivery",
@@ -33,5 +45,8 @@ __all__ = [
     "PublishedHoroscope",
     "Report",
     "StoredFile",
+    "TeamInvitation",
+    "UsageDaily",
+    "UsageRollup",
     "WebhookEndpoint",
 ]

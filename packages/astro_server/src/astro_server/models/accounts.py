@@ -32,8 +32,15 @@ class ApiKey(Model):
     prefix = fields.CharField(max_length=16, db_index=True)
     key_hash = fields.CharField(max_length=64, unique=True)
     environment = fields.CharField(max_length=8, default="live")
+    name = fields.CharField(max_length=100, default="")
+    # Space-separated scopes (services/scopes.py); "*" is every scope (keys made before scopes).
+    scopes = fields.CharField(max_length=300, default="*")
     created_at = fields.DatetimeField(auto_now_add=True)
     revoked_at = fields.DatetimeField(null=True)
+    # A rotated key keeps working until then (the rotation's grace period); null: no end.
+    expires_at = fields.DatetimeField(null=True)
+    # Written at most once a minute per key and process (services/auth.py), not per request.
+    last_used_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "api_keys"
@@ -46,11 +53,32 @@ class Customer(Model):
     )
     email = fields.CharField(max_length=254, unique=True)
     password_hash = fields.CharField(max_length=200)
+    # owner | admin | member | viewer (services/roles.py); customers made before roles: owner.
+    role = fields.CharField(max_length=16, default="owner")
     created_at = fields.DatetimeField(auto_now_add=True)
     disabled_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "customers"
+
+
+class TeamInvitation(Model):
+    """An invitation to become a login of an account: its token is stored only as a digest,
+    used once (``accepted_at``) and valid until ``expires_at`` (72 h)."""
+
+    id = fields.CharField(max_length=40, primary_key=True)  # inv_ + 24 hex
+    account_id = fields.CharField(max_length=40, db_index=True)
+    email = fields.CharField(max_length=254)
+    role = fields.CharField(max_length=16)
+    token_hash = fields.CharField(max_length=64, unique=True)
+    invited_by = fields.CharField(max_length=40)  # key_... or cus_...
+    created_at = fields.DatetimeField()
+    expires_at = fields.DatetimeField()
+    accepted_at = fields.DatetimeField(null=True)
+    customer_id = fields.CharField(max_length=40, null=True)
+
+    class Meta:
+        table = "team_invitations"
 
 
 class CustomerSession(Model):

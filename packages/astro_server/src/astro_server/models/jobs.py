@@ -21,6 +21,9 @@ class Job(Model):
     credits_refunded = fields.BigIntField(default=0)
     # The debit that paid for the job: the refund points back at it (at most once).
     ledger_entry_id = fields.BigIntField(null=True)
+    # False for a job made with a test key (ak_test_): seen only by test keys, and the other
+    # way round.
+    livemode = fields.BooleanField(default=True)
     attempts = fields.IntField(default=0)
     lease_expires_at = fields.DatetimeField(null=True)
     created_at = fields.DatetimeField(db_index=True)

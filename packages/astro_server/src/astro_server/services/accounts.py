@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from tortoise.exceptions import IntegrityError
 
-from astro_server.models import Account, ApiKey, Customer
-from astro_server.services import auth, billing, credentials
+from astro_server.models import Account, Customer
+from astro_server.services import billing, credentials, keys, scopes
 from astro_server.services.pricing import TIERS
 
 
@@ -25,47 +23,24 @@ async def create_account(name: str, tier: str, credits: int) -> tuple[Account, s
     return account, key
 
 
-async def create_api_key(account_id: str, environment: str = "live") -> str:
-    if not await Account.exists(id=account_id):
-        raise LookupError(f"no account {account_id}")
-    secret = credentials.new_api_key(environment)
-    await ApiKey.create(
-        id=credentials.new_id("key_"),
-        account_id=account_id,
-        prefix=credentials.display_prefix(secret),
-        key_hash=credentials.digest(secret),
-        environment=environment,
+async def create_api_key(
+    account_id: str,
+    environment: str = "live",
+    *,
+    name: str = "",
+    scopes_wanted: frozenset[str] = frozenset({scopes.ALL}),
+) -> str:
+    """The operator's key creation (CLI): the same service as ``POST /api/v3/keys``."""
+    _key, secret = await keys.create_key(
+        account_id, name=name, environment=environment, wanted=scopes_wanted
     )
     return secret
 
 
 async def revoke_api_key(key_or_prefix: str) -> int:
-    """Revoke one key, named by the whole key (exactly that key) or by its display prefix (the
-    first 12 characters) when no other live key shares it; returns how many were revoked (0 or
-    1). The prefix holds only four random characters: among ten thousand keys two share one
-    more often than not, so an ambiguous prefix is refused (ValueError) rather than revoking
-    another tenant's key too."""
-    n = credentials.KEY_DISPLAY_CHARS
-    if len(key_or_prefix) < n:
-        raise ValueError(f"give the whole key or its first {n} characters")
-    now = datetime.now(UTC)
-    if len(key_or_prefix) > n:
-        count = await ApiKey.filter(
-            key_hash=credentials.digest(key_or_prefix), revoked_at=None
-        ).update(revoked_at=now)
-    else:
-        matches = await ApiKey.filter(prefix=key_or_prefix, revoked_at=None).values_list(
-            "id", flat=True
-        )
-        if len(matches) > 1:
-            raise ValueError(
-                f"{len(matches)} live keys start with {key_or_prefix}: give the whole key"
-            )
-        count = await ApiKey.filter(id__in=list(matches)).update(revoked_at=now)
-    # This process stops accepting the key at once; other API processes within
-    # Settings.api_key_cache_s seconds (their cached lookups expire).
-    auth.forget_api_keys()
-    return count
+    """Revoke one key, named by the whole key or by its display prefix (the CLI's
+    ``revoke-key``; see :func:`astro_server.services.keys.revoke_by_secret_or_prefix`)."""
+    return await keys.revoke_by_secret_or_prefix(key_or_prefix)
 
 
 async def create_customer(account_id: str, email: str, password: str) -> Customer:

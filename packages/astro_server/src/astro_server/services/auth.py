@@ -24,8 +24,20 @@ Stack them under the route decorator::
     @validate_request(NatalRequest)
     async def natal(data: NatalRequest) -> Response: ...
 
-Both set ``g.account`` (the paying :class:`Account`), ``g.credential_id`` and
-``g.credential_kind``; ``require_session`` also sets ``g.customer``.
+Session routes also check the customer's team role (``services/roles.py``: GET needs
+``viewer``, other methods ``member``, unless the handler says ``@require_role(...)``).
+
+Both set ``g.account`` (the paying :class:`Account`), ``g.credential_id``,
+``g.credential_kind`` and ``g.livemode``; ``require_session`` also sets ``g.customer``, and
+``require_api_key`` ``g.api_key`` (its :class:`KeyIdentity`).
+
+API keys also carry scopes (``services/scopes.py``: a call outside them is 403 ``forbidden``
+naming the scope), an environment (``ak_test_`` keys: ``g.livemode`` False, their own rate limit
+``Settings.test_rate_limit``) and, once rotated, an end of their grace period. Revocation is
+immediate in every API process: lookups are cached per process for ``Settings.api_key_cache_s``,
+but each request also reads the revocation generation (bumped after every revocation and
+rotation, shared through Redis in production, riding in the rate limiter's pipeline); a cached
+lookup older than the current generation is read again from the database.
 """
 
 from __future__ import annotations
@@ -51,7 +63,7 @@ from astro_server.errors import APIError, unauthorized
 from astro_server.models import Account, Customer, CustomerSession
 from astro_server.runtime import platform
 from astro_server.schemas import ErrorBody
-from astro_server.services import credentials
+from astro_server.services import clock, credentials, roles, scopes
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
@@ -90,9 +102,12 @@ def _bearer() -> str | None:
 
 
 _KEY_LOOKUP = (
-    "SELECT k.id AS key_id, k.key_hash, k.revoked_at, a.id, a.name, a.tier, a.credits, "
-    "a.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?"
+    "SELECT k.id AS key_id, k.key_hash, k.revoked_at, k.environment, k.scopes, k.expires_at, "
+    "k.last_used_at, a.id, a.name, a.tier, a.credits, a.created_at "
+    "FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?"
 )
+# last_used_at is written when a lookup finds it older than this (not on every request).
+_LAST_USED_RESOLUTION_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -102,6 +117,10 @@ class _KnownKey:
     fresh_until: float  # time.monotonic()
     key_id: str
     revoked: bool
+    environment: str
+    scopes: frozenset[str]
+    expires_at: datetime | None
+    generation: int  # the revocation generation known when it was read
     account_id: str
     name: str
     tier: str
@@ -117,9 +136,30 @@ _known_keys: dict[str, _KnownKey] = {}
 _KEY_CACHE_MAX = 10_000
 
 
+@dataclass(frozen=True)
+class KeyIdentity:
+    """The API key a request was authenticated with (``g.api_key``)."""
+
+    key_id: str
+    environment: str  # live | test
+    scopes: frozenset[str]
+
+    @property
+    def livemode(self) -> bool:
+        return self.environment == "live"
+
+
 def forget_api_keys() -> None:
     """Drop this process's cached API-key lookups (after a revocation)."""
     _known_keys.clear()
+
+
+def _as_utc(value: datetime | str | None) -> datetime | None:
+    """A timestamp column read by raw SQL: SQLite hands back ISO text (naive means UTC)."""
+    if value is None:
+        return None
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 async def _look_up_key(key_hash: str, ttl_s: float) -> _KnownKey | None:
@@ -127,14 +167,29 @@ async def _look_up_key(key_hash: str, ttl_s: float) -> _KnownKey | None:
     known = _known_keys.get(key_hash)
     if known is not None and known.fresh_until > now:
         return known
+    # The highest generation this app has seen, read before the row: a revocation committed
+    # after it shows as a newer generation on the next request.
+    generation = platform().key_generation_seen
     rows = await db.fetch(_KEY_LOOKUP, [key_hash])
     if not rows or not credentials.digests_equal(str(rows[0]["key_hash"]), key_hash):
         return None
     row = rows[0]
+    last_used = _as_utc(row["last_used_at"])
+    wall = clock.now()
+    if row["revoked_at"] is None and (
+        last_used is None or (wall - last_used).total_seconds() >= _LAST_USED_RESOLUTION_S
+    ):
+        await db.fetch(
+            "UPDATE api_keys SET last_used_at = ? WHERE id = ?", [wall, str(row["key_id"])]
+        )
     known = _KnownKey(
         fresh_until=now + ttl_s,
         key_id=str(row["key_id"]),
         revoked=row["revoked_at"] is not None,
+        environment=str(row["environment"]),
+        scopes=scopes.parse(str(row["scopes"])),
+        expires_at=_as_utc(row["expires_at"]),
+        generation=generation,
         account_id=str(row["id"]),
         name=str(row["name"]),
         tier=str(row["tier"]),
@@ -158,11 +213,20 @@ async def authenticate_api_key(secret: str, cache_s: float = 0.0) -> tuple[str, 
     The account's ``tier`` and ``credits`` are as of that lookup: the debit statement checks
     tier and balance itself, and a route that shows the balance reads it afresh.
     """
-    known = await _look_up_key(credentials.digest(secret), cache_s)
+    identity, account, _ = await _authenticate_key(credentials.digest(secret), cache_s)
+    return identity.key_id, account
+
+
+async def _authenticate_key(key_hash: str, cache_s: float) -> tuple[KeyIdentity, Account, int]:
+    """The key, its account and the revocation generation its lookup is as of."""
+    known = await _look_up_key(key_hash, cache_s)
     if known is None:
         raise unauthorized("Invalid API key.")
     if known.revoked:
         raise unauthorized("This API key has been revoked.")
+    if known.expires_at is not None and known.expires_at <= clock.now():
+        raise unauthorized("This API key was rotated and its grace period has ended.")
+    identity = KeyIdentity(known.key_id, known.environment, known.scopes)
     account = Account._init_from_db(
         id=known.account_id,
         name=known.name,
@@ -170,7 +234,19 @@ async def authenticate_api_key(secret: str, cache_s: float = 0.0) -> tuple[str, 
         credits=known.credits,
         created_at=known.created_at,
     )
-    return known.key_id, account
+    return identity, account, known.generation
+
+
+def _drop_cached(key_hash: str) -> None:
+    _known_keys.pop(key_hash, None)
+
+
+def _forbidden_scope(needed: str) -> APIError:
+    return APIError(
+        403,
+        f"This API key lacks the {needed!r} scope this operation needs.",
+        error="forbidden",
+    )
 
 
 async def authenticate_session(token: str) -> tuple[CustomerSession, Customer, Account]:
@@ -190,13 +266,37 @@ async def authenticate_session(token: str) -> tuple[CustomerSession, Customer, A
     return session, customer, customer.account
 
 
-async def enforce_rate_limit(credential_id: str, tier: str) -> None:
-    state = platform()
-    limit = state.settings.rate_limits.get(tier, state.settings.rate_limits["free"])
-    decision = await state.rate_limiter.hit(f"cred:{credential_id}", limit)
+def rate_limit_for(tier: str, livemode: bool = True) -> int:
+    """Requests per minute of a credential: its tier's, or the test keys' own limit."""
+    settings = platform().settings
+    if not livemode:
+        return settings.test_rate_limit
+    return settings.rate_limits.get(tier, settings.rate_limits["free"])
+
+
+async def enforce_rate_limit(credential_id: str, tier: str, livemode: bool = True) -> int:
+    """Count the request; returns the revocation generation read with it."""
+    decision = await platform().rate_limiter.hit(
+        f"cred:{credential_id}", rate_limit_for(tier, livemode)
+    )
     g.rate_limit = decision
+    state = platform()
+    state.key_generation_seen = max(state.key_generation_seen, decision.generation)
     if not decision.allowed:
         raise decision.error()
+    return decision.generation
+
+
+def current_livemode() -> bool:
+    """False while serving a test key (``ak_test_``); True otherwise (live keys, sessions)."""
+    return bool(getattr(g, "livemode", True))
+
+
+async def announce_key_change() -> None:
+    """After a key is revoked or rotated (committed): every API process reads its keys again
+    from the database on its next request (this one at once)."""
+    forget_api_keys()
+    await platform().rate_limiter.bump_generation()
 
 
 async def limit_unauthenticated() -> None:
@@ -217,14 +317,19 @@ def _refuse_two_credentials() -> None:
         raise unauthorized(_BOTH_CREDENTIALS)
 
 
-async def _identify_api_key() -> tuple[str, Account]:
+async def _identify_api_key() -> tuple[KeyIdentity, Account, int, str]:
+    """The request's key, its account, the revocation generation of the lookup, the digest."""
     _refuse_two_credentials()
     secret = request.headers.get("X-API-Key", "").strip() or _bearer()
     if not secret:
         raise unauthorized("Missing API key: send X-API-Key or Authorization: Bearer <API key>.")
     if credentials.looks_like_session_token(secret):
         raise unauthorized(_API_KEY_ROUTE)
-    return await authenticate_api_key(secret, platform().settings.api_key_cache_s)
+    key_hash = credentials.digest(secret)
+    key, account, generation = await _authenticate_key(
+        key_hash, platform().settings.api_key_cache_s
+    )
+    return key, account, generation, key_hash
 
 
 async def _identify_session() -> tuple[CustomerSession, Customer, Account]:
@@ -248,14 +353,16 @@ async def limit_unrouted() -> None:
         if bearer and credentials.looks_like_session_token(bearer):
             session, _customer, account = await _identify_session()
             credential_id = session.id
+            livemode = True
         else:
-            credential_id, account = await _identify_api_key()
+            key, account, _, _ = await _identify_api_key()
+            credential_id, livemode = key.key_id, key.livemode
     except APIError as error:
         if error.status != 401:
             raise
         await limit_unauthenticated()
         return
-    await enforce_rate_limit(credential_id, account.tier)
+    await enforce_rate_limit(credential_id, account.tier, livemode)
 
 
 def login_rate_limited(func: F) -> F:
@@ -288,17 +395,30 @@ def require_api_key(func: F) -> F:
     @wraps(func)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            key_id, account = await _identify_api_key()
+            key, account, known_as_of, key_hash = await _identify_api_key()
         except APIError as error:
             if error.status == 401:
                 await limit_unauthenticated()
             raise
         g.account = account
-        g.credential_id = key_id
+        g.credential_id = key.key_id
         g.credential_kind = "api_key"
-        await enforce_rate_limit(key_id, account.tier)
+        current = await enforce_rate_limit(key.key_id, account.tier, key.livemode)
+        if current != known_as_of:  # a key was revoked or rotated since: read this one again
+            _drop_cached(key_hash)
+            key, account, _ = await _authenticate_key(key_hash, platform().settings.api_key_cache_s)
+        rule = request.url_rule.rule if request.url_rule is not None else ""
+        needed = scopes.scope_for_rule(rule)
+        if not scopes.allows(key.scopes, needed):
+            assert needed is not None
+            raise _forbidden_scope(needed)
+        g.account = account
+        g.api_key = key
+        g.livemode = key.livemode
         return await current_app.ensure_async(func)(*args, **kwargs)
 
+    # 403: a key without the route's scope (services/scopes.py).
+    wrapper = document_response(ErrorBody, 403)(wrapper)
     return _document_auth_errors(cast(F, security_scheme(API_KEY_SECURITY)(wrapper)))
 
 
@@ -319,8 +439,13 @@ def require_session(func: F) -> F:
         g.credential_id = session.id
         g.credential_kind = "session"
         await enforce_rate_limit(session.id, account.tier)
+        needed = roles.needed_role(func, request.method)
+        if not roles.at_least(customer.role, needed):
+            raise roles.forbidden_role(needed, customer.role)
         return await current_app.ensure_async(func)(*args, **kwargs)
 
+    # 403: a login whose role is below the route's (services/roles.py).
+    wrapper = document_response(ErrorBody, 403)(wrapper)
     return _document_auth_errors(cast(F, security_scheme(SESSION_SECURITY)(wrapper)))
 
 

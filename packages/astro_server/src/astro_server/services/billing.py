@@ -4,6 +4,8 @@
 and above ``validate_request``) does, before the handler runs:
 
 1. validates the JSON body against the route's ``validate_request`` model (a 400 costs nothing),
+   after replacing each ``{"profile_id": ...}`` by that profile's birth subject
+   (``services/profiles.py``: the one place every subject-taking route gets references),
    and computes the price from :data:`astro_server.services.pricing.OPERATIONS`
    (``quantity(model)`` units for per-unit operations);
 2. in ONE database transaction: the tier check (403 ``forbidden`` naming the tier needed), the
@@ -12,12 +14,20 @@ and above ``validate_request``) does, before the handler runs:
    ``payment_required`` code ``"402"`` when short; never read-then-write), and the debit's ledger
    row.
 
-After the handler: ``X-Credits-Charged`` and ``X-Credits-Remaining`` on the response, and the
-response stored for idempotent replay. A handler that raises or answers 4xx/5xx after the debit
-is refunded (a ledger row) and releases its idempotency key, so nothing is lost.
+After the handler: ``X-Credits-Charged``, ``X-Credits-Remaining`` and ``X-Credits-Price`` (what
+the call costs) on the response, and the response stored for idempotent replay. A handler that
+raises or answers 4xx/5xx after the debit is refunded (a ledger row) and releases its
+idempotency key, so nothing is lost.
 
 The handler can read the charge with :func:`current_charge` (``enqueue_job`` does, so a queued job
 knows what to refund if it fails).
+
+Test mode (a test key, ``g.livemode`` False): the same steps with a cost of 0, so the tier check,
+idempotency and the handler run for real, nothing is debited and no ledger row is written
+(``X-Credits-Charged: 0``, ``X-Credits-Price`` the live price).
+
+Each ledger row records ``balance_after``, the balance its change left (the debit's own UPDATE
+... RETURNING gives it: no extra read).
 """
 
 from __future__ import annotations
@@ -53,6 +63,7 @@ from astro_server.schemas import ErrorBody
 from astro_server.services import idempotency, metrics
 from astro_server.services.batching import LoopCoalescers, coalescer_for_loop
 from astro_server.services.pricing import OPERATIONS, TIERS, Operation, price, tier_allows
+from astro_server.services.profiles import resolve_references
 
 log = logging.getLogger("astro_server.billing")
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
@@ -115,6 +126,7 @@ async def debit(
         raise payment_required(f"Insufficient credits: {operation!r} costs {credits} credits.")
     if credits == 0:
         return None, int(rows[0]["credits"])
+    balance = int(rows[0]["credits"])
     entry = await LedgerEntry.create(
         account_id=account_id,
         kind="debit",
@@ -122,9 +134,10 @@ async def debit(
         operation=operation,
         credential_id=credential_id,
         request_id=request_id,
+        balance_after=balance,
         using_db=conn,
     )
-    return entry.id, int(rows[0]["credits"])
+    return entry.id, balance
 
 
 async def refund(
@@ -142,6 +155,11 @@ async def refund(
     Call inside a transaction you own: on a second refund of the same debit the INSERT fails,
     raising IntegrityError, and the caller's transaction is rolled back with nothing changed.
     """
+    rows = await db.fetch(
+        "UPDATE accounts SET credits = credits + ? WHERE id = ? RETURNING credits",
+        [credits, account_id],
+        conn,
+    )
     await LedgerEntry.create(
         account_id=account_id,
         kind="refund",
@@ -150,12 +168,8 @@ async def refund(
         job_id=job_id,
         request_id=request_id,
         refund_of=debit_entry_id,
+        balance_after=int(rows[0]["credits"]) if rows else None,
         using_db=conn,
-    )
-    await db.fetch(
-        "UPDATE accounts SET credits = credits + ? WHERE id = ? RETURNING credits",
-        [credits, account_id],
-        conn,
     )
     return True
 
@@ -173,7 +187,12 @@ async def add_credits(account_id: str, credits: int, note: str = "top_up") -> in
         if not rows:
             raise LookupError(f"no account {account_id}")
         await LedgerEntry.create(
-            account_id=account_id, kind="top_up", amount=credits, operation=note, using_db=conn
+            account_id=account_id,
+            kind="top_up",
+            amount=credits,
+            operation=note,
+            balance_after=int(rows[0]["credits"]),
+            using_db=conn,
         )
     return int(rows[0]["credits"])
 
@@ -393,8 +412,12 @@ async def _claim_and_debit(
     raise _still_in_progress()
 
 
-def _credit_headers(charged: int, remaining: int) -> dict[str, str]:
-    return {"X-Credits-Charged": str(charged), "X-Credits-Remaining": str(remaining)}
+def _credit_headers(charged: int, remaining: int, price_: int) -> dict[str, str]:
+    return {
+        "X-Credits-Charged": str(charged),
+        "X-Credits-Remaining": str(remaining),
+        "X-Credits-Price": str(price_),
+    }
 
 
 async def _load_body_model(schema: tuple[Any, DataSource] | None) -> Any:
@@ -416,6 +439,9 @@ async def _load_body_model(schema: tuple[Any, DataSource] | None) -> Any:
         assert isinstance(raw, bytes)
         if b"\\u0000" in raw:
             await request.get_json()
+        # {"profile_id": ...} in place of a birth subject: the profile's subject, before
+        # validation (services/profiles.py); an unknown profile is a 400 before any debit.
+        raw = await resolve_references(raw)
         try:
             return model_class.model_validate_json(raw, strict=True)
         except ValidationError as error:
@@ -488,7 +514,9 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
                 raise forbidden_for_tier(operation, op, account.tier)
             model = await _load_body_model(schema)
             units = quantity(model) if quantity is not None and model is not None else 1
-            cost = price(op, units)
+            list_price = price(op, units)
+            # Test keys run the call for real and debit nothing (see module docstring).
+            cost = list_price if getattr(g, "livemode", True) else 0
             key = request.headers.get("Idempotency-Key")
             scope = None
             if key is not None:
@@ -504,6 +532,7 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
             claimed = await _claim_and_debit(operation, cost, scope, the_hash)
             if isinstance(claimed, Response):
                 claimed.headers["X-Credits-Charged"] = "0"
+                claimed.headers["X-Credits-Price"] = str(list_price)
                 # g.account may come from a cached key lookup: read the balance (replays are rare).
                 rows = await db.fetch("SELECT credits FROM accounts WHERE id = ?", [account.id])
                 claimed.headers["X-Credits-Remaining"] = str(rows[0]["credits"] if rows else 0)
@@ -519,18 +548,17 @@ def billable(operation: str, quantity: Callable[[Any], int] | None = None) -> Ca
             except BaseException:
                 await _refund_request(charge, record_id)
                 # The error response (built by the app's handlers) still says what was charged.
-                g.credit_headers = _credit_headers(0, charge.balance_after + cost)
+                g.credit_headers = _credit_headers(0, charge.balance_after + cost, list_price)
                 raise
             if response.status_code >= 400:
                 await _refund_request(charge, record_id)
-                response.headers["X-Credits-Charged"] = "0"
-                response.headers["X-Credits-Remaining"] = str(charge.balance_after + cost)
+                response.headers.update(_credit_headers(0, charge.balance_after + cost, list_price))
                 return response
-            response.headers["X-Credits-Charged"] = str(cost)
-            response.headers["X-Credits-Remaining"] = str(charge.balance_after)
+            response.headers.update(_credit_headers(cost, charge.balance_after, list_price))
             if record_id is not None:
                 await idempotency.complete(record_id, response)
-            metrics.CREDITS_CHARGED.labels(operation=operation).inc(cost)
+            if cost:
+                metrics.CREDITS_CHARGED.labels(operation=operation).inc(cost)
             return response
 
         for status in (402, 403, 409):

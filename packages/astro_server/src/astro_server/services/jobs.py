@@ -141,13 +141,15 @@ async def enqueue_job(
     """
     if kind not in _HANDLERS:
         raise RuntimeError(f"no @job_handler registered for {kind!r}")
-    from quart import has_request_context
+    from quart import g, has_request_context
 
     charge = billing.current_charge() if has_request_context() else None
     if credits is None:
         credits = charge.credits if charge else 0
     if ledger_entry_id is None and charge is not None:
         ledger_entry_id = charge.ledger_entry_id
+    # A job made with a test key is a test object (see services/auth.py).
+    livemode = bool(getattr(g, "livemode", True)) if has_request_context() else True
     job = await Job.create(
         id=new_id("job_"),
         account_id=account_id,
@@ -156,6 +158,7 @@ async def enqueue_job(
         params=params,
         credits_charged=credits,
         ledger_entry_id=ledger_entry_id,
+        livemode=livemode,
         created_at=_now(),
     )
     from astro_server.tasks.broker import kick_job
@@ -185,25 +188,32 @@ def job_view(job: Job) -> dict[str, Any]:
         "credits_charged": job.credits_charged,
         "credits_refunded": job.credits_refunded,
         "attempts": job.attempts,
+        "livemode": job.livemode,
     }
 
 
-async def get_owned_job(job_id: str, account_id: str) -> Job:
-    job = await Job.get_or_none(id=job_id, account_id=account_id)
+async def get_owned_job(job_id: str, account_id: str, livemode: bool = True) -> Job:
+    """The account's job in the caller's mode (a test key sees only test jobs): else 404."""
+    job = await Job.get_or_none(id=job_id, account_id=account_id, livemode=livemode)
     if job is None:
         raise not_found("Job")
     return job
 
 
 async def list_jobs(
-    account_id: str, limit: int, cursor: str | None, status: str | None = None
+    account_id: str,
+    limit: int,
+    cursor: str | None,
+    status: str | None = None,
+    livemode: bool = True,
 ) -> tuple[list[Job], str | None]:
-    """The account's jobs, newest first; ``cursor`` is the last id of the previous page."""
-    query = Job.filter(account_id=account_id)
+    """The account's jobs of one mode, newest first; ``cursor`` is the last id of the previous
+    page."""
+    query = Job.filter(account_id=account_id, livemode=livemode)
     if status:
         query = query.filter(status=status)
     if cursor:
-        last = await Job.get_or_none(id=cursor, account_id=account_id)
+        last = await Job.get_or_none(id=cursor, account_id=account_id, livemode=livemode)
         if last is None:
             raise APIError(
                 400,
@@ -264,8 +274,8 @@ async def _fail(
     return False
 
 
-async def cancel_job(job_id: str, account_id: str) -> Job:
-    job = await get_owned_job(job_id, account_id)
+async def cancel_job(job_id: str, account_id: str, livemode: bool = True) -> Job:
+    job = await get_owned_job(job_id, account_id, livemode)
     if job.status != "queued" or not await _fail(
         job,
         {"error": "canceled", "message": "Canceled by the caller."},

@@ -1,9 +1,13 @@
-"""Signing secrets encrypted at rest with the server key.
+"""Secrets encrypted at rest with the server key (the one scheme: signing secrets, account data
+keys).
 
 AES-256-GCM under a key derived from ``settings.secret_key`` with HKDF-SHA256 (its own ``info``
-label, so no other use of the server key shares this key). Each ciphertext is bound to the row it
-belongs to through the associated data (a subscription id): a ciphertext copied onto another row
-does not decrypt. Stored form: ``v1.<base64url(nonce || ciphertext || tag)>``.
+label per use, so no two uses of the server key share a key: ``info=`` selects it; the default is
+the delivery signing secrets' label). :meth:`SecretBox.from_raw_key` derives the same way from a
+random 32-byte key instead (an account's data key: ``services/profile_crypto.py``). Each
+ciphertext is bound to the row it belongs to through the associated data (a subscription id, a
+profile id): a ciphertext copied onto another row does not decrypt. Stored form:
+``v1.<base64url(nonce || ciphertext || tag)>``.
 
 A box made with ``cache_size`` keeps that many decrypted secrets in memory, keyed by (row id,
 stored ciphertext): decryption is a pure function of the key, the row and the ciphertext, and a
@@ -27,6 +31,11 @@ _NONCE_BYTES = 12
 _INFO = b"astro delivery signing secrets v1"
 
 
+def derive_key(material: bytes, info: bytes) -> bytes:
+    """32 bytes for one use (``info``) of some key material (HKDF-SHA256, no salt)."""
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(material)
+
+
 class SecretDecryptionError(Exception):
     """The stored secret is corrupt, belongs to another row, or the server key changed."""
 
@@ -34,12 +43,19 @@ class SecretDecryptionError(Exception):
 class SecretBox:
     """Encrypts and decrypts short secrets with a key derived from the server key."""
 
-    def __init__(self, server_key: str, *, cache_size: int = 0) -> None:
+    def __init__(self, server_key: str, *, cache_size: int = 0, info: bytes = _INFO) -> None:
         if not server_key:
             raise ValueError("the server secret key is empty")
-        key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_INFO).derive(
-            server_key.encode()
-        )
+        self._init(derive_key(server_key.encode(), info), cache_size)
+
+    @classmethod
+    def from_raw_key(cls, key: bytes, *, info: bytes, cache_size: int = 0) -> SecretBox:
+        """A box under HKDF-SHA256(``key``, ``info``): ``key`` is random key material."""
+        box = cls.__new__(cls)
+        box._init(derive_key(key, info), cache_size)
+        return box
+
+    def _init(self, key: bytes, cache_size: int) -> None:
         self._aead = AESGCM(key)
         self._cache_size = cache_size
         self._decrypted: OrderedDict[tuple[str, str], str] = OrderedDict()
