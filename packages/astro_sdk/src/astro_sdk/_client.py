@@ -52,13 +52,13 @@ from astro_sdk.resources.horoscopes import AsyncHoroscopes, Horoscopes
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
 from astro_sdk.resources.korean import AsyncKorean, Korean
 from astro_sdk.resources.numerology import AsyncNumerology, Numerology
+from astro_sdk.resources.profiles import AsyncProfiles, Profiles
 from astro_sdk.resources.reports import (
     AsyncCustomerReports,
     AsyncReports,
     CustomerReports,
     Reports,
 )
-from astro_sdk.resources.profiles import AsyncProfiles, Profiles
 from astro_sdk.resources.tarot import AsyncTarot, Tarot
 from astro_sdk.resources.team import AsyncTeam, Team
 from astro_sdk.resources.thai import AsyncThai, Thai

@@ -23,8 +23,8 @@ from astro_server.models.delivery import (
 from astro_server.models.files import StoredFile
 from astro_server.models.horoscopes import PublishedHoroscope
 from astro_server.models.jobs import Job
-from astro_server.models.reports import Report
 from astro_server.models.profiles import AccountDataKey, ClientProfile, ClientProfileTag
+from astro_server.models.reports import Report
 
 __all__ = [
     "Account",
