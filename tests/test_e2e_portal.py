@@ -37,6 +37,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 CHROMIUM = "/usr/bin/chromium"
 EMAIL = "portal@example.com"
+VIEWER = "viewer@example.com"
 PASSWORD = "correct horse battery staple"
 ARTIFACTS = Path(__file__).parent / "artifacts" / "portal"
 WIDTHS = {"desktop": 1280, "phone": 390}
@@ -106,7 +107,14 @@ class Browser:
 
 def create_customer(stack: Stack) -> None:
     out = stack.run_cli(
-        "create-account", "--name", "portal-e2e", "--tier", "pro", "--credits", "50", "--json"
+        "create-account",
+        "--name",
+        "portal-e2e",
+        "--tier",
+        "enterprise",
+        "--credits",
+        "50",
+        "--json",
     )
     account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     stack.run_cli(
@@ -318,21 +326,68 @@ def test_portal_in_a_real_browser(
         expect(page.get_by_text("The feed is deleted.")).to_be_visible()
         expect(page.get_by_text("No feeds yet.")).to_be_visible()
 
+        # The team: the owner invites a viewer; the link is shown once.
+        page.get_by_role("link", name="Team", exact=True).click()
+        expect(page.get_by_role("cell", name=EMAIL, exact=True)).to_be_visible()
+        page.get_by_label("E-mail").fill(VIEWER)
+        page.get_by_label("Role", exact=True).select_option("viewer")
+        page.get_by_role("button", name="Send invitation").click()
+        link = page.get_by_label("Invitation link").input_value()
+        assert link.startswith(api.base_url + "/portal/accept-invitation?token=")
+        expect(page.get_by_text("until")).to_be_visible()
+        b.look("team")
+
         # Sign out: the session is revoked on the server, not only forgotten by the browser.
         page.get_by_role("button", name="Sign out").click()
         expect(page.get_by_text("You are signed out.")).to_be_visible()
         assert "astro_portal_session" not in {c["name"] for c in context.cookies()}
         # The old token put back by hand is refused: the API revoked that session.
-        context.add_cookies(
-            [{"name": session["name"], "value": session["value"], "url": api.base_url + "/portal/"}]
-        )
+        context.add_cookies([{k: session[k] for k in ("name", "value", "domain", "path")}])
         b.go("/portal/dashboard")
         expect(page).to_have_url(api.base_url + "/portal/login?notice=expired")
         expect(page.get_by_text("Your session has ended.")).to_be_visible()
 
-        # The only failed loads are the two forged POSTs above; no script error anywhere.
+        # The viewer joins through the link and sees no control it could not use.
+        page.goto(link)
+        b.look("accept-invitation")
+        page.get_by_label("Choose a password").fill(PASSWORD)
+        page.get_by_role("button", name="Join").click()
+        expect(page.get_by_text("Your login is ready")).to_be_visible()
+        page.get_by_label("E-mail").fill(VIEWER)
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        expect(page.get_by_role("heading", name="Dashboard", exact=True)).to_be_visible()
+        expect(page.get_by_role("link", name="Team", exact=True)).to_have_count(0)
+        expect(page.get_by_role("link", name="New feed")).to_have_count(0)
+        expect(page.get_by_role("link", name="New brand profile")).to_have_count(0)
+        b.look("viewer-dashboard")
+        b.go("/portal/feeds")
+        expect(page.get_by_role("link", name="New feed")).to_have_count(0)
+        b.go("/portal/reports")
+        expect(page.locator("tbody tr")).to_have_count(1)  # the account's reports
+        expect(page.get_by_role("link", name="Order a natal report")).to_have_count(0)
+        b.go("/portal/brands")
+        page.get_by_role("link", name="Main").click()
+        expect(page.get_by_label("Brand name (on the cover)")).to_be_disabled()
+        expect(page.get_by_role("button", name="Save")).to_have_count(0)
+        expect(page.get_by_role("button", name="Delete this profile")).to_have_count(0)
+        b.look("viewer-brand")
+        # Forged with the viewer's own valid CSRF token: the API refuses the role.
+        for path, fields in (
+            ("/portal/feeds", {"destination_url": destination, "sign": "leo"}),
+            ("/portal/brands", {"name": "X", "brand_name": "X"}),
+        ):
+            status = page.evaluate(
+                """([path, fields]) => fetch(path, {method: 'POST', body: new URLSearchParams(
+                    {...fields, csrf_token: document.querySelector('[name=csrf_token]').value})
+                }).then(r => r.status)""",
+                [path, fields],
+            )
+            assert status == 403, path
+
+        # The only failed loads are the forged POSTs above; no script error anywhere.
         refused = "Failed to load resource: the server responded with a status of 403 ()"
-        assert errors == [refused, refused]
+        assert errors == [refused] * 4
         context.close()
         chromium.close()
-    assert len(b.checked) >= 15
+    assert len(b.checked) >= 20

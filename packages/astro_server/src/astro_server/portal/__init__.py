@@ -64,6 +64,8 @@ CSRF_FIELD: Final = "csrf_token"
 FEEDS: Final = "/v1/horoscope-feed-subscriptions"
 BRANDS: Final = "/v1/report-brand-profiles"
 REPORTS: Final = "/v1/reports"
+TEAM: Final = "/v1/team/members"
+ROLES: Final = ("viewer", "member", "admin", "owner")
 SIGNS: Final = (
     "aries", "taurus", "gemini", "cancer", "leo", "virgo",
     "libra", "scorpio", "sagittarius", "capricorn", "aquarius", "pisces",
@@ -73,6 +75,7 @@ NOTICES: Final = frozenset(
     {
         "signed_out", "expired", "paused", "resumed", "deleted", "retried",
         "test_sent", "test_failed", "saved", "profile_deleted", "ordered",
+        "role_changed", "removed", "joined",
     }
 )  # fmt: skip
 _CSP: Final = (
@@ -118,7 +121,7 @@ async def _portal_context() -> Response | None:
     g.portal_token = request.cookies.get(SESSION_COOKIE) or None
     if request.method == "POST":
         sent = (await request.form).get(CSRF_FIELD, "")
-        if request.endpoint == "portal.login_submit":
+        if request.endpoint in ("portal.login_submit", "portal.accept_submit"):
             expected = request.cookies.get(LOGIN_CSRF_COOKIE, "")
         else:
             expected = csrf_token_for(g.portal_token) if g.portal_token else ""
@@ -182,17 +185,56 @@ def signed_in(func: F) -> F:
     return cast(F, hide(wrapper))
 
 
+class Refused(Exception):
+    """The API answered 403 (the login's role does not allow it)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 async def api(method: str, path: str, **kwargs: Any) -> ApiResult:
-    """An API call for the signed-in customer; a 401 sends the browser to the sign-in page."""
+    """An API call for the signed-in customer; a 401 sends the browser to the sign-in page, a
+    403 on a change shows the API's refusal."""
     result = await call(method, path, **kwargs)
     if result.status == 401:
         raise SignInRequired("expired")
+    if result.status == 403 and method != "GET":
+        raise Refused(result.message)
     return result
+
+
+async def my_role() -> str | None:
+    """The signed-in login's role, from the team list the API offers to every role; ``None``
+    when the API lists no team for this account (below the enterprise tier: one login)."""
+    if "portal_role" not in g:
+        g.portal_role = None
+        if g.get("portal_token") and request.endpoint not in _PUBLIC_PAGES:
+            result = await call("GET", TEAM)  # a refused token is dealt with by the page
+            who = request.cookies.get(WHO_COOKIE, "")
+            for member in result.body.get("members", []) if result.ok else []:
+                if member["email"] == who:
+                    g.portal_role = member["role"]
+    return cast("str | None", g.portal_role)
+
+
+_PUBLIC_PAGES: Final = frozenset(
+    {"portal.login_form", "portal.login_submit", "portal.accept_form", "portal.accept_submit"}
+)
+
+
+def can(needed: str) -> bool:
+    """Whether the page shows a control needing ``needed`` (the API decides in any case)."""
+    role = g.get("portal_role")
+    return role is None or ROLES.index(role) >= ROLES.index(needed)
 
 
 async def page(template: str, status: int = 200, **context: Any) -> Response:
     notice = request.args.get("notice", "")
     context.setdefault("notice", notice if notice in NOTICES else "")
+    await my_role()
+    context["can"] = can
+    context["my_role"] = g.get("portal_role")
     html = await render_template(f"portal/{template}", **context)
     return Response(html, status=status, content_type="text/html; charset=utf-8")
 
@@ -416,6 +458,11 @@ async def _subscription(sub_id: str) -> dict[str, Any]:
 
 class NotFoundPage(Exception):
     """The API answered 404 (not this customer's, or gone)."""
+
+
+@blueprint.errorhandler(Refused)
+async def _refused(error: Refused) -> Response:
+    return await page("error.html", status=403, title=t("error.forbidden"), detail=error.message)
 
 
 @blueprint.errorhandler(NotFoundPage)
@@ -711,3 +758,115 @@ async def place_search() -> Response:
     found = await asyncio.to_thread(places.search, query, g.portal_lang)
     response = Response(json.dumps({"places": found}), content_type="application/json")
     return response
+
+
+# --- team ---------------------------------------------------------------------------------------
+
+
+@blueprint.get("/team")
+@signed_in
+async def team() -> Response:
+    result = await api("GET", TEAM)
+    return await page(
+        "team.html",
+        available=result.ok,
+        reason=result.message,
+        members=result.body.get("members", []),
+        invitations=result.body.get("invitations", []),
+        roles=ROLES,
+        invited=None,
+        errors={},
+        values={"email": "", "role": "member"},
+    )
+
+
+@blueprint.post("/team/invitations")
+@signed_in
+async def team_invite() -> Response:
+    form = await request.form
+    values = {"email": form.get("email", "").strip(), "role": form.get("role", "")}
+    result = await api("POST", TEAM, json_body=values)
+    listed = await api("GET", TEAM)
+    invited = None
+    if result.ok:
+        token = result.body["token"]
+        invited = {
+            **result.body["invitation"],
+            "link": f"{request.host_url.rstrip('/')}/portal/accept-invitation?"
+            + urlencode({"token": token}),
+        }
+    return await page(
+        "team.html",
+        status=201 if result.ok else 400,
+        available=listed.ok,
+        reason=listed.message,
+        members=listed.body.get("members", []),
+        invitations=listed.body.get("invitations", []),
+        roles=ROLES,
+        invited=invited,
+        errors=result.field_errors() if not result.ok else {},
+        message="" if result.ok else result.message,
+        values=values if not result.ok else {"email": "", "role": "member"},
+    )
+
+
+@blueprint.post("/team/members/<member_id>/role")
+@signed_in
+async def team_role(member_id: str) -> Response:
+    role = (await request.form).get("role", "")
+    result = await api("PATCH", f"{TEAM}/{member_id}", json_body={"role": role})
+    if result.status == 404:
+        raise NotFoundPage()
+    if not result.ok:
+        return await page("error.html", status=result.status, title=result.message)
+    return _go("/portal/team", "role_changed")
+
+
+@blueprint.post("/team/members/<member_id>/delete")
+@signed_in
+async def team_remove(member_id: str) -> Response:
+    result = await api("DELETE", f"{TEAM}/{member_id}")
+    if result.status == 404:
+        raise NotFoundPage()
+    if not result.ok:
+        return await page("error.html", status=result.status, title=result.message)
+    return _go("/portal/team", "removed")
+
+
+@blueprint.get("/accept-invitation")
+@hide
+async def accept_form() -> Response:
+    return await _accept_page(request.args.get("token", ""), {}, "")
+
+
+async def _accept_page(token: str, errors: dict[str, str], message: str) -> Response:
+    login_token = secrets.token_urlsafe(24)
+    response = await page(
+        "accept.html",
+        status=400 if message else 200,
+        token=token,
+        errors=errors,
+        message=message,
+        login_csrf=login_token,
+    )
+    response.set_cookie(
+        LOGIN_CSRF_COOKIE, login_token, path="/portal", httponly=True, secure=_secure(),
+        samesite="Lax",
+    )  # fmt: skip
+    return response
+
+
+@blueprint.post("/accept-invitation")
+@hide
+async def accept_submit() -> Response:
+    form = await request.form
+    token = form.get("token", "")
+    result = await call(
+        "POST",
+        "/auth/accept-invitation",
+        json_body={"token": token, "password": form.get("password", "")},
+        token="",
+    )
+    if not result.ok:
+        return await _accept_page(token, result.field_errors(), result.message)
+    return _go("/portal/login", "joined")
