@@ -307,3 +307,85 @@ async def test_report_form_names_coordinates_that_are_not_numbers(app: Quart) ->
     assert (await found.get_json())["places"][0]["timezone"] == "Asia/Bangkok"
     assert (await client.get("/portal/reports")).status_code == 200
     assert (await client.get("/portal/reports/rep_" + "0" * 24)).status_code == 404
+
+
+async def login_client(app: Quart, email: str) -> tuple[Client, str]:
+    client = app.test_client()
+    form = await (await client.get("/portal/login")).get_data(as_text=True)
+    token = CSRF.search(form)
+    assert token
+    response = await client.post(
+        "/portal/login", form={"email": email, "password": PASSWORD, "csrf_token": token.group(1)}
+    )
+    assert response.status_code == 303
+    page = await (await client.get("/portal/dashboard")).get_data(as_text=True)
+    found = CSRF.search(page)
+    assert found
+    return client, found.group(1)
+
+
+async def test_each_role_sees_only_the_controls_it_may_use(app: Quart) -> None:
+    account_id, _ = await new_account("enterprise")
+    await accounts.create_customer(account_id, "owner@example.com", PASSWORD)
+    owner, owner_csrf = await login_client(app, "owner@example.com")
+    assert "/portal/team" in await (await owner.get("/portal/dashboard")).get_data(as_text=True)
+    links: dict[str, str] = {}
+    for role in ("member", "admin", "viewer"):
+        invited = await owner.post(
+            "/portal/team/invitations",
+            form={"csrf_token": owner_csrf, "email": f"{role}@example.com", "role": role},
+        )
+        assert invited.status_code == 201
+        link = re.search(r'value="(http[^"]+accept-invitation\?token=[^"]+)"',
+                         await invited.get_data(as_text=True))  # fmt: skip
+        assert link
+        links[role] = link.group(1).split("/portal/", 1)[1]
+    for role, path in links.items():
+        fresh = app.test_client()
+        form = await (await fresh.get("/portal/" + path.replace("&amp;", "&"))).get_data(
+            as_text=True
+        )
+        token = re.search(r'name="token" value="([^"]+)"', form)
+        login_token = CSRF.search(form)
+        assert token
+        assert login_token
+        joined = await fresh.post(
+            "/portal/accept-invitation",
+            form={
+                "token": token.group(1),
+                "password": PASSWORD,
+                "csrf_token": login_token.group(1),
+            },
+        )
+        assert joined.headers["Location"] == "/portal/login?notice=joined", role
+
+    expected = {
+        # role: (New feed, New brand profile, Order a report, Team link)
+        "viewer": (False, False, False, False),
+        "member": (True, False, True, False),
+        "admin": (True, True, True, True),
+    }
+    for role, (feed, brand, report, team_link) in expected.items():
+        client, csrf = await login_client(app, f"{role}@example.com")
+        dashboard = await (await client.get("/portal/dashboard")).get_data(as_text=True)
+        assert ('href="/portal/feeds/new"' in dashboard) is feed, role
+        assert ('href="/portal/brands/new"' in dashboard) is brand, role
+        assert ('href="/portal/team"' in dashboard) is team_link, role
+        reports = await (await client.get("/portal/reports")).get_data(as_text=True)
+        assert ('href="/portal/reports/new"' in reports) is report, role
+        # The API decides: a brand profile from a member or viewer is a 403 page.
+        made = await client.post(
+            "/portal/brands", form={"csrf_token": csrf, "name": "B", "brand_name": "B",
+                                    "primary_color": "", "logo_url": "", "contact_email": "",
+                                    "contact_phone": "", "contact_url": ""},
+        )  # fmt: skip
+        assert made.status_code == (303 if brand else 403), role
+    # Only the owner changes the team, whatever the page shows.
+    admin, admin_csrf = await login_client(app, "admin@example.com")
+    team_page = await (await admin.get("/portal/team")).get_data(as_text=True)
+    assert "/portal/team/invitations" not in team_page
+    forged = await admin.post(
+        "/portal/team/invitations",
+        form={"csrf_token": admin_csrf, "email": "x@example.com", "role": "owner"},
+    )
+    assert forged.status_code == 403
