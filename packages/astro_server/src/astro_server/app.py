@@ -566,7 +566,9 @@ def create_app(settings: Settings | None = None) -> Quart:
     app.register_blueprint(cultural)
     from astro_server.api.hr import blueprint as hr
     from astro_server.api.reports import blueprint as reports
+    from astro_server.portal import blueprint as portal
 
+    app.register_blueprint(portal)  # the customer portal: web pages over the session routes
     app.register_blueprint(reports)
     app.register_blueprint(hr)
     from astro_server.api.profiles import blueprint as profiles

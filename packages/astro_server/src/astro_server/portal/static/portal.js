@@ -1,0 +1,124 @@
+// Customer portal: progressive enhancement only; every page works without this file.
+"use strict";
+(function () {
+  // Forms marked data-confirm ask before they are sent (delete, rotate secret).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var question = form.getAttribute && form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+
+  // Copy buttons: data-copy names the input whose value is copied.
+  document.querySelectorAll("[data-copy]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var input = document.getElementById(button.getAttribute("data-copy"));
+      var status = document.getElementById("copy-status");
+      var done = function () { if (status) status.textContent = button.getAttribute("data-copied"); };
+      input.select();
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(input.value).then(done, function () { document.execCommand("copy"); done(); });
+      } else {
+        document.execCommand("copy");
+        done();
+      }
+    });
+  });
+
+  // Colour swatches (style attributes are not allowed by the portal's CSP, so set here).
+  document.querySelectorAll("[data-color]").forEach(function (el) {
+    var colour = el.getAttribute("data-color");
+    if (/^#[0-9a-fA-F]{6}$/.test(colour)) el.style.background = colour;
+  });
+
+  // Live preview of a report cover in the brand's colour, name, logo and contacts.
+  var form = document.getElementById("brand-form");
+  var cover = document.getElementById("cover");
+  if (!form || !cover) return;
+  var picker = document.getElementById("primary_color_picker");
+  var colourInput = document.getElementById("primary_color");
+  function inkFor(hex) {
+    // Relative luminance (WCAG 2): white text on dark brand colours, near-black on light ones.
+    var channel = function (i) {
+      var c = parseInt(hex.substr(i, 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    };
+    var l = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+    return l > 0.179 ? "#1d1d28" : "#ffffff";
+  }
+  function field(name) { return (form.elements[name] && form.elements[name].value.trim()) || ""; }
+  function render() {
+    var colour = field("primary_color");
+    if (!/^#[0-9a-fA-F]{6}$/.test(colour)) colour = "#5b3cc4";
+    cover.querySelectorAll("[data-brand-fill]").forEach(function (el) { el.setAttribute("fill", colour); });
+    cover.querySelectorAll("[data-brand-stroke]").forEach(function (el) { el.setAttribute("stroke", colour); });
+    var ink = inkFor(colour);
+    var name = cover.querySelector('[data-brand-text="brand_name"]');
+    name.textContent = field("brand_name");
+    name.setAttribute("fill", ink);
+    var contact = cover.querySelector('[data-brand-text="contact"]');
+    contact.textContent = [field("contact_email"), field("contact_phone"), field("contact_url")]
+      .filter(Boolean).join(" \u00b7 ");
+    contact.setAttribute("fill", ink);
+    var logo = cover.querySelector("[data-brand-logo]");
+    var url = field("logo_url");
+    if (/^https:\/\//.test(url)) { logo.setAttribute("href", url); logo.setAttribute("visibility", "visible"); }
+    else { logo.setAttribute("visibility", "hidden"); }
+  }
+  picker.addEventListener("input", function () { colourInput.value = picker.value; render(); });
+  colourInput.addEventListener("input", function () {
+    if (/^#[0-9a-fA-F]{6}$/.test(colourInput.value)) picker.value = colourInput.value.toLowerCase();
+    render();
+  });
+  form.addEventListener("input", render);
+  render();
+})();
+
+// Pages with data-refresh="N" (a report being written) reload every N seconds until it is done.
+(function () {
+  var holder = document.querySelector("[data-refresh]");
+  if (!holder) return;
+  var seconds = parseFloat(holder.getAttribute("data-refresh")) || 3;
+  window.setTimeout(function () { window.location.reload(); }, seconds * 1000);
+})();
+
+// Birth form: place search over the bundled gazetteer fills the coordinates and the time zone.
+(function () {
+  var input = document.querySelector("[data-place-search]");
+  if (!input) return;
+  var list = document.getElementById(input.getAttribute("aria-controls"));
+  var timer = null;
+  var asked = "";
+  function fill(place) {
+    input.value = place.label;
+    document.getElementById("latitude").value = place.latitude;
+    document.getElementById("longitude").value = place.longitude;
+    document.getElementById("timezone").value = place.timezone;
+    list.textContent = "";
+    input.focus();
+  }
+  function show(places) {
+    list.textContent = "";
+    places.forEach(function (place) {
+      var item = document.createElement("li");
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = place.label + " (" + place.timezone + ")";
+      button.addEventListener("click", function () { fill(place); });
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+  }
+  input.addEventListener("input", function () {
+    window.clearTimeout(timer);
+    var query = input.value.trim();
+    if (query.length < 2) { list.textContent = ""; return; }
+    timer = window.setTimeout(function () {
+      asked = query;
+      fetch(input.getAttribute("data-place-search") + "?q=" + encodeURIComponent(query), {
+        headers: { Accept: "application/json" }, credentials: "same-origin"
+      }).then(function (r) { return r.json(); }).then(function (body) {
+        if (asked === query) show(body.places || []);
+      });
+    }, 200);
+  });
+})();
