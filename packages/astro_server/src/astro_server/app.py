@@ -518,6 +518,9 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.brand_profiles import blueprint as brand_profiles
 
     app.register_blueprint(brand_profiles)
+    from astro_server.api.visual_readings import blueprint as visual_readings
+
+    app.register_blueprint(visual_readings)
     from astro_server.api.vedic import blueprint as vedic
 
     app.register_blueprint(vedic)

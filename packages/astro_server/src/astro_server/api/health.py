@@ -44,4 +44,9 @@ async def readyz() -> Response:
             await client.aclose()
     else:
         checks["broker"] = "in-process"
+    from astro_server.services.visual import EXTRA_HINT, missing_visual_dependencies
+
+    missing = missing_visual_dependencies()
+    # An optional extra that is absent makes its routes 503 but the server stays ready.
+    checks["visual"] = f"missing ({', '.join(missing)}): {EXTRA_HINT}" if missing else "ok"
     return json_response({"status": "ready", "checks": checks})

@@ -16,6 +16,7 @@ from astro_server.models.delivery import (
 from astro_server.models.files import StoredFile
 from astro_server.models.horoscopes import PublishedHoroscope
 from astro_server.models.jobs import Job
+from astro_server.models.visual import VisualReading, VisualUpload
 
 __all__ = [
     "Account",
@@ -31,5 +32,7 @@ __all__ = [
     "LedgerEntry",
     "PublishedHoroscope",
     "StoredFile",
+    "VisualReading",
+    "VisualUpload",
     "WebhookEndpoint",
 ]

@@ -1,0 +1,350 @@
+"""Visual readings over the API key routes, in the embedded app (in-process jobs), on SQLite
+and PostgreSQL: the grant's bounds at their edges, the signed PUT, validation (integrity,
+format, bomb, size, quality, subject), metadata stripping, face and palm readings on the test
+photos of ``_visual_support``, the refund of a failed reading, deletion of the images."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from _platform_support import key_headers, new_account, running_app, settings_for
+from _visual_support import astronaut, coffee, encode, grace_hopper, synthetic_hand
+from PIL import Image
+from quart import Quart
+from quart.typing import TestClientProtocol as Client
+
+from astro_server.models import Account, LedgerEntry, StoredFile, VisualUpload
+from astro_server.services import files
+
+GRANTS = "/api/v3/visual-readings/uploads"
+READINGS = "/api/v3/visual-readings"
+
+
+@pytest.fixture
+async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
+    settings = settings_for(database_url, tmp_path)
+    async with running_app(settings) as application:
+        yield application
+        await application.extensions["astro"].broker.wait_all()
+
+
+@pytest.fixture
+def client(app: Quart) -> Client:
+    return app.test_client()
+
+
+@pytest.fixture
+async def pro() -> tuple[str, str]:
+    return await new_account("pro", 100)
+
+
+def grant_body(data: bytes, kind: str = "face", content_type: str = "image/jpeg") -> dict[str, Any]:
+    return {
+        "content_length": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "content_type": content_type,
+        "kind": kind,
+    }
+
+
+async def upload(
+    client: Client,
+    key: str,
+    data: bytes,
+    kind: str = "face",
+    content_type: str = "image/jpeg",
+    grant: dict[str, Any] | None = None,
+) -> tuple[str, int, dict[str, Any]]:
+    response = await client.post(
+        GRANTS, json=grant or grant_body(data, kind, content_type), headers=key_headers(key)
+    )
+    assert response.status_code == 201, await response.get_json()
+    granted = await response.get_json()
+    url = urlsplit(granted["upload_url"])
+    put = await client.put(
+        f"{url.path}?{url.query}", data=data, headers=granted["required_headers"]
+    )
+    assert put.status_code == 204, await put.get_json()
+    done = await client.post(f"{GRANTS}/{granted['upload_id']}/complete", headers=key_headers(key))
+    return granted["upload_id"], done.status_code, await done.get_json()
+
+
+async def poll_reading(client: Client, key: str, reading_id: str) -> dict[str, Any]:
+    for _ in range(500):
+        body: dict[str, Any] = await (
+            await client.get(f"{READINGS}/{reading_id}", headers=key_headers(key))
+        ).get_json()
+        if body["status"] in ("succeeded", "failed"):
+            return body
+        await asyncio.sleep(0.02)
+    raise AssertionError("reading never finished")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("content_length", 0),
+        ("content_length", 10_000_001),
+        ("sha256", "A" * 64),
+        ("sha256", "a" * 63),
+        ("content_type", "image/gif"),
+        ("kind", "foot"),
+    ],
+)
+async def test_grant_fields_are_checked_at_their_edges(
+    client: Client, pro: tuple[str, str], field: str, value: Any
+) -> None:
+    body = {**grant_body(b"x"), field: value}
+    response = await client.post(GRANTS, json=body, headers=key_headers(pro[1]))
+    assert response.status_code == 400
+    assert [d["field"] for d in (await response.get_json())["details"]] == [field]
+
+
+async def test_grant_accepts_both_size_bounds_and_has_the_documented_shape(
+    client: Client, pro: tuple[str, str]
+) -> None:
+    for size in (1, 10_000_000):
+        body = {**grant_body(b"x"), "content_length": size}
+        response = await client.post(GRANTS, json=body, headers=key_headers(pro[1]))
+        assert response.status_code == 201
+        grant = await response.get_json()
+        assert grant["upload_id"].startswith("upl_")
+        assert len(grant["upload_id"]) == 28
+        assert grant["method"] == "PUT"
+        assert grant["required_headers"]["Content-Length"] == str(size)
+        assert grant["expires_at"].endswith("Z")
+
+
+async def test_grant_needs_a_key_and_the_pro_tier(client: Client) -> None:
+    assert (await client.post(GRANTS, json=grant_body(b"x"))).status_code == 401
+    _, key = await new_account("starter", 100)
+    response = await client.post(GRANTS, json=grant_body(b"x"), headers=key_headers(key))
+    assert response.status_code == 403
+
+
+async def test_a_face_photo_validates_and_its_gps_exif_is_stripped(
+    client: Client, pro: tuple[str, str]
+) -> None:
+    exif = Image.Exif()
+    exif[0x8825] = {1: "N", 2: (13.0, 45.0, 0.0)}  # GPS IFD: latitude of Bangkok
+    exif[0x0112] = 1
+    data = encode(grace_hopper(), "JPEG", exif=exif.tobytes(), quality=92)
+    assert b"Exif" in data[:200]
+    upload_id, status, body = await upload(client, pro[1], data)
+    assert status == 200, body
+    assert body["upload"]["byte_size"] == len(data)
+    checks = {c["check"]: c for c in body["upload"]["validation"]["checks"]}
+    assert checks["subject"]["value"] == {"kind": "face", "count": 1}
+    assert all(c["verdict"] == "pass" for c in checks.values())
+    row = await VisualUpload.get(id=upload_id)
+    stored = await StoredFile.get(id=row.photo_file_id)
+    kept = await files.read_file(stored)
+    assert b"Exif" not in kept
+    assert b"GPS" not in kept
+    assert not Image.open(io.BytesIO(kept)).getexif()
+    assert row.raw_key is None  # the bytes as PUT are gone
+
+
+async def test_validation_failures_are_422_with_problems(
+    client: Client, pro: tuple[str, str]
+) -> None:
+    good = encode(grace_hopper())
+    # SHA-256 mismatch: the grant names other bytes of the same length.
+    wrong = {**grant_body(good), "sha256": hashlib.sha256(b"other").hexdigest()}
+    _, status, body = await upload(client, pro[1], good, grant=wrong)
+    assert status == 422
+    assert body["validation"]["checks"][-1]["check"] == "sha256"
+    # Not an image at all; and a PNG declared as JPEG.
+    _, status, body = await upload(client, pro[1], b"not an image at all")
+    assert (status, body["validation"]["checks"][-1]["check"]) == (422, "format")
+    png = encode(grace_hopper(), "PNG")
+    _, status, body = await upload(client, pro[1], png, content_type="image/jpeg")
+    assert (status, body["validation"]["checks"][-1]["check"]) == (422, "format")
+    # Truncated JPEG.
+    _, status, body = await upload(client, pro[1], good[: len(good) // 2])
+    assert (status, body["validation"]["checks"][-1]["value"]) == (422, "failed")
+    # Too small: 319 px short side fails, 320 passes the dimension check.
+    for short, verdict in ((319, "fail"), (320, "pass")):
+        small = encode(grace_hopper().resize((short, 400)))
+        _, _, body = await upload(client, pro[1], small)
+        dims = next(c for c in body["upload"]["validation"]["checks"] if c["check"] == "dimensions")
+        assert dims["verdict"] == verdict
+    # No face in a photo of coffee.
+    _, status, body = await upload(client, pro[1], encode(coffee()))
+    assert status == 422
+    assert body["validation"]["problems"] == ["exactly one face must be visible; found 0"]
+    # A blurred photo.
+    from PIL import ImageFilter
+
+    blurred = encode(grace_hopper().filter(ImageFilter.GaussianBlur(8)))
+    _, status, body = await upload(client, pro[1], blurred)
+    assert status == 422
+    assert any(
+        c["check"] == "sharpness" and c["verdict"] == "fail" for c in body["validation"]["checks"]
+    )
+
+
+async def test_a_png_claiming_a_huge_size_is_refused_before_decoding(
+    client: Client, pro: tuple[str, str]
+) -> None:
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, payload: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(payload))
+            + kind
+            + payload
+            + struct.pack(">I", zlib.crc32(kind + payload) & 0xFFFFFFFF)
+        )
+
+    bomb = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 100_000, 100_000, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(b"\x00" * 1000))
+        + chunk(b"IEND", b"")
+    )
+    _, status, body = await upload(client, pro[1], bomb, content_type="image/png")
+    assert status == 422
+    assert body["validation"]["checks"][-1] == {
+        "check": "decode",
+        "value": "too_large",
+        "verdict": "fail",
+        "message": "the image has more than 40000000 pixels",
+    }
+
+
+async def test_put_and_complete_refusals(client: Client, pro: tuple[str, str]) -> None:
+    data = encode(grace_hopper())
+    granted = await (
+        await client.post(GRANTS, json=grant_body(data), headers=key_headers(pro[1]))
+    ).get_json()
+    url = urlsplit(granted["upload_url"])
+    path = f"{url.path}?{url.query}"
+    complete = f"{GRANTS}/{granted['upload_id']}/complete"
+    # Nothing uploaded yet: 409.
+    assert (await client.post(complete, headers=key_headers(pro[1]))).status_code == 409
+    # One byte too many: 413, nothing kept, the grant still usable.
+    assert (await client.put(path, data=data + b"x")).status_code == 413
+    assert (await VisualUpload.get(id=granted["upload_id"])).status == "granted"
+    # Tampered signature: 403.
+    assert (
+        await client.put(path.replace("signature=", "signature=x"), data=data)
+    ).status_code == 403
+    assert (await client.put(path, data=data)).status_code == 204
+    assert (await client.put(path, data=data)).status_code == 409  # second PUT
+    # Another account's upload: 404.
+    _, other = await new_account("pro", 10)
+    assert (await client.post(complete, headers=key_headers(other))).status_code == 404
+    assert (
+        await client.post(complete, headers={"Authorization": f"Bearer {pro[1]}"})
+    ).status_code == 200
+    assert (await client.post(complete, headers=key_headers(pro[1]))).status_code == 409
+
+
+async def test_an_expired_grant_is_410(client: Client, pro: tuple[str, str]) -> None:
+    data = encode(grace_hopper())
+    granted = await (
+        await client.post(GRANTS, json=grant_body(data), headers=key_headers(pro[1]))
+    ).get_json()
+    url = urlsplit(granted["upload_url"])
+    later = files.service.now() + timedelta(minutes=15, seconds=1)
+    files.set_clock(lambda: later)
+    try:
+        assert (await client.put(f"{url.path}?{url.query}", data=data)).status_code in (403, 410)
+        complete = f"{GRANTS}/{granted['upload_id']}/complete"
+        assert (await client.post(complete, headers=key_headers(pro[1]))).status_code == 410
+    finally:
+        files.set_clock(None)
+
+
+@pytest.mark.parametrize("photo", [grace_hopper, astronaut])
+async def test_face_reading_succeeds_with_features_texts_and_overlay(
+    client: Client, pro: tuple[str, str], photo: Any
+) -> None:
+    account_id, key = pro
+    upload_id, status, _ = await upload(client, key, encode(photo()))
+    assert status == 200
+    response = await client.post(
+        READINGS, json={"upload_id": upload_id, "language": "th"}, headers=key_headers(key)
+    )
+    assert response.status_code == 202
+    handle = await response.get_json()
+    reading = await poll_reading(client, key, handle["reading_id"])
+    assert reading["status"] == "succeeded", reading
+    features = reading["reading"]["features"]
+    assert features["face_shape"]["value"] == "oval"
+    assert 1.05 < features["face_shape"]["length_to_width"] < 1.25
+    assert all(0.5 <= f["confidence"] <= 1.0 for f in features.values())
+    assert reading["reading"]["sections"][0]["title"] == "รูปหน้า"
+    assert (reading["input_tokens"], reading["output_tokens"]) == (0, 0)
+    assert reading["estimated_cost_micros"] == 100
+    assert reading["credits_charged"] == 5
+    assert (await Account.get(id=account_id)).credits == 95
+    overlay = urlsplit(reading["overlay_url"])
+    got = await client.get(f"{overlay.path}?{overlay.query}")
+    assert got.status_code == 200
+    assert got.content_type == "image/png"
+    # DELETE removes photo and overlay now; the text stays.
+    deleted = await (
+        await client.delete(f"{READINGS}/{reading['id']}", headers=key_headers(key))
+    ).get_json()
+    assert deleted["overlay_url"] is None
+    assert deleted["reading"] == reading["reading"]
+    assert (await client.get(f"{overlay.path}?{overlay.query}")).status_code == 410
+
+
+async def test_palm_reading_measures_the_hand_and_reports_missing_lines(
+    client: Client, pro: tuple[str, str]
+) -> None:
+    _, key = pro
+    upload_id, status, body = await upload(client, key, encode(synthetic_hand(lines=False)), "palm")
+    assert status == 200, body
+    # A palm reading needs the hand.
+    bad = await client.post(READINGS, json={"upload_id": upload_id}, headers=key_headers(key))
+    assert bad.status_code == 400
+    handle = await (
+        await client.post(
+            READINGS, json={"upload_id": upload_id, "hand": "right"}, headers=key_headers(key)
+        )
+    ).get_json()
+    reading = await poll_reading(client, key, handle["reading_id"])
+    assert reading["status"] == "succeeded", reading
+    features = reading["reading"]["features"]
+    assert features["hand_type"]["value"] in {"earth", "air", "fire", "water"}
+    assert features["palm"]["shape"] == "long"  # drawn 1.3-1.4 times longer than wide
+    # No crease was drawn: every line is "not found", none invented.
+    assert {name: line["found"] for name, line in features["lines"].items()} == {
+        "heart": False,
+        "head": False,
+        "life": False,
+        "fate": False,
+    }
+
+
+async def test_a_reading_that_fails_is_refunded_once(client: Client, pro: tuple[str, str]) -> None:
+    account_id, key = pro
+    upload_id, _status, _ = await upload(client, key, encode(grace_hopper()))
+    # The photo is deleted before the reading runs: the reading fails and is refunded.
+    row = await VisualUpload.get(id=upload_id)
+    await files.delete_file(await StoredFile.get(id=row.photo_file_id))
+    handle = await (
+        await client.post(READINGS, json={"upload_id": upload_id}, headers=key_headers(key))
+    ).get_json()
+    reading = await poll_reading(client, key, handle["reading_id"])
+    assert reading["status"] == "failed"
+    job = await (
+        await client.get(f"/api/v3/jobs/{handle['job_id']}", headers=key_headers(key))
+    ).get_json()
+    assert (job["credits_charged"], job["credits_refunded"]) == (5, 5)
+    assert (await Account.get(id=account_id)).credits == 100
+    refunds = await LedgerEntry.filter(account_id=account_id, kind="refund")
+    assert len(refunds) == 1
