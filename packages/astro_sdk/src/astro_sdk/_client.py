@@ -44,6 +44,7 @@ from astro_sdk.resources.tarot import AsyncTarot, Tarot
 from astro_sdk.resources.thai import AsyncThai, Thai
 from astro_sdk.resources.uranian import AsyncUranian, Uranian
 from astro_sdk.resources.vedic import AsyncVedic, Vedic
+from astro_sdk.resources.visual_readings import AsyncVisualReadings, VisualReadings
 from astro_sdk.resources.webhook_endpoints import AsyncWebhookEndpoints, WebhookEndpoints
 from astro_sdk.resources.western import AsyncWestern, Western
 
@@ -88,6 +89,7 @@ class _ResourceGroups:
     webhook_endpoints = resource_group(WebhookEndpoints, AsyncWebhookEndpoints)
     brand_profiles = resource_group(BrandProfiles, AsyncBrandProfiles)
     files = resource_group(Files, AsyncFiles)
+    visual_readings = resource_group(VisualReadings, AsyncVisualReadings)
 
 
 def registered_operations() -> dict[str, Operation[Any]]:

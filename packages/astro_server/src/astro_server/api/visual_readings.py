@@ -13,7 +13,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 from quart import Blueprint, Response, g, request
-from quart_schema import document_response, operation_id, tag, validate_request
+from quart_schema import (
+    document_querystring,
+    document_response,
+    operation_id,
+    tag,
+    validate_request,
+)
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from astro_server.errors import APIError
@@ -43,6 +49,13 @@ async def _require_extra() -> None:
             f"{EXTRA_HINT}.",
             error="service_unavailable",
         )
+
+
+class SignedUploadQuery(BaseModel):
+    expires: int = Field(description="Unix time (seconds) after which the URL is refused")
+    signature: str = Field(
+        description="Unpadded base64url HMAC-SHA256 of '{upload_id}.{expires}' (server key)"
+    )
 
 
 class UploadGrantRequest(BaseModel):
@@ -152,6 +165,7 @@ async def create_upload_grant(data: UploadGrantRequest) -> Response:
 
 
 @blueprint.put("/uploads/<upload_id>")
+@document_querystring(SignedUploadQuery)
 @document_response(ErrorBody, 403)
 @document_response(ErrorBody, 409)
 @document_response(ErrorBody, 410)
