@@ -348,3 +348,80 @@ async def test_a_reading_that_fails_is_refunded_once(client: Client, pro: tuple[
     assert (await Account.get(id=account_id)).credits == 100
     refunds = await LedgerEntry.filter(account_id=account_id, kind="refund")
     assert len(refunds) == 1
+
+
+async def customer(client: Client, email: str) -> tuple[str, dict[str, str]]:
+    from astro_server.services import accounts
+
+    account_id, _ = await new_account("pro", 100)
+    await accounts.create_customer(account_id, email, "correct horse battery")
+    response = await client.post(
+        "/auth/login", json={"email": email, "password": "correct horse battery"}
+    )
+    token = (await response.get_json())["token"]
+    return account_id, {"Authorization": f"Bearer {token}"}
+
+
+async def test_customer_routes_bill_the_account_and_analytics_equal_the_ledger(
+    client: Client,
+) -> None:
+    account_id, session = await customer(client, "ana@example.com")
+    data = encode(grace_hopper())
+    granted = await (
+        await client.post("/v1/visual-readings/uploads", json=grant_body(data), headers=session)
+    ).get_json()
+    url = urlsplit(granted["upload_url"])
+    assert (await client.put(f"{url.path}?{url.query}", data=data)).status_code == 204
+    done = await client.post(
+        f"/v1/visual-readings/uploads/{granted['upload_id']}/complete", headers=session
+    )
+    assert done.status_code == 200
+    # An API key is not a session: 401 on the session routes.
+    _, key = await new_account("pro", 10)
+    assert (await client.get("/v1/visual-readings", headers=key_headers(key))).status_code == 401
+    accepted = await client.post(
+        "/v1/visual-readings", json={"upload_id": granted["upload_id"]}, headers=session
+    )
+    assert accepted.status_code == 202
+    handle = await accepted.get_json()
+    assert handle["poll"] == f"/v1/visual-readings/{handle['reading_id']}"
+    for _ in range(500):
+        reading = await (await client.get(handle["poll"], headers=session)).get_json()
+        if reading["status"] in ("succeeded", "failed"):
+            break
+        await asyncio.sleep(0.02)
+    assert reading["status"] == "succeeded"
+    # Another account's upload is 404 here (the request's charge is refunded at once).
+    upload_id, _, _ = await upload(client, key, data)
+    refused = await client.post(
+        "/v1/visual-readings", json={"upload_id": upload_id}, headers=session
+    )
+    assert refused.status_code == 404
+    listed = await (await client.get("/v1/visual-readings", headers=session)).get_json()
+    assert [r["id"] for r in listed["readings"]] == [handle["reading_id"]]
+    assert (await Account.get(id=account_id)).credits == 95
+
+    analytics = await client.get(
+        "/v1/visual-readings/analytics?from=2020-01-01T00:00:00Z&to=2099-01-01T00:00:00Z",
+        headers=session,
+    )
+    assert analytics.status_code == 400  # more than 366 days
+    response = await client.get("/v1/visual-readings/analytics", headers=session)
+    body = await response.get_json()
+    face = next(p for p in body["by_product"] if p["product"] == "face_reading")
+    palm = next(p for p in body["by_product"] if p["product"] == "palm_reading")
+    ledger = await LedgerEntry.filter(account_id=account_id)
+    assert sum(e.amount for e in ledger if e.kind != "top_up") == -5  # the refused one: net 0
+    from astro_server.models import Job
+
+    job = await Job.get(id=reading["job_id"])
+    debited = -sum(e.amount for e in ledger if e.id == job.ledger_entry_id)
+    refunded = sum(e.amount for e in ledger if e.refund_of == job.ledger_entry_id)
+    assert (face["jobs"], face["succeeded"], face["failed"]) == (1, 1, 0)
+    assert (face["credits_charged"], face["credits_refunded"]) == (debited, refunded) == (5, 0)
+    assert face["actual_cost_micros"] == reading["actual_cost_micros"] > 0
+    assert face["estimated_cost_micros"] == reading["estimated_cost_micros"]
+    assert palm["jobs"] == 0
+    bad = await client.get("/v1/visual-readings/analytics?from=yesterday", headers=session)
+    assert bad.status_code == 400
+    assert (await bad.get_json())["details"][0]["field"] == "from"

@@ -33,6 +33,10 @@ from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.brand_profiles import AsyncBrandProfiles, BrandProfiles
 from astro_sdk.resources.chinese import AsyncChinese, Chinese
 from astro_sdk.resources.cultural import AsyncCultural, Cultural
+from astro_sdk.resources.customer_visual_readings import (
+    AsyncCustomerVisualReadings,
+    CustomerVisualReadings,
+)
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
 from astro_sdk.resources.files import AsyncFiles, Files
 from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
@@ -90,6 +94,7 @@ class _ResourceGroups:
     brand_profiles = resource_group(BrandProfiles, AsyncBrandProfiles)
     files = resource_group(Files, AsyncFiles)
     visual_readings = resource_group(VisualReadings, AsyncVisualReadings)
+    customer_visual_readings = resource_group(CustomerVisualReadings, AsyncCustomerVisualReadings)
 
 
 def registered_operations() -> dict[str, Operation[Any]]:

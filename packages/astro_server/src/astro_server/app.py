@@ -521,6 +521,9 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.visual_readings import blueprint as visual_readings
 
     app.register_blueprint(visual_readings)
+    from astro_server.api.customer_visual_readings import blueprint as customer_visual_readings
+
+    app.register_blueprint(customer_visual_readings)
     from astro_server.api.vedic import blueprint as vedic
 
     app.register_blueprint(vedic)

@@ -11,7 +11,9 @@ from pydantic import Field
 from astro_sdk.models._base import RequestModel, ResponseModel
 
 __all__ = [
+    "AnalyticsQuery",
     "CreateVisualReadingRequest",
+    "ProductUsage",
     "UploadEnvelope",
     "UploadGrant",
     "UploadGrantRequest",
@@ -19,6 +21,9 @@ __all__ = [
     "ValidationCheck",
     "VisualReading",
     "VisualReadingAccepted",
+    "VisualReadingAnalytics",
+    "VisualReadingList",
+    "VisualReadingListQuery",
     "VisualUpload",
     "VisualUploadPut",
     "VisualUploadQuery",
@@ -108,3 +113,41 @@ class VisualReading(ResponseModel):
     created_at: datetime
     finished_at: datetime | None
     images_deleted_at: datetime | None
+
+
+class CustomerVisualReadingAccepted(VisualReadingAccepted):
+    """``poll`` is the reading's path (``/v1/visual-readings/{id}``)."""
+
+
+class VisualReadingList(ResponseModel):
+    readings: list[VisualReading]
+    next_cursor: str | None
+
+
+class VisualReadingListQuery(RequestModel):
+    limit: int = Field(default=20, ge=1, le=100)
+    cursor: str | None = Field(default=None, max_length=40)
+
+
+class AnalyticsQuery(RequestModel):
+    from_: datetime | None = Field(default=None, alias="from")
+    to: datetime | None = None
+
+
+class ProductUsage(ResponseModel):
+    product: str
+    jobs: int
+    credits_charged: int
+    credits_refunded: int
+    succeeded: int
+    failed: int
+    input_tokens: int
+    output_tokens: int
+    actual_cost_micros: int
+    estimated_cost_micros: int
+
+
+class VisualReadingAnalytics(ResponseModel):
+    by_product: list[ProductUsage]
+    from_: datetime = Field(alias="from")
+    to: datetime

@@ -136,6 +136,28 @@ def _put_parts(grant: UploadGrant) -> tuple[dict[str, str], VisualUploadQuery]:
     return {"upload_id": grant.upload_id}, validate_request(VisualUploadQuery, fields)
 
 
+def _put(client: Any, grant: UploadGrant, photo: Photo) -> None:
+    path_params, query = _put_parts(grant)
+    call = build_call(
+        client._config, PUT, query=query, path_params=path_params,
+        extra_headers=grant.required_headers,
+    )  # fmt: skip
+    response, _ = client._send(dataclasses.replace(call, content=_photo_bytes(photo)))
+    if not response.is_success:
+        raise status_error(response)
+
+
+async def _put_async(client: Any, grant: UploadGrant, photo: Photo) -> None:
+    path_params, query = _put_parts(grant)
+    call = build_call(
+        client._config, PUT, query=query, path_params=path_params,
+        extra_headers=grant.required_headers,
+    )  # fmt: skip
+    response, _ = await client._send(dataclasses.replace(call, content=_photo_bytes(photo)))
+    if not response.is_success:
+        raise status_error(response)
+
+
 def _finished(reading: VisualReading) -> bool:
     return reading.status in ("succeeded", "failed")
 
@@ -152,18 +174,7 @@ class VisualReadings(SyncResource):
 
     def put_upload(self, grant: UploadGrant, photo: Photo) -> None:
         """PUT the bytes to the grant's signed URL (the URL is the credential)."""
-        path_params, query = _put_parts(grant)
-        call = build_call(
-            self._client._config,
-            PUT,
-            query=query,
-            path_params=path_params,
-            extra_headers=grant.required_headers,
-        )
-        call = dataclasses.replace(call, content=_photo_bytes(photo))
-        response, _ = self._client._send(call)
-        if not response.is_success:
-            raise status_error(response)
+        _put(self._client, grant, photo)
 
     def complete_upload(self, upload_id: str) -> VisualUpload:
         envelope = self._client.request(COMPLETE, path_params={"upload_id": upload_id})
@@ -223,18 +234,7 @@ class AsyncVisualReadings(AsyncResource):
         return await self._client.request(GRANT, body=body)
 
     async def put_upload(self, grant: UploadGrant, photo: Photo) -> None:
-        path_params, query = _put_parts(grant)
-        call = build_call(
-            self._client._config,
-            PUT,
-            query=query,
-            path_params=path_params,
-            extra_headers=grant.required_headers,
-        )
-        call = dataclasses.replace(call, content=_photo_bytes(photo))
-        response, _ = await self._client._send(call)
-        if not response.is_success:
-            raise status_error(response)
+        await _put_async(self._client, grant, photo)
 
     async def complete_upload(self, upload_id: str) -> VisualUpload:
         envelope = await self._client.request(COMPLETE, path_params={"upload_id": upload_id})

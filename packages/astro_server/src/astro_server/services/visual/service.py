@@ -363,3 +363,69 @@ async def delete_images(reading: VisualReading) -> None:
 
 def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+async def list_readings(
+    account_id: str, limit: int, cursor: str | None
+) -> tuple[list[VisualReading], str | None]:
+    """The account's readings, newest first; ``cursor`` is the last id of the previous page."""
+    from tortoise.expressions import Q
+
+    query = VisualReading.filter(account_id=account_id)
+    if cursor:
+        last = await VisualReading.get_or_none(id=cursor, account_id=account_id)
+        if last is None:
+            raise APIError(
+                400, "Unknown cursor.", error="validation_error",
+                details=[{"field": "cursor", "message": "not a cursor from this listing"}],
+            )  # fmt: skip
+        query = query.filter(
+            Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
+        )
+    rows = await query.order_by("-created_at", "-id").limit(limit + 1)
+    next_cursor = rows[limit - 1].id if len(rows) > limit else None
+    return rows[:limit], next_cursor
+
+
+PRODUCTS = {"palm": "palm_reading", "face": "face_reading"}
+
+
+async def analytics(account_id: str, start: datetime, end: datetime) -> list[dict[str, Any]]:
+    """Per product, the readings created in ``[start, end)``: counts, tokens and costs from the
+    readings, credits from the ledger (the debit each reading's job points at, and its refund)."""
+    from astro_server.models import Job, LedgerEntry
+
+    readings = await VisualReading.filter(
+        account_id=account_id, created_at__gte=start, created_at__lt=end
+    )
+    jobs = {
+        j.id: j
+        for j in await Job.filter(id__in=[r.job_id for r in readings if r.job_id])
+    }  # fmt: skip
+    debit_ids = [j.ledger_entry_id for j in jobs.values() if j.ledger_entry_id is not None]
+    debits = {e.id: e for e in await LedgerEntry.filter(id__in=debit_ids, kind="debit")}
+    refunds = {
+        e.refund_of: e for e in await LedgerEntry.filter(refund_of__in=debit_ids, kind="refund")
+    }
+    out = []
+    for kind, product in PRODUCTS.items():
+        row: dict[str, Any] = {
+            "product": product, "jobs": 0, "credits_charged": 0, "credits_refunded": 0,
+            "succeeded": 0, "failed": 0, "input_tokens": 0, "output_tokens": 0,
+            "actual_cost_micros": 0, "estimated_cost_micros": 0,
+        }  # fmt: skip
+        for reading in (r for r in readings if r.kind == kind):
+            row["jobs"] += 1
+            row["succeeded"] += reading.status == "succeeded"
+            row["failed"] += reading.status == "failed"
+            row["input_tokens"] += reading.input_tokens
+            row["output_tokens"] += reading.output_tokens
+            row["actual_cost_micros"] += reading.actual_cost_micros
+            row["estimated_cost_micros"] += reading.estimated_cost_micros
+            job = jobs.get(reading.job_id or "")
+            if job is not None and job.ledger_entry_id in debits:
+                row["credits_charged"] += -debits[job.ledger_entry_id].amount
+                refund = refunds.get(job.ledger_entry_id)
+                row["credits_refunded"] += refund.amount if refund is not None else 0
+        out.append(row)
+    return out
