@@ -524,6 +524,9 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.customer_visual_readings import blueprint as customer_visual_readings
 
     app.register_blueprint(customer_visual_readings)
+    from astro_server.api.visual_reading_deliveries import blueprint as visual_reading_deliveries
+
+    app.register_blueprint(visual_reading_deliveries)
     from astro_server.api.vedic import blueprint as vedic
 
     app.register_blueprint(vedic)

@@ -63,6 +63,9 @@ class Settings:
     llm_api_key: str | None = None
     llm_input_micros_per_mtok: int = 0
     llm_output_micros_per_mtok: int = 0
+    # E-mail deliveries (visual readings): smtp://[user:password@]host:port, or smtps://.
+    smtp_url: str | None = None
+    mail_from: str = "astro@localhost"
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -137,6 +140,8 @@ class Settings:
             llm_api_key=env.get("ASTRO_LLM_API_KEY") or None,
             llm_input_micros_per_mtok=int(env.get("ASTRO_LLM_INPUT_MICROS_PER_MTOK", "0")),
             llm_output_micros_per_mtok=int(env.get("ASTRO_LLM_OUTPUT_MICROS_PER_MTOK", "0")),
+            smtp_url=env.get("ASTRO_SMTP_URL") or None,
+            mail_from=env.get("ASTRO_MAIL_FROM") or "astro@localhost",
         )
 
 

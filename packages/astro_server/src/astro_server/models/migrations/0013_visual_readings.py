@@ -1,4 +1,5 @@
-"""Visual readings: upload grants and readings."""
+"""Visual readings: upload grants and readings; webhook endpoints gain ``purpose`` (account
+webhooks, or visual-reading deliveries by webhook or e-mail)."""
 
 from tortoise import migrations
 from tortoise.migrations import operations as ops
@@ -64,5 +65,10 @@ class Migration(migrations.Migration):
             ],
             options={'table': 'visual_uploads', 'app': 'astro', 'indexes': [Index(fields=['account_id', 'created_at'])], 'pk_attr': 'id'},
             bases=['Model'],
+        ),
+        ops.AddField(
+            model_name='WebhookEndpoint',
+            name='purpose',
+            field=fields.CharField(default='account', max_length=20),
         ),
     ]
