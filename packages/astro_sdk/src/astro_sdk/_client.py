@@ -48,6 +48,10 @@ from astro_sdk.resources.tarot import AsyncTarot, Tarot
 from astro_sdk.resources.thai import AsyncThai, Thai
 from astro_sdk.resources.uranian import AsyncUranian, Uranian
 from astro_sdk.resources.vedic import AsyncVedic, Vedic
+from astro_sdk.resources.visual_reading_deliveries import (
+    AsyncVisualReadingDeliveries,
+    VisualReadingDeliveries,
+)
 from astro_sdk.resources.visual_readings import AsyncVisualReadings, VisualReadings
 from astro_sdk.resources.webhook_endpoints import AsyncWebhookEndpoints, WebhookEndpoints
 from astro_sdk.resources.western import AsyncWestern, Western
@@ -95,6 +99,9 @@ class _ResourceGroups:
     files = resource_group(Files, AsyncFiles)
     visual_readings = resource_group(VisualReadings, AsyncVisualReadings)
     customer_visual_readings = resource_group(CustomerVisualReadings, AsyncCustomerVisualReadings)
+    visual_reading_deliveries = resource_group(
+        VisualReadingDeliveries, AsyncVisualReadingDeliveries
+    )
 
 
 def registered_operations() -> dict[str, Operation[Any]]:
