@@ -13,18 +13,23 @@ worker, the scheduler) on PostgreSQL, Redis and the local S3 server (moto):
 
 from __future__ import annotations
 
+import email
 import json
+import socket
 import ssl
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from email import policy
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trustme
+from aiosmtpd.controller import Controller
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
@@ -102,9 +107,38 @@ def https_server(ca: trustme.CA) -> Iterator[HTTPServer]:
         server.stop()
 
 
+class MailSink:
+    """An aiosmtpd handler keeping every message received (parsed, headers decoded)."""
+
+    def __init__(self) -> None:
+        self.messages: list[EmailMessage] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        parsed = email.message_from_bytes(envelope.content, policy=policy.default)
+        assert isinstance(parsed, EmailMessage)
+        self.messages.append(parsed)
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp_sink() -> Iterator[tuple[MailSink, int]]:
+    with socket.socket() as probe:  # aiosmtpd's port=0 fails its own readiness check
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    sink = MailSink()
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    yield sink, port
+    controller.stop()
+
+
 @pytest.fixture
 def env(
-    production_stack: Stack, s3_bucket_url: tuple[str, str], ca: trustme.CA, tmp_path: Path
+    production_stack: Stack,
+    s3_bucket_url: tuple[str, str],
+    ca: trustme.CA,
+    tmp_path: Path,
+    smtp_sink: tuple[MailSink, int],
 ) -> dict[str, str]:
     ca_file = tmp_path / "test-ca.pem"
     ca.cert_pem.write_to_path(str(ca_file))
@@ -112,6 +146,9 @@ def env(
         **s3_env(s3_bucket_url),
         "ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1",
         "SSL_CERT_FILE": str(ca_file),
+        "ASTRO_SMTP_URL": f"smtp://127.0.0.1:{smtp_sink[1]}",
+        "ASTRO_MAIL_FROM": "readings@astro.test",
+        "ASTRO_PUBLIC_URL": "https://astro.test",
     }
 
 
@@ -123,11 +160,19 @@ def api(production_stack: Stack, env: dict[str, str]) -> ServerProcess:
     return server
 
 
-def new_account(stack: Stack) -> dict[str, Any]:
+PASSWORD = "correct horse battery staple"
+
+
+def new_account(stack: Stack, email_address: str | None = None) -> dict[str, Any]:
     out = stack.run_cli(
         "create-account", "--name", "e2e", "--tier", "pro", "--credits", "100", "--json"
     )
     account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    if email_address:
+        stack.run_cli(
+            "create-customer", "--account", account["account_id"], "--email", email_address,
+            "--password", PASSWORD,
+        )  # fmt: skip
     return account
 
 
@@ -210,3 +255,48 @@ def test_face_reading_end_to_end_with_verified_events_refund_and_deletion(
             intruder.visual_readings.get(reading.id)
         with pytest.raises(astro_sdk.NotFoundError):
             intruder.visual_readings.complete_upload(upload.id)
+
+
+def test_customer_reading_with_email_delivery_and_analytics(
+    production_stack: Stack, api: ServerProcess, smtp_sink: tuple[MailSink, int]
+) -> None:
+    sink, _ = smtp_sink
+    new_account(production_stack, "ana@example.com")
+    with AstroClient(base_url=api.base_url) as anonymous:
+        ana = anonymous.auth.login("ana@example.com", PASSWORD)
+        created = ana.visual_reading_deliveries.create(
+            destination="ana@example.com", event_types=["visual_reading.succeeded"]
+        )
+        assert created.signing_secret is None
+        assert created.subscription.channel == "email"
+        upload = ana.customer_visual_readings.upload(encode(grace_hopper()), kind="face")
+        accepted = ana.customer_visual_readings.create(upload.id, language="en")
+        assert accepted.poll == f"/v1/visual-readings/{accepted.reading_id}"
+        reading = ana.customer_visual_readings.wait(accepted.reading_id, poll_interval_s=0.2)
+        assert reading.status == "succeeded"
+        listed = ana.customer_visual_readings.list()
+        assert [r.id for r in listed.readings] == [reading.id]
+
+        deadline = time.monotonic() + 60
+        while not sink.messages and time.monotonic() < deadline:
+            time.sleep(0.1)
+        (message,) = sink.messages
+        assert message["To"] == "ana@example.com"
+        assert message["Subject"] == "Your reading is ready / ผลการอ่านของคุณพร้อมแล้ว"
+        text = message.get_body(preferencelist=("plain",))
+        assert text is not None
+        content = text.get_content()
+        assert f"https://astro.test/v1/visual-readings/{reading.id}" in content
+        assert "Face reading:" in content
+        assert all(part.get_content_maintype() != "image" for part in message.walk())
+
+        usage = ana.customer_visual_readings.analytics()
+        face = next(p for p in usage.by_product if p.product == "face_reading")
+        assert (face.jobs, face.succeeded, face.failed) == (1, 1, 0)
+        assert (
+            (face.credits_charged, face.credits_refunded) == (reading.credits_charged, 0) == (5, 0)
+        )
+        assert face.actual_cost_micros == reading.actual_cost_micros
+        assert face.estimated_cost_micros == reading.estimated_cost_micros
+        (delivery,) = ana.visual_reading_deliveries.list()
+        assert (delivery.consecutive_failures, delivery.active) == (0, True)
