@@ -425,3 +425,59 @@ async def test_customer_routes_bill_the_account_and_analytics_equal_the_ledger(
     bad = await client.get("/v1/visual-readings/analytics?from=yesterday", headers=session)
     assert bad.status_code == 400
     assert (await bad.get_json())["details"][0]["field"] == "from"
+
+
+async def test_the_llm_writer_records_its_tokens_and_costs(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A local fake of an OpenAI-compatible chat-completions endpoint (loopback) phrases the
+    reading; its usage is recorded and priced per million tokens."""
+    import json
+
+    from pytest_httpserver import HTTPServer
+    from werkzeug import Request, Response
+
+    asked: list[dict[str, Any]] = []
+
+    def chat(request: Request) -> Response:
+        asked.append(json.loads(request.get_data()))
+        answer = {
+            "choices": [{"message": {"role": "assistant", "content": "A calm, oval face."}}],
+            "usage": {"prompt_tokens": 321, "completion_tokens": 123, "total_tokens": 444},
+        }
+        return Response(json.dumps(answer), content_type="application/json")
+
+    server = HTTPServer(host="127.0.0.1", port=0)
+    server.expect_request("/v1/chat/completions", method="POST").respond_with_handler(chat)
+    server.start()
+    settings = settings_for(
+        database_url, tmp_path, llm_base_url=f"http://127.0.0.1:{server.port}/v1",
+        llm_model="test-model", llm_api_key="sk-test",
+        llm_input_micros_per_mtok=2_000_000, llm_output_micros_per_mtok=8_000_000,
+    )  # fmt: skip
+    try:
+        async with running_app(settings) as application:
+            client = application.test_client()
+            _, key = await new_account("pro", 100)
+            upload_id, _, _ = await upload(client, key, encode(grace_hopper()))
+            handle = await (
+                await client.post(READINGS, json={"upload_id": upload_id}, headers=key_headers(key))
+            ).get_json()
+            reading = await poll_reading(client, key, handle["reading_id"])
+            await application.extensions["astro"].broker.wait_all()
+    finally:
+        server.clear()
+        server.stop()
+    assert reading["status"] == "succeeded"
+    assert reading["writer"] == "llm"
+    assert reading["reading"]["summary"] == "A calm, oval face."
+    assert (reading["input_tokens"], reading["output_tokens"]) == (321, 123)
+    assert reading["actual_cost_micros"] == 321 * 2 + 123 * 8  # micros per token
+    assert reading["estimated_cost_micros"] == 900 * 2 + 600 * 8
+    (request,) = asked
+    assert request["model"] == "test-model"
+    # Only the measured features' texts are sent: no image, no URL.
+    prompt = request["messages"][0]["content"]
+    assert "Face shape" in prompt
+    assert "/files/" not in prompt
+    assert "base64" not in prompt
