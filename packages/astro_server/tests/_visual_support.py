@@ -2,10 +2,11 @@
 
 Faces: ``skimage.data.astronaut()`` (Eileen Collins, NASA: public domain) and matplotlib's
 ``sample_data/grace_hopper.jpg`` (US Navy: public domain). No installed package ships a hand
-photo, so :func:`synthetic_hand` draws one: a skin-toned palm (rounded rectangle), four fingers
-and a thumb as capsules, shaded by the distance to the outline (so it reads as a rounded 3-D
-hand to mediapipe's palm detector), with the heart, head and life lines drawn as darker creases
-(optional), a Gaussian blur and sensor-like noise. Made here, so free of any licence.
+photo, so :func:`synthetic_hand` draws one: a skin-toned palm (rounded rectangle), four
+fingers (with joint creases) and a thumb as capsules, shaded by the distance to the outline
+(so it reads as a rounded 3-D hand to mediapipe's palm detector; without shading and the
+creases it is not detected), with the heart, head and life lines drawn as darker creases
+(optional; no fate line), a Gaussian blur and sensor-like noise. Made here: no licence.
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ def _flat_hand(
         d.line([(base_x, h * 0.47), tip], fill=SKIN, width=thickness)
         r = thickness / 2
         d.ellipse([tip[0] - r, tip[1] - r, tip[0] + r, tip[1] + r], fill=SKIN)
+        for fraction in (0.33, 0.63):  # the finger joints' creases
+            x = base_x + (tip[0] - base_x) * fraction
+            y = h * 0.47 + (tip[1] - h * 0.47) * fraction
+            d.line([(x - r * 0.7, y), (x + r * 0.7, y)], fill=(190, 140, 115), width=3)
     thumb_tip = (cx - 290, h * 0.45)
     d.line([(cx - 150, h * 0.72), thumb_tip], fill=SKIN, width=78)
     d.ellipse(

@@ -481,3 +481,28 @@ async def test_the_llm_writer_records_its_tokens_and_costs(
     assert "Face shape" in prompt
     assert "/files/" not in prompt
     assert "base64" not in prompt
+
+
+async def test_drawn_principal_lines_are_found_and_the_missing_fate_line_is_not(
+    client: Client, pro: tuple[str, str]
+) -> None:
+    _, key = pro
+    upload_id, status, _ = await upload(client, key, encode(synthetic_hand(lines=True)), "palm")
+    assert status == 200
+    handle = await (
+        await client.post(
+            READINGS, json={"upload_id": upload_id, "hand": "left", "language": "th"},
+            headers=key_headers(key),
+        )
+    ).get_json()  # fmt: skip
+    reading = await poll_reading(client, key, handle["reading_id"])
+    lines = reading["reading"]["features"]["lines"]
+    # Heart, head and life creases were drawn (see _visual_support); the fate line was not.
+    assert {name: line["found"] for name, line in lines.items()} == {
+        "heart": True, "head": True, "life": True, "fate": False
+    }  # fmt: skip
+    assert lines["heart"]["breaks"] == 0
+    assert 0.5 < lines["heart"]["length_to_palm_width"] < 1.3
+    assert lines["head"]["confidence"] > 0.8
+    texts = {s["feature"]: s["text"] for s in reading["reading"]["sections"]}
+    assert texts["lines.fate"] == "ไม่พบเส้นวาสนา ชีวิตกำหนดด้วยการตัดสินใจของตนเองมากกว่าโชคชะตา"

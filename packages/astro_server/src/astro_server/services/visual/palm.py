@@ -95,6 +95,25 @@ def to_palm(points_xy: np.ndarray, p: np.ndarray) -> np.ndarray:
     return uv
 
 
+def _skin_mask(rgb: np.ndarray, centre: np.ndarray) -> np.ndarray | None:
+    """Pixels of the palm's own colour (within 3.5 standard deviations, per Lab channel, of a
+    patch at the palm's centre), closed and eroded 6 px off the outline; None when the patch
+    is off the image or almost nothing would be kept."""
+    import cv2
+
+    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    x, y = int(centre[0]), int(centre[1])
+    if not (10 <= x < w - 10 and 10 <= y < h - 10):
+        return None
+    patch = lab[y - 10 : y + 10, x - 10 : x + 10].reshape(-1, 3)
+    mean, std = patch.mean(axis=0), patch.std(axis=0) + 4.0
+    near = (np.abs(lab - mean) <= 3.5 * std).all(axis=2).astype(np.uint8)
+    near = cv2.morphologyEx(near, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    near = cv2.erode(near, np.ones((13, 13), np.uint8))
+    return near if near.mean() > 0.02 else None
+
+
 def ridge_map(grey: np.ndarray) -> np.ndarray:
     """Dark-line strength: max over two scales of the larger Hessian eigenvalue (positive on a
     dark valley), normalised to 0..1."""
@@ -121,11 +140,17 @@ def find_lines(rgb: np.ndarray, p: np.ndarray) -> tuple[dict[str, Any], dict[str
     regions = table("palm")["line_regions"]
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     ridges = ridge_map(grey)
-    hull = p[[0, 1, 5, 9, 13, 17]]
+    # The palm: the hull of the wrist, thumb base and knuckles, widened 8 % (the thenar side
+    # holding the life line lies beyond the landmarks' polygon), then eroded off the skin's
+    # outline so the hand's own edge is never taken for a crease.
+    hull = cv2.convexHull(p[[0, 1, 2, 5, 9, 13, 17]].astype(np.float32))[:, 0, :]
     centre = hull.mean(axis=0)
-    shrunk = centre + (hull - centre) * 0.92
+    widened = centre + (hull - centre) * 1.08
     mask = np.zeros(grey.shape, np.uint8)
-    cv2.fillPoly(mask, [shrunk.astype(np.int32)], 1)
+    cv2.fillPoly(mask, [widened.astype(np.int32)], 1)
+    skin = _skin_mask(rgb, p[[0, 5, 17]].mean(axis=0))
+    if skin is not None:
+        mask &= skin
     inside = ridges[mask > 0]
     level = max(0.25, float(np.percentile(inside, 92))) if inside.size else 1.0
     binary = ((ridges >= level) & (mask > 0)).astype(np.uint8) * 255
