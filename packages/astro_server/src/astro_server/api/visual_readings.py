@@ -9,6 +9,7 @@ every route here answers 503 ``service_unavailable`` naming it.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -70,7 +71,7 @@ class UploadGrant(BaseModel):
     method: Literal["PUT"]
     upload_url: str = Field(description="Signed URL: the only credential the PUT needs")
     required_headers: dict[str, str]
-    expires_at: str = Field(json_schema_extra={"format": "date-time"})
+    expires_at: datetime
 
 
 class ValidationCheck(BaseModel):
@@ -91,7 +92,7 @@ class VisualUploadOut(BaseModel):
     kind: str
     status: str
     byte_size: int | None
-    expires_at: str = Field(json_schema_extra={"format": "date-time"})
+    expires_at: datetime
     validation: UploadValidation | None
 
 
@@ -127,9 +128,9 @@ class VisualReadingOut(BaseModel):
     output_tokens: int
     estimated_cost_micros: int
     actual_cost_micros: int
-    created_at: str = Field(json_schema_extra={"format": "date-time"})
-    finished_at: str | None = Field(json_schema_extra={"format": "date-time"})
-    images_deleted_at: str | None = Field(json_schema_extra={"format": "date-time"})
+    created_at: datetime
+    finished_at: datetime | None
+    images_deleted_at: datetime | None
 
 
 class ReadingAccepted(JobHandle):
