@@ -506,3 +506,46 @@ async def test_drawn_principal_lines_are_found_and_the_missing_fate_line_is_not(
     assert lines["head"]["confidence"] > 0.8
     texts = {s["feature"]: s["text"] for s in reading["reading"]["sections"]}
     assert texts["lines.fate"] == "ไม่พบเส้นวาสนา ชีวิตกำหนดด้วยการตัดสินใจของตนเองมากกว่าโชคชะตา"
+
+
+async def test_without_the_visual_extra_the_routes_are_503_and_readyz_says_so(
+    client: Client, pro: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = lambda: ["mediapipe"]  # noqa: E731
+    monkeypatch.setattr("astro_server.api.visual_readings.missing_visual_dependencies", missing)
+    monkeypatch.setattr("astro_server.services.visual.missing_visual_dependencies", missing)
+    response = await client.post(GRANTS, json=grant_body(b"x"), headers=key_headers(pro[1]))
+    assert response.status_code == 503
+    body = await response.get_json()
+    assert body["error"] == "service_unavailable"
+    assert "astro-server[visual]" in body["message"]
+    ready = await (await client.get("/readyz")).get_json()
+    assert ready["checks"]["visual"].startswith("missing (mediapipe)")
+    # Everything else keeps working.
+    assert (await client.get("/api/v3/jobs", headers=key_headers(pro[1]))).status_code == 200
+
+
+async def test_photo_and_overlay_are_deleted_after_the_retention(
+    client: Client, pro: tuple[str, str]
+) -> None:
+    _, key = pro
+    upload_id, _, _ = await upload(client, key, encode(grace_hopper()))
+    handle = await (
+        await client.post(READINGS, json={"upload_id": upload_id}, headers=key_headers(key))
+    ).get_json()
+    reading = await poll_reading(client, key, handle["reading_id"])
+    overlay = urlsplit(reading["overlay_url"])
+    row = await VisualUpload.get(id=upload_id)
+    later = files.service.now() + timedelta(hours=24, seconds=1)
+    files.set_clock(lambda: later)
+    try:
+        assert await files.delete_expired_files() == 2  # the photo and the overlay
+    finally:
+        files.set_clock(None)
+    assert (await StoredFile.get(id=row.photo_file_id)).deleted_at is not None
+    assert (await client.get(f"{overlay.path}?{overlay.query}")).status_code == 410
+    after = await (
+        await client.get(f"{READINGS}/{reading['id']}", headers=key_headers(key))
+    ).get_json()
+    assert after["overlay_url"] is None
+    assert after["reading"] == reading["reading"]  # the text stays
