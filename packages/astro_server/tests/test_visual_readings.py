@@ -549,3 +549,16 @@ async def test_photo_and_overlay_are_deleted_after_the_retention(
     ).get_json()
     assert after["overlay_url"] is None
     assert after["reading"] == reading["reading"]  # the text stays
+
+
+async def test_the_estimate_prices_a_reading_and_its_estimated_cost(
+    client: Client, pro: tuple[str, str]
+) -> None:
+    response = await client.post(
+        "/api/v3/estimates",
+        json={"operation": "visual_readings.upload", "params": {"kind": "palm"}},
+        headers=key_headers(pro[1]),
+    )
+    body = await response.get_json()
+    assert (body["eligible"], body["estimated_credits"], body["tier_required"]) == (True, 5, "pro")
+    assert body["estimated_cost_micros"] == 100  # one CPU second at the default price
