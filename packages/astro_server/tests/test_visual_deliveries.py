@@ -227,3 +227,43 @@ async def test_webhook_and_email_receive_a_reading_without_the_photo(
     assert (await client.delete(f"{BASE}/{sub_id}", headers=session)).status_code == 204
     assert (await client.get(f"{BASE}/{sub_id}", headers=session)).status_code == 404
     del account_id
+
+
+async def test_an_unreachable_mail_server_is_a_failed_attempt_counted_like_a_webhook(
+    database_url: str, tmp_path: Path
+) -> None:
+    from astro_server.models import FeedDelivery, WebhookEndpoint
+    from astro_server.services.delivery.events import emit_account_event
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    settings = settings_for(database_url, tmp_path, smtp_url=f"smtp://127.0.0.1:{closed_port}")
+    async with running_app(settings) as application:
+        client = application.test_client()
+        account_id, session = await login(client, "ana@example.com")
+        created = await client.post(
+            BASE, json={"destination": "ana@example.com", "event_types": EVENTS}, headers=session
+        )
+        sub_id = (await created.get_json())["subscription"]["id"]
+        await emit_account_event(
+            account_id, "visual_upload.validated", {"upload_id": "upl_" + "0" * 24}
+        )
+        for _ in range(200):
+            (row,) = await FeedDelivery.filter(endpoint_id=sub_id)
+            if row.attempts:
+                break
+            await asyncio.sleep(0.05)
+        await application.extensions["astro"].broker.wait_all()
+        for _ in range(100):  # the outcome is recorded after the attempt
+            (row,) = await FeedDelivery.filter(endpoint_id=sub_id)
+            if row.status != "sending" and row.last_error:
+                break
+            await asyncio.sleep(0.05)
+        assert (row.status, row.attempts) == ("retrying", 1)
+        assert row.last_error is not None
+        assert row.last_error.startswith("smtp:")
+        endpoint = await WebhookEndpoint.get(id=sub_id)
+        assert (endpoint.consecutive_failures, endpoint.active) == (1, True)
+        attempt = await FeedDeliveryAttempt.get(delivery_id=row.id)
+        assert not attempt.succeeded
