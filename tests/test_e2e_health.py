@@ -16,4 +16,4 @@ def test_sdk_reaches_live_server_healthz(shared_server: ServerProcess) -> None:
 def test_live_server_is_ready_on_postgres_and_redis(shared_server: ServerProcess) -> None:
     response = httpx.get(shared_server.base_url + "/readyz")
     assert response.status_code == 200
-    assert response.json()["checks"] == {"database": "ok", "broker": "ok"}
+    assert response.json()["checks"] == {"database": "ok", "broker": "ok", "visual": "ok"}

@@ -38,7 +38,7 @@ def test_embedded_server_runs_a_billable_job_in_process(
     headers = {"X-API-Key": created["api_key"]}
     with httpx.Client(base_url=server.base_url, timeout=30) as client:
         ready = client.get("/readyz").json()
-        assert ready["checks"] == {"database": "ok", "broker": "in-process"}
+        assert ready["checks"] == {"database": "ok", "broker": "in-process", "visual": "ok"}
         records = [{"id": "a", "boy": SUBJECT, "girl": {**SUBJECT, "date": "1992-03-01"}}]
         queued = client.post(
             "/api/v3/vedic/kundli-matching/batch", json={"records": records}, headers=headers
