@@ -321,6 +321,12 @@ async def test_palm_reading_measures_the_hand_and_reports_missing_lines(
     features = reading["reading"]["features"]
     assert features["hand_type"]["value"] in {"earth", "air", "fire", "water"}
     assert features["palm"]["shape"] == "long"  # drawn 1.3-1.4 times longer than wide
+    mounts = features["mounts"]
+    assert set(mounts) == {"jupiter", "saturn", "apollo", "mercury", "venus", "luna", "mars"}
+    # Jupiter sits under the index finger, on the thumb's side of Mercury (a right palm seen
+    # from the front has its thumb on the image's left).
+    assert mounts["jupiter"]["x"] < mounts["mercury"]["x"]
+    assert mounts["venus"]["y"] > mounts["jupiter"]["y"]
     # No crease was drawn: every line is "not found", none invented.
     assert {name: line["found"] for name, line in features["lines"].items()} == {
         "heart": False,

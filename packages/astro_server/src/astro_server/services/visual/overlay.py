@@ -68,7 +68,16 @@ def palm_overlay(rgb: np.ndarray, points: np.ndarray, traces: dict[str, np.ndarr
         draw.line([tuple(points[a]), tuple(points[b])], fill=(255, 255, 255), width=2)
     for x, y in points:
         draw.ellipse([x - r, y - r, x + r, y + r], fill=(0, 200, 255))
+    for centre in features_mounts(points):
+        x, y, radius = centre
+        draw.ellipse([x - radius, y - radius, x + radius, y + radius], outline=(255, 230, 120))
     for name, pixels in traces.items():
         for x, y in pixels:
             draw.rectangle([x - 1, y - 1, x + 1, y + 1], fill=LINE_COLOURS[name])
     return _png(image)
+
+
+def features_mounts(points: np.ndarray) -> list[tuple[float, float, float]]:
+    from astro_server.services.visual.palm import mount_regions
+
+    return [(m["x"], m["y"], m["radius"]) for m in mount_regions(points).values()]

@@ -75,7 +75,34 @@ def measure_hand(p: np.ndarray) -> dict[str, Any]:
             "class": "long" if fingers["thumb"] >= rules["long_thumb"] else "short",
         },
         "hand_type": {"value": hand_type, "confidence": round(min(1.0, 0.5 + 5 * margin), 2)},
+        "mounts": mount_regions(p),
     }
+
+
+# The mounts of Western palmistry, each the centre of its region as a weighted mean of hand
+# points: under each finger a little towards the wrist (Jupiter: index; Saturn: middle; Apollo:
+# ring; Mercury: little), Venus at the ball of the thumb, Luna opposite it on the little-finger
+# side above the wrist, Mars (plain) in the middle of the palm.
+_MOUNTS: dict[str, tuple[tuple[int, float], ...]] = {
+    "jupiter": ((5, 0.8), (0, 0.2)),
+    "saturn": ((9, 0.8), (0, 0.2)),
+    "apollo": ((13, 0.8), (0, 0.2)),
+    "mercury": ((17, 0.8), (0, 0.2)),
+    "venus": ((1, 0.55), (0, 0.25), (5, 0.2)),
+    "luna": ((17, 0.45), (0, 0.55)),
+    "mars": ((0, 0.4), (5, 0.2), (17, 0.2), (9, 0.2)),
+}
+
+
+def mount_regions(p: np.ndarray) -> dict[str, dict[str, float]]:
+    """Centre of each mount's region in pixels (x, y) and its radius (a fifth of the palm
+    width): where each mount is on this photo, for the overlay and for a writer."""
+    radius = float(np.linalg.norm(p[5] - p[17])) / 5
+    out = {}
+    for name, weights in _MOUNTS.items():
+        x, y = sum(p[i] * w for i, w in weights)
+        out[name] = {"x": round(float(x), 1), "y": round(float(y), 1), "radius": round(radius, 1)}
+    return out
 
 
 def palm_frame(p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
