@@ -20,7 +20,7 @@ The rewrite (applied in order, on the source text of each async class, docstring
     async def / async with / async for   ->  def / with / for
     await <expr>                         ->  <expr>
     __aenter__ __aexit__ __aiter__ __anext__, .aclose()  ->  the sync dunders, .close()
-    _async_sleep, asyncio.sleep          ->  _sleep, time.sleep
+    _async_<name>, asyncio.sleep         ->  _<name> (_async_sleep -> _sleep), time.sleep
     AsyncCursorPager(lambda: <call>)     ->  <call>   (the sync list returns its first page)
     AsyncCursorPager[                    ->  CursorPage[
     AsyncResource                        ->  SyncResource
@@ -57,7 +57,7 @@ REWRITES: tuple[tuple[str, str], ...] = (
     (r"\b__aiter__\b", "__iter__"),
     (r"\b__anext__\b", "__next__"),
     (r"\.aclose\(\)", ".close()"),
-    (r"\b_async_sleep\b", "_sleep"),
+    (r"\b_async_(\w+)", r"_\1"),
     (r"\basyncio\.sleep\b", "time.sleep"),
     (r"\bAsyncCursorPager\(lambda: (.+)\)$", r"\1"),
     (r"\bAsyncCursorPager\[", "CursorPage["),

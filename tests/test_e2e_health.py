@@ -18,4 +18,9 @@ def test_live_server_is_ready_on_postgres_and_redis(shared_server: ServerProcess
     response = httpx.get(shared_server.base_url + "/readyz")
     assert response.status_code == 200
     renderer = "missing" if missing_components() else "ok"
-    assert response.json()["checks"] == {"database": "ok", "broker": "ok", "pdf_renderer": renderer}
+    assert response.json()["checks"] == {
+        "database": "ok",
+        "broker": "ok",
+        "pdf_renderer": renderer,
+        "visual": "ok",
+    }

@@ -40,6 +40,7 @@ def test_embedded_server_runs_a_billable_job_in_process(
         ready = client.get("/readyz").json()
         assert ready["checks"]["database"] == "ok"
         assert ready["checks"]["broker"] == "in-process"
+        assert ready["checks"]["visual"] == "ok"
         records = [{"id": "a", "boy": SUBJECT, "girl": {**SUBJECT, "date": "1992-03-01"}}]
         queued = client.post(
             "/api/v3/vedic/kundli-matching/batch", json={"records": records}, headers=headers

@@ -32,7 +32,13 @@ async def test_readyz_reports_database_and_in_process_broker(app: Quart) -> None
     body = await response.get_json()
     assert response.status_code == 200
     renderer = "missing" if missing_components() else "ok"
-    assert body["checks"] == {"database": "ok", "broker": "in-process", "pdf_renderer": renderer}
+    # "visual": the optional extra is installed in the workspace (absent: "missing (...)").
+    assert body["checks"] == {
+        "database": "ok",
+        "broker": "in-process",
+        "pdf_renderer": renderer,
+        "visual": "ok",
+    }
     assert bool(body["missing"]) == (renderer == "missing")
 
 

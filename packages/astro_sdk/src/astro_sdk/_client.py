@@ -37,6 +37,10 @@ from astro_sdk.resources.brand_profiles import AsyncBrandProfiles, BrandProfiles
 from astro_sdk.resources.campaigns import AsyncCampaigns, Campaigns
 from astro_sdk.resources.chinese import AsyncChinese, Chinese
 from astro_sdk.resources.cultural import AsyncCultural, Cultural
+from astro_sdk.resources.customer_visual_readings import (
+    AsyncCustomerVisualReadings,
+    CustomerVisualReadings,
+)
 from astro_sdk.resources.developer import (
     Account,
     AsyncAccount,
@@ -68,6 +72,11 @@ from astro_sdk.resources.team import AsyncTeam, Team
 from astro_sdk.resources.thai import AsyncThai, Thai
 from astro_sdk.resources.uranian import AsyncUranian, Uranian
 from astro_sdk.resources.vedic import AsyncVedic, Vedic
+from astro_sdk.resources.visual_reading_deliveries import (
+    AsyncVisualReadingDeliveries,
+    VisualReadingDeliveries,
+)
+from astro_sdk.resources.visual_readings import AsyncVisualReadings, VisualReadings
 from astro_sdk.resources.webhook_endpoints import AsyncWebhookEndpoints, WebhookEndpoints
 from astro_sdk.resources.western import AsyncWestern, Western
 
@@ -122,6 +131,11 @@ class _ResourceGroups:
     webhook_endpoints = resource_group(WebhookEndpoints, AsyncWebhookEndpoints)
     brand_profiles = resource_group(BrandProfiles, AsyncBrandProfiles)
     files = resource_group(Files, AsyncFiles)
+    visual_readings = resource_group(VisualReadings, AsyncVisualReadings)
+    customer_visual_readings = resource_group(CustomerVisualReadings, AsyncCustomerVisualReadings)
+    visual_reading_deliveries = resource_group(
+        VisualReadingDeliveries, AsyncVisualReadingDeliveries
+    )
 
 
 def registered_operations() -> dict[str, Operation[Any]]:

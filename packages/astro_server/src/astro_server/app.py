@@ -541,6 +541,15 @@ def create_app(settings: Settings | None = None) -> Quart:
     from astro_server.api.brand_profiles import blueprint as brand_profiles
 
     app.register_blueprint(brand_profiles)
+    from astro_server.api.visual_readings import blueprint as visual_readings
+
+    app.register_blueprint(visual_readings)
+    from astro_server.api.customer_visual_readings import blueprint as customer_visual_readings
+
+    app.register_blueprint(customer_visual_readings)
+    from astro_server.api.visual_reading_deliveries import blueprint as visual_reading_deliveries
+
+    app.register_blueprint(visual_reading_deliveries)
     from astro_server.api.vedic import blueprint as vedic
 
     app.register_blueprint(vedic)

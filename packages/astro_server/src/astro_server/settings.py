@@ -57,6 +57,17 @@ class Settings:
     file_url_ttl_s: int = 86_400
     file_retention_hours: float = 168.0
     public_url: str | None = None
+    # Visual readings (services/visual): photo and overlay retention, the optional LLM writer.
+    visual_retention_hours: float = 24.0
+    visual_cpu_micros_per_s: int = 100
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: str | None = None
+    llm_input_micros_per_mtok: int = 0
+    llm_output_micros_per_mtok: int = 0
+    # E-mail deliveries (visual readings): smtp://[user:password@]host:port, or smtps://.
+    smtp_url: str | None = None
+    mail_from: str = "astro@localhost"
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -125,6 +136,15 @@ class Settings:
             file_url_ttl_s=int(env.get("ASTRO_FILE_URL_TTL_S", "86400")),
             file_retention_hours=float(env.get("ASTRO_FILE_RETENTION_HOURS", "168")),
             public_url=(env.get("ASTRO_PUBLIC_URL") or "").rstrip("/") or None,
+            visual_retention_hours=float(env.get("ASTRO_VISUAL_RETENTION_HOURS", "24")),
+            visual_cpu_micros_per_s=int(env.get("ASTRO_VISUAL_CPU_MICROS_PER_S", "100")),
+            llm_base_url=(env.get("ASTRO_LLM_BASE_URL") or "").rstrip("/") or None,
+            llm_model=env.get("ASTRO_LLM_MODEL") or None,
+            llm_api_key=env.get("ASTRO_LLM_API_KEY") or None,
+            llm_input_micros_per_mtok=int(env.get("ASTRO_LLM_INPUT_MICROS_PER_MTOK", "0")),
+            llm_output_micros_per_mtok=int(env.get("ASTRO_LLM_OUTPUT_MICROS_PER_MTOK", "0")),
+            smtp_url=env.get("ASTRO_SMTP_URL") or None,
+            mail_from=env.get("ASTRO_MAIL_FROM") or "astro@localhost",
         )
 
 

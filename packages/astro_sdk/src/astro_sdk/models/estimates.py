@@ -30,3 +30,5 @@ class Estimate(ResponseModel):
     """Units priced (records of a batch; 1 for flat-priced operations)."""
     estimated_credits: int
     balance: int
+    estimated_cost_micros: int | None = None
+    """The provider's estimated cost of the run (visual readings), else None."""

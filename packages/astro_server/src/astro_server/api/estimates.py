@@ -42,6 +42,10 @@ class EstimateResponse(BaseModel):
     quantity: int
     estimated_credits: int
     balance: int
+    estimated_cost_micros: int | None = Field(
+        default=None,
+        description="Our estimated cost of running it; visual readings only (docs/decisions.md)",
+    )
 
 
 @blueprint.post("/api/v3/estimates")
@@ -67,15 +71,29 @@ async def create_estimate(data: EstimateRequest) -> Response:
         reasons.append(f"Needs the {op.tier!r} tier or higher; this account is {account.tier!r}.")
     if account.credits < cost:
         reasons.append(f"Needs {cost} credits; the balance is {account.credits}.")
-    return json_response(
-        {
-            "operation": name,
-            "eligible": not reasons,
-            "reasons": reasons,
-            "tier_required": op.tier,
-            "tier": account.tier,
-            "quantity": quantity,
-            "estimated_credits": cost,
-            "balance": account.credits,
-        }
-    )
+    body: dict[str, Any] = {
+        "operation": name,
+        "eligible": not reasons,
+        "reasons": reasons,
+        "tier_required": op.tier,
+        "tier": account.tier,
+        "quantity": quantity,
+        "estimated_credits": cost,
+        "balance": account.credits,
+    }
+    cost_micros = _estimated_cost_micros(name, data.params)
+    if cost_micros is not None:  # only where there is one (visual readings)
+        body["estimated_cost_micros"] = cost_micros
+    return json_response(body)
+
+
+def _estimated_cost_micros(operation: str, params: dict[str, Any]) -> int | None:
+    """The visual reading's ``estimated_cost_micros`` as recorded at queue; None elsewhere."""
+    if operation != "visual_readings.upload":
+        return None
+    from quart import current_app
+
+    from astro_server.services.visual.writer import estimate_cost_micros
+
+    kind = "palm" if params.get("kind") == "palm" else "face"
+    return estimate_cost_micros(current_app.config["ASTRO_SETTINGS"], kind)

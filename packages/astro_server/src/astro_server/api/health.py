@@ -45,10 +45,15 @@ async def readyz() -> Response:
             await client.aclose()
     else:
         checks["broker"] = "in-process"
-    # Optional capabilities: missing ones are listed; the rest of the server is still ready.
+    # Optional capabilities: missing ones are listed; the rest of the server is still ready
+    # (their routes answer 503 naming what to install).
     from astro_server.reports.renderer import missing_components
+    from astro_server.services.visual import EXTRA_HINT, missing_visual_dependencies
 
-    missing = {"pdf_renderer": missing_components()}
+    missing = {"pdf_renderer": missing_components(), "visual": missing_visual_dependencies()}
     checks["pdf_renderer"] = "missing" if missing["pdf_renderer"] else "ok"
+    checks["visual"] = (
+        f"missing ({', '.join(missing['visual'])}): {EXTRA_HINT}" if missing["visual"] else "ok"
+    )
     body = {"status": "ready", "checks": checks, "missing": {k: v for k, v in missing.items() if v}}
     return json_response(body)

@@ -26,6 +26,7 @@ from astro_server.models.horoscopes import PublishedHoroscope
 from astro_server.models.jobs import Job
 from astro_server.models.profiles import AccountDataKey, ClientProfile, ClientProfileTag
 from astro_server.models.reports import Report
+from astro_server.models.visual import VisualReading, VisualUpload
 
 __all__ = [
     "Account",
@@ -51,5 +52,7 @@ __all__ = [
     "TeamInvitation",
     "UsageDaily",
     "UsageRollup",
+    "VisualReading",
+    "VisualUpload",
     "WebhookEndpoint",
 ]

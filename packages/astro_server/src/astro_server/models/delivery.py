@@ -64,6 +64,9 @@ class WebhookEndpoint(Model):
     secret_ciphertext = fields.TextField()
     previous_secret_ciphertext = fields.TextField(null=True)
     previous_secret_expires_at = fields.DatetimeField(null=True)
+    # "account": /api/v3/webhook-endpoints; "visual_delivery": /v1/visual-reading-deliveries
+    # (a webhook, or an e-mail address stored as mailto:...).
+    purpose = fields.CharField(max_length=20, default="account")
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
 

@@ -39,6 +39,13 @@ async def run_worker(settings: Settings, drain_s: float = 5.0) -> None:
     create_app(settings)  # imports every blueprint, so every @job_handler is registered
     await init_db(settings)
     jobs.configure(settings)
+    from astro_server.services.visual import missing_visual_dependencies
+
+    if not missing_visual_dependencies():
+        from astro_server.services.visual.detect import load_models
+
+        # Loaded before the first message, so no reading pays the models' start-up (~2 s).
+        await asyncio.to_thread(load_models)
     broker = broker_module.make_broker(settings)
     broker.is_worker_process = True
     broker_module.set_current(broker)

@@ -130,7 +130,9 @@ async def create_endpoint(
 
 
 async def owned_endpoint(account_id: str, endpoint_id: str) -> WebhookEndpoint:
-    endpoint = await WebhookEndpoint.get_or_none(id=endpoint_id, account_id=account_id)
+    endpoint = await WebhookEndpoint.get_or_none(
+        id=endpoint_id, account_id=account_id, purpose="account"
+    )
     if endpoint is None:
         raise not_found("Webhook endpoint")
     return endpoint
@@ -140,7 +142,7 @@ async def list_endpoints(
     account_id: str, *, limit: int, cursor: str | None
 ) -> tuple[list[WebhookEndpoint], str | None]:
     """Newest first; ``cursor`` is the id of the last item of the previous page."""
-    query = WebhookEndpoint.filter(account_id=account_id)
+    query = WebhookEndpoint.filter(account_id=account_id, purpose="account")
     if cursor:
         last = await WebhookEndpoint.get_or_none(id=cursor, account_id=account_id)
         if last is None:

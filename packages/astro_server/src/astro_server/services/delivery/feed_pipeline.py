@@ -444,7 +444,12 @@ async def deliver_batch(
                 int(started.timestamp()),
                 body,
             )
-            result = await sender.post(sub.destination_url, body, headers)
+            if sub.destination_url.startswith("mailto:"):
+                from astro_server.services.delivery.mail import send_event_mail
+
+                result = await send_event_mail(sub.destination_url[7:], body, settings)
+            else:
+                result = await sender.post(sub.destination_url, body, headers)
         return _Attempted(delivery, sub, result, started, clock())
 
     outcomes: list[_Attempted] = []

@@ -1,0 +1,141 @@
+"""Visual-reading deliveries (session; spec endpoint 5): ``POST /v1/visual-reading-deliveries``
+``{destination, event_types}`` -> 201 ``{subscription}`` (+ ``signing_secret`` for a webhook);
+list, get, ``PATCH {active}``, delete. See :mod:`astro_server.services.visual.deliveries`."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+from quart import Blueprint, Response, current_app, g
+from quart_schema import document_response, operation_id, tag, validate_request
+
+from astro_server.responses import json_response
+from astro_server.schemas import ErrorBody
+from astro_server.services.auth import require_session
+from astro_server.services.delivery import events
+from astro_server.services.visual import deliveries
+
+blueprint = Blueprint("visual_reading_deliveries", __name__)
+TAG = ["Customer visual readings"]
+BASE = "/v1/visual-reading-deliveries"
+EventType = Literal[
+    "visual_reading.succeeded",
+    "visual_reading.failed",
+    "visual_upload.validated",
+    "visual_upload.rejected",
+]
+
+
+class CreateDeliveryRequest(BaseModel):
+    destination: str = Field(
+        min_length=3, max_length=2048, description="An https webhook URL or an e-mail address"
+    )
+    event_types: list[EventType] = Field(min_length=1, max_length=4)
+
+
+class UpdateDeliveryRequest(BaseModel):
+    active: bool
+
+
+class DeliverySubscription(BaseModel):
+    id: str
+    destination: str
+    channel: Literal["webhook", "email"]
+    event_types: list[str]
+    active: bool
+    consecutive_failures: int
+    disabled_at: datetime | None
+    created_at: datetime
+
+
+class CreatedDelivery(BaseModel):
+    subscription: DeliverySubscription
+    signing_secret: str | None = Field(
+        default=None, description="Webhooks only, shown only in this response"
+    )
+
+
+class DeliveryEnvelope(BaseModel):
+    subscription: DeliverySubscription
+
+
+class DeliveryList(BaseModel):
+    subscriptions: list[DeliverySubscription]
+
+
+@blueprint.post(BASE)
+@require_session
+@validate_request(CreateDeliveryRequest)
+@document_response(CreatedDelivery, 201)
+@document_response(ErrorBody, 400)
+@document_response(ErrorBody, 401)
+@document_response(ErrorBody, 409)
+@tag(TAG)
+@operation_id("createVisualReadingDelivery")
+async def create_delivery(data: CreateDeliveryRequest) -> Response:
+    """Spec 5: deliver the account's visual events to a webhook (https, SSRF rules, Standard
+    Webhooks signing; ``signing_secret`` shown once) or an e-mail address (SMTP; bilingual text
+    and HTML with the summary and a link, never the photo)."""
+    settings = current_app.config["ASTRO_SETTINGS"]
+    endpoint, secret = await deliveries.create_subscription(
+        g.account.id, data.destination, list(data.event_types), settings
+    )
+    await endpoint.refresh_from_db()
+    body: dict[str, object] = {"subscription": deliveries.subscription_view(endpoint)}
+    if secret is not None:
+        body["signing_secret"] = secret
+    return json_response(body, 201)
+
+
+@blueprint.get(BASE)
+@require_session
+@document_response(DeliveryList, 200)
+@tag(TAG)
+@operation_id("listVisualReadingDeliveries")
+async def list_deliveries() -> Response:
+    """The account's visual-reading deliveries, newest first."""
+    rows = await deliveries.list_subscriptions(g.account.id)
+    return json_response({"subscriptions": [deliveries.subscription_view(r) for r in rows]})
+
+
+@blueprint.get(f"{BASE}/<subscription_id>")
+@require_session
+@document_response(DeliveryEnvelope, 200)
+@document_response(ErrorBody, 404)
+@tag(TAG)
+@operation_id("getVisualReadingDelivery")
+async def get_delivery(subscription_id: str) -> Response:
+    """One delivery subscription of the account."""
+    endpoint = await deliveries.owned_subscription(g.account.id, subscription_id)
+    return json_response({"subscription": deliveries.subscription_view(endpoint)})
+
+
+@blueprint.patch(f"{BASE}/<subscription_id>")
+@require_session
+@validate_request(UpdateDeliveryRequest)
+@document_response(DeliveryEnvelope, 200)
+@document_response(ErrorBody, 400)
+@document_response(ErrorBody, 404)
+@tag(TAG)
+@operation_id("updateVisualReadingDelivery")
+async def update_delivery(subscription_id: str, data: UpdateDeliveryRequest) -> Response:
+    """Pause (``active: false``) or resume; resuming clears ``disabled_at`` and the failures."""
+    endpoint = await deliveries.owned_subscription(g.account.id, subscription_id)
+    endpoint = await events.update_endpoint(
+        endpoint, active=data.active, event_types=None, now=datetime.now(UTC)
+    )
+    return json_response({"subscription": deliveries.subscription_view(endpoint)})
+
+
+@blueprint.delete(f"{BASE}/<subscription_id>")
+@require_session
+@document_response(ErrorBody, 404)
+@tag(TAG)
+@operation_id("deleteVisualReadingDelivery")
+async def delete_delivery(subscription_id: str) -> Response:
+    """Delete the subscription (its pending deliveries go with it)."""
+    endpoint = await deliveries.owned_subscription(g.account.id, subscription_id)
+    await endpoint.delete()
+    return Response(status=204)
