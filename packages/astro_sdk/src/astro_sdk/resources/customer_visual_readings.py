@@ -72,11 +72,14 @@ DELETE: Operation[VisualReading] = _op(
 OPERATIONS = (GRANT, COMPLETE, CREATE, LIST, ANALYTICS, GET, DELETE)
 
 
-def _analytics_query(start: datetime | None, end: datetime | None) -> AnalyticsQuery:
+def _analytics_query(start: datetime | str | None, end: datetime | str | None) -> AnalyticsQuery:
     return validate_request(AnalyticsQuery, {"from": start, "to": end})
 
 
 class AsyncCustomerVisualReadings(AsyncResource):
+    """``client.customer_visual_readings`` (session routes): the same flow for a logged-in
+    customer, billed to the customer's account, plus the usage and cost ``analytics``."""
+
     operations = OPERATIONS
 
     async def upload(
@@ -96,19 +99,26 @@ class AsyncCustomerVisualReadings(AsyncResource):
         language: Literal["en", "th"] = "en",
         hand: Literal["left", "right"] | None = None,
     ) -> CustomerVisualReadingAccepted:
+        """``POST /v1/visual-readings``: queue a reading of a validated upload, billed to the
+        account."""
         body = validate_request(
             CreateVisualReadingRequest, {"upload_id": upload_id, "language": language, "hand": hand}
         )
         return await self._client.request(CREATE, body=body)
 
     async def list(self, *, limit: int = 20, cursor: str | None = None) -> VisualReadingList:
+        """``GET /v1/visual-readings``: the account's readings, newest first (one page and its
+        ``next_cursor``)."""
         query = validate_request(VisualReadingListQuery, {"limit": limit, "cursor": cursor})
         return await self._client.request(LIST, query=query)
 
     async def get(self, reading_id: str) -> VisualReading:
+        """``GET /v1/visual-readings/{id}``: one reading (``NotFoundError`` for another
+        account's)."""
         return await self._client.request(GET, path_params={"reading_id": reading_id})
 
     async def delete(self, reading_id: str) -> VisualReading:
+        """``DELETE /v1/visual-readings/{id}``: delete the photo and overlay now; the text stays."""
         return await self._client.request(DELETE, path_params={"reading_id": reading_id})
 
     async def wait(self, reading_id: str, *, poll_interval_s: float = 0.5) -> VisualReading:
@@ -118,7 +128,7 @@ class AsyncCustomerVisualReadings(AsyncResource):
         return reading
 
     async def analytics(
-        self, *, start: datetime | None = None, end: datetime | None = None
+        self, *, start: datetime | str | None = None, end: datetime | str | None = None
     ) -> VisualReadingAnalytics:
         """Spec 6: usage and cost per product for readings created in ``[start, end)``."""
         return await self._client.request(ANALYTICS, query=_analytics_query(start, end))
@@ -128,6 +138,9 @@ class AsyncCustomerVisualReadings(AsyncResource):
 
 
 class CustomerVisualReadings(SyncResource):
+    """``client.customer_visual_readings`` (session routes): the same flow for a logged-in
+    customer, billed to the customer's account, plus the usage and cost ``analytics``."""
+
     operations = OPERATIONS
 
     def upload(
@@ -147,19 +160,26 @@ class CustomerVisualReadings(SyncResource):
         language: Literal["en", "th"] = "en",
         hand: Literal["left", "right"] | None = None,
     ) -> CustomerVisualReadingAccepted:
+        """``POST /v1/visual-readings``: queue a reading of a validated upload, billed to the
+        account."""
         body = validate_request(
             CreateVisualReadingRequest, {"upload_id": upload_id, "language": language, "hand": hand}
         )
         return self._client.request(CREATE, body=body)
 
     def list(self, *, limit: int = 20, cursor: str | None = None) -> VisualReadingList:
+        """``GET /v1/visual-readings``: the account's readings, newest first (one page and its
+        ``next_cursor``)."""
         query = validate_request(VisualReadingListQuery, {"limit": limit, "cursor": cursor})
         return self._client.request(LIST, query=query)
 
     def get(self, reading_id: str) -> VisualReading:
+        """``GET /v1/visual-readings/{id}``: one reading (``NotFoundError`` for another
+        account's)."""
         return self._client.request(GET, path_params={"reading_id": reading_id})
 
     def delete(self, reading_id: str) -> VisualReading:
+        """``DELETE /v1/visual-readings/{id}``: delete the photo and overlay now; the text stays."""
         return self._client.request(DELETE, path_params={"reading_id": reading_id})
 
     def wait(self, reading_id: str, *, poll_interval_s: float = 0.5) -> VisualReading:
@@ -169,7 +189,7 @@ class CustomerVisualReadings(SyncResource):
         return reading
 
     def analytics(
-        self, *, start: datetime | None = None, end: datetime | None = None
+        self, *, start: datetime | str | None = None, end: datetime | str | None = None
     ) -> VisualReadingAnalytics:
         """Spec 6: usage and cost per product for readings created in ``[start, end)``."""
         return self._client.request(ANALYTICS, query=_analytics_query(start, end))

@@ -61,6 +61,9 @@ def _create_body(destination: str, event_types: list[str]) -> Any:
 
 
 class AsyncVisualReadingDeliveries(AsyncResource):
+    """``client.visual_reading_deliveries`` (session routes, spec 5): webhook or e-mail
+    deliveries of the account's visual-reading events."""
+
     operations = OPERATIONS
 
     async def create(
@@ -70,18 +73,23 @@ class AsyncVisualReadingDeliveries(AsyncResource):
         return await self._client.request(CREATE, body=_create_body(destination, event_types))
 
     async def list(self) -> list[VisualReadingDelivery]:
+        """``GET /v1/visual-reading-deliveries``: the account's delivery subscriptions."""
         return (await self._client.request(LIST)).subscriptions
 
     async def get(self, subscription_id: str) -> VisualReadingDelivery:
+        """``GET /v1/visual-reading-deliveries/{id}``: one subscription (``NotFoundError`` for
+        another account's)."""
         path = {"subscription_id": subscription_id}
         return (await self._client.request(GET, path_params=path)).subscription
 
     async def update(self, subscription_id: str, *, active: bool) -> VisualReadingDelivery:
+        """``PATCH /v1/visual-reading-deliveries/{id}``: pause (``active=False``) or resume."""
         body = validate_request(UpdateVisualReadingDeliveryRequest, {"active": active})
         path = {"subscription_id": subscription_id}
         return (await self._client.request(UPDATE, body=body, path_params=path)).subscription
 
     async def delete(self, subscription_id: str) -> DeletedVisualReadingDelivery:
+        """``DELETE /v1/visual-reading-deliveries/{id}``: stop and remove the subscription."""
         path = {"subscription_id": subscription_id}
         return await self._client.request(DELETE, path_params=path)
 
@@ -90,6 +98,9 @@ class AsyncVisualReadingDeliveries(AsyncResource):
 
 
 class VisualReadingDeliveries(SyncResource):
+    """``client.visual_reading_deliveries`` (session routes, spec 5): webhook or e-mail
+    deliveries of the account's visual-reading events."""
+
     operations = OPERATIONS
 
     def create(self, *, destination: str, event_types: list[str]) -> CreatedVisualReadingDelivery:
@@ -97,17 +108,22 @@ class VisualReadingDeliveries(SyncResource):
         return self._client.request(CREATE, body=_create_body(destination, event_types))
 
     def list(self) -> list[VisualReadingDelivery]:
+        """``GET /v1/visual-reading-deliveries``: the account's delivery subscriptions."""
         return (self._client.request(LIST)).subscriptions
 
     def get(self, subscription_id: str) -> VisualReadingDelivery:
+        """``GET /v1/visual-reading-deliveries/{id}``: one subscription (``NotFoundError`` for
+        another account's)."""
         path = {"subscription_id": subscription_id}
         return (self._client.request(GET, path_params=path)).subscription
 
     def update(self, subscription_id: str, *, active: bool) -> VisualReadingDelivery:
+        """``PATCH /v1/visual-reading-deliveries/{id}``: pause (``active=False``) or resume."""
         body = validate_request(UpdateVisualReadingDeliveryRequest, {"active": active})
         path = {"subscription_id": subscription_id}
         return (self._client.request(UPDATE, body=body, path_params=path)).subscription
 
     def delete(self, subscription_id: str) -> DeletedVisualReadingDelivery:
+        """``DELETE /v1/visual-reading-deliveries/{id}``: stop and remove the subscription."""
         path = {"subscription_id": subscription_id}
         return self._client.request(DELETE, path_params=path)

@@ -163,11 +163,17 @@ def _finished(reading: VisualReading) -> bool:
 
 
 class AsyncVisualReadings(AsyncResource):
+    """``client.visual_readings`` (API key): private palm and face readings. Upload a photo
+    (``upload``: digest, grant, PUT, complete), queue a reading (``create``, billed at queue and
+    refunded once if it fails), then ``wait``/``get`` it; ``delete`` removes the photo now."""
+
     operations = OPERATIONS
 
     async def create_upload_grant(
         self, photo: Photo, *, kind: Literal["palm", "face"], content_type: str | None = None
     ) -> UploadGrant:
+        """``POST /api/v3/visual-readings/uploads``: a 15-minute grant to PUT ``photo``'s bytes
+        (its size and SHA-256 are computed here)."""
         body = _grant_body(_photo_bytes(photo), kind, content_type)
         return await self._client.request(GRANT, body=body)
 
@@ -176,6 +182,9 @@ class AsyncVisualReadings(AsyncResource):
         await _async_put(self._client, grant, photo)
 
     async def complete_upload(self, upload_id: str) -> VisualUpload:
+        """``POST /api/v3/visual-readings/uploads/{id}/complete``: validate the uploaded bytes;
+        ``ConflictError`` if nothing was uploaded or it was completed already, 410 when the grant
+        expired, 422 with ``validation.problems`` when the photo fails a check."""
         envelope = await self._client.request(COMPLETE, path_params={"upload_id": upload_id})
         return envelope.upload
 
@@ -196,12 +205,16 @@ class AsyncVisualReadings(AsyncResource):
         hand: Literal["left", "right"] | None = None,
         idempotency_key: str | None = None,
     ) -> VisualReadingAccepted:
+        """``POST /api/v3/visual-readings``: queue a reading of a validated upload (202, a job);
+        ``hand`` for palms only."""
         body = validate_request(
             CreateVisualReadingRequest, {"upload_id": upload_id, "language": language, "hand": hand}
         )
         return await self._client.request(CREATE, body=body, idempotency_key=idempotency_key)
 
     async def get(self, reading_id: str) -> VisualReading:
+        """``GET /api/v3/visual-readings/{id}``: the reading, its measured features, texts and
+        overlay URL (``NotFoundError`` for another account's)."""
         return await self._client.request(GET, path_params={"reading_id": reading_id})
 
     async def delete(self, reading_id: str) -> VisualReading:
@@ -227,11 +240,17 @@ class AsyncVisualReadings(AsyncResource):
 
 
 class VisualReadings(SyncResource):
+    """``client.visual_readings`` (API key): private palm and face readings. Upload a photo
+    (``upload``: digest, grant, PUT, complete), queue a reading (``create``, billed at queue and
+    refunded once if it fails), then ``wait``/``get`` it; ``delete`` removes the photo now."""
+
     operations = OPERATIONS
 
     def create_upload_grant(
         self, photo: Photo, *, kind: Literal["palm", "face"], content_type: str | None = None
     ) -> UploadGrant:
+        """``POST /api/v3/visual-readings/uploads``: a 15-minute grant to PUT ``photo``'s bytes
+        (its size and SHA-256 are computed here)."""
         body = _grant_body(_photo_bytes(photo), kind, content_type)
         return self._client.request(GRANT, body=body)
 
@@ -240,6 +259,9 @@ class VisualReadings(SyncResource):
         _put(self._client, grant, photo)
 
     def complete_upload(self, upload_id: str) -> VisualUpload:
+        """``POST /api/v3/visual-readings/uploads/{id}/complete``: validate the uploaded bytes;
+        ``ConflictError`` if nothing was uploaded or it was completed already, 410 when the grant
+        expired, 422 with ``validation.problems`` when the photo fails a check."""
         envelope = self._client.request(COMPLETE, path_params={"upload_id": upload_id})
         return envelope.upload
 
@@ -260,12 +282,16 @@ class VisualReadings(SyncResource):
         hand: Literal["left", "right"] | None = None,
         idempotency_key: str | None = None,
     ) -> VisualReadingAccepted:
+        """``POST /api/v3/visual-readings``: queue a reading of a validated upload (202, a job);
+        ``hand`` for palms only."""
         body = validate_request(
             CreateVisualReadingRequest, {"upload_id": upload_id, "language": language, "hand": hand}
         )
         return self._client.request(CREATE, body=body, idempotency_key=idempotency_key)
 
     def get(self, reading_id: str) -> VisualReading:
+        """``GET /api/v3/visual-readings/{id}``: the reading, its measured features, texts and
+        overlay URL (``NotFoundError`` for another account's)."""
         return self._client.request(GET, path_params={"reading_id": reading_id})
 
     def delete(self, reading_id: str) -> VisualReading:
