@@ -406,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="live",
         help="ak_live_ or ak_test_ key (default: live)",
     )
-    key.add_argument("--name", default="", help="a label shown by GET /api/v3/keys")
+    key.add_argument("--name", default="", help="a label shown by GET /api/v3/keys (default: none)")
     key.add_argument(
         "--scopes", default="*", help="comma- or space-separated scopes (default *: all)"
     )
