@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
 import pytest
@@ -152,6 +153,20 @@ def redis_namespace(redis_url: str) -> str:
     client.flushdb()
     client.close()
     return redis_url
+
+
+T = TypeVar("T")
+
+
+def poll(fetch: Callable[[], T], done: Callable[[T], bool], timeout_s: float = 30) -> T:
+    """Calls ``fetch`` until ``done`` holds for its value or the time is up; returns the last
+    value (the caller asserts on it, so a timeout fails with the value it saw)."""
+    deadline = time.monotonic() + timeout_s
+    value = fetch()
+    while not done(value) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        value = fetch()
+    return value
 
 
 def free_port() -> int:

@@ -35,7 +35,7 @@ from werkzeug import Request, Response
 import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk.webhooks import verify
-from conftest import Stack
+from conftest import Stack, poll
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -179,7 +179,10 @@ def test_campaign_day_is_delivered_signed_and_once_through_the_sdk(
         )
         assert [r["copy_short"] for r in rows] == [i.social_copy.short for i in content.items]
 
-        (delivery,) = client.webhook_endpoints.deliveries(endpoint.endpoint.id).data
+        (delivery,) = poll(
+            lambda: client.webhook_endpoints.deliveries(endpoint.endpoint.id).data,
+            lambda found: found[0].status != "delivering",
+        )
         assert (delivery.status, delivery.event_type) == ("succeeded", "campaign.content_ready")
 
         listed = client.campaigns.list()

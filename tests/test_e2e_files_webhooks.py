@@ -41,7 +41,7 @@ from werkzeug import Request, Response
 import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.webhooks import verify
-from conftest import ServerProcess, Stack, s3_env
+from conftest import ServerProcess, Stack, poll, s3_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -291,7 +291,11 @@ def test_account_events_are_delivered_verified_and_retried(
             emitted["event_id"], "report.succeeded", True, data,
         )  # fmt: skip
 
-        (delivery,) = client.webhook_endpoints.deliveries(endpoint.id).data
+        # The receiver has the request before the worker records its answer: wait for that.
+        (delivery,) = poll(
+            lambda: client.webhook_endpoints.deliveries(endpoint.id).data,
+            lambda found: found[0].status != "delivering",
+        )
         assert delivery.status == "succeeded"
         assert delivery.event_id == emitted["event_id"]
         assert delivery.attempt_log[0].status_code == 200
@@ -312,7 +316,10 @@ def test_account_events_are_delivered_verified_and_retried(
         while client.webhook_endpoints.get(endpoint.id).active and time.monotonic() < deadline:
             time.sleep(0.2)
         assert client.webhook_endpoints.get(endpoint.id).disabled_at is not None
-        latest = client.webhook_endpoints.deliveries(endpoint.id).data[0]
+        latest = poll(
+            lambda: client.webhook_endpoints.deliveries(endpoint.id).data[0],
+            lambda found: found.status != "delivering",
+        )
         assert (latest.event_type, latest.status) == ("report.failed", "abandoned")
         inbox.status = 200
         assert client.webhook_endpoints.update(endpoint.id, active=True).active
