@@ -38,9 +38,25 @@ def pg_url() -> str:
     return _service_url("ASTRO_TEST_DATABASE_URL")
 
 
+#: Redis databases each test process owns (a block per pytest-xdist worker: 0-2 for gw0, 3-5
+#: for gw1, ...; Redis has 16): the first for tests (flushed per test by ``redis_namespace``),
+#: the second for :func:`shared_stack`, the third for tests that need one of their own.
+REDIS_DBS_PER_WORKER = 3
+
+
+def redis_db(url: str, slot: int) -> str:
+    """``url`` pointed at database ``slot`` (0, 1 or 2) of this test process's block."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker.removeprefix("gw")) * REDIS_DBS_PER_WORKER + slot
+    if index > 15:
+        pytest.fail(f"too many pytest-xdist workers for Redis's 16 databases ({worker})")
+    return f"{url.rsplit('/', 1)[0]}/{index}"
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> str:
-    return _service_url("ASTRO_TEST_REDIS_URL")
+    """The live Redis, at this test process's first database (see :func:`redis_db`)."""
+    return redis_db(_service_url("ASTRO_TEST_REDIS_URL"), 0)
 
 
 @pytest.fixture(scope="session")
@@ -310,14 +326,14 @@ def shared_stack(
 
     For end-to-end tests that only need a running server: each test creates its own account,
     and tenants are isolated, so tests cannot see each other's data. It uses its own database
-    and Redis database number (1), so tests that flush Redis database 0 or drop their own
+    and Redis database (:func:`redis_db` slot 1), so tests that flush theirs or drop their own
     databases leave it alone. Tests that change the server's environment, kill processes or
     count processes use ``production_stack``/``live_server`` instead.
     """
     name = "astro_shared_" + secrets.token_hex(6)
     _pg_admin(pg_url, f'CREATE DATABASE "{name}"')
     database_url = f"{pg_url.rsplit('/', 1)[0]}/{name}"
-    shared_redis = redis_url.rsplit("/", 1)[0] + "/1"
+    shared_redis = redis_db(redis_url, 1)
     import redis
 
     client = redis.Redis.from_url(shared_redis)

@@ -150,5 +150,13 @@ if [ "${ASTRO_TEST_SKIP_LINT:-0}" != 1 ]; then
   log "mypy"
   "${UV[@]}" run --frozen mypy
 fi
-log "pytest"
-"${UV[@]}" run --frozen pytest "$@"
+# Test files run in parallel processes (pytest-xdist, a file's tests stay in one process): most
+# of the end-to-end time is spent waiting on subprocesses, workers and schedulers, so more
+# processes than cores pay. Each process has its own Redis databases (conftest.redis_db).
+WORKERS=${ASTRO_TEST_WORKERS:-4}
+log "pytest ($WORKERS processes)"
+if [ "$WORKERS" = 0 ]; then
+  "${UV[@]}" run --frozen pytest "$@"
+else
+  "${UV[@]}" run --frozen pytest -n "$WORKERS" --dist loadfile "$@"
+fi

@@ -35,7 +35,7 @@ from werkzeug import Request, Response
 import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk.webhooks import verify
-from conftest import Stack, poll
+from conftest import Stack, poll, redis_db
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -84,12 +84,12 @@ def receiver(ca: trustme.CA) -> Iterator[tuple[HTTPServer, Inbox]]:
 def production_stack(
     stack_factory: Callable[..., Stack], fresh_pg_database: str, redis_url: str
 ) -> Stack:
-    """The PostgreSQL + Redis stack of conftest, on a Redis database of its own (number 7,
-    flushed first): other tests flush database 0 while they start, which deletes a running
+    """The PostgreSQL + Redis stack of conftest, on a Redis database of its own (slot 2,
+    flushed first): other tests flush slot 0 while they start, which deletes a running
     worker's stream and stops it."""
     import redis
 
-    own = redis_url.rsplit("/", 1)[0] + "/7"
+    own = redis_db(redis_url, 2)
     client = redis.Redis.from_url(own)
     client.flushdb()
     client.close()
