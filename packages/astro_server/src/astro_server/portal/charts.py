@@ -81,7 +81,7 @@ def bars(
     left, top, right, bottom = LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM
     chart.plot = (left, top, right, bottom)
     peak = max((v for _, values in series for v in values), default=0)
-    axis_top = nice_top(peak)
+    axis_top = max(2.0, nice_top(peak))  # counts: whole-number gridlines (0, 1, 2) at least
     span = bottom - top
     chart.ticks = [Tick(bottom - span * f, _number(axis_top * f)) for f in (0.0, 0.5, 1.0)]
     band = (right - left) / max(1, len(categories))
@@ -118,7 +118,7 @@ def hbars(categories: list[str], series: list[tuple[str, list[float]]]) -> Chart
     left, top, right, bottom = 150, TOP, WIDTH - 60, height - BOTTOM
     chart.plot = (left, top, right, bottom)
     peak = max((v for _, values in series for v in values), default=0)
-    axis_top = nice_top(peak)
+    axis_top = max(2.0, nice_top(peak))  # counts: whole-number gridlines (0, 1, 2) at least
     span = right - left
     chart.ticks = [Tick(left + span * f, _number(axis_top * f)) for f in (0.0, 0.5, 1.0)]
     for i, category in enumerate(categories):
