@@ -8,11 +8,11 @@ signed URL and completes and queues the reading; the reading page follows the jo
 ready, shows the Thai sections chosen in the form, the measured features with confidences and
 the overlay PNG (loaded: ``naturalWidth > 0``); delete the photo (after the confirmation; the
 text stays). A webhook delivery subscription: a refused destination names the field; the
-signing secret is shown once; pause, resume, delete. The usage and cost page draws its SVG
-charts with titles and data tables, and its numbers are the API's. Thai throughout. Without
-JavaScript the page says the upload needs it. A viewer sees no button it could not use and a
-forged upload step is refused. axe-core finds no violation; screenshots at 1280 and 390 px go
-to ``tests/artifacts/portal/``.
+signing secret is shown once; pause, resume, delete; an e-mail delivery (no secret). The usage
+and cost page draws its SVG charts with titles and data tables, and its numbers are the API's.
+Thai throughout. Without JavaScript the page says the upload needs it. A viewer sees no button
+it could not use and a forged upload step is refused. axe-core finds no violation; screenshots
+at 1280 and 390 px go to ``tests/artifacts/portal/``.
 """
 
 from __future__ import annotations
@@ -165,7 +165,19 @@ def test_visual_readings_in_the_portal(production_stack: Stack, tmp_path: Path) 
         expect(page.locator("tbody .badge")).to_have_text("Paused")
         page.get_by_role("button", name="Resume").click()
         expect(page.locator("tbody .badge")).to_have_text("Active")
+        # An e-mail delivery: no secret (e-mail is not signed).
+        destination.fill("ops@example.com")
+        page.get_by_role("button", name="Create delivery").click()
+        expect(page.get_by_text("The delivery is created.")).to_be_visible()
+        assert "whsec_" not in page.content()
+        expect(page.locator("tbody tr")).to_have_count(2)
+        mail_row = page.get_by_role("row", name="ops@example.com")
+        expect(mail_row).to_contain_text("(e-mail)")
         b.look("visual-deliveries")
+        page.once("dialog", lambda dialog: dialog.accept())
+        mail_row.get_by_role("button", name="Delete").click()
+        expect(page.get_by_text("The delivery is deleted.")).to_be_visible()
+        expect(page.locator("tbody tr")).to_have_count(1)
 
         # Usage and cost: three charts (title, description, table), the API's numbers.
         page.get_by_role("link", name="Usage and cost").click()
