@@ -298,5 +298,12 @@ def test_customer_reading_with_email_delivery_and_analytics(
         )
         assert face.actual_cost_micros == reading.actual_cost_micros
         assert face.estimated_cost_micros == reading.estimated_cost_micros
+        assert usage.by_day is None
+        daily = ana.customer_visual_readings.analytics(group_by="day")
+        assert daily.by_day is not None
+        assert len(daily.by_day) in (30, 31)  # the default 30 days, in whole UTC days
+        (busy,) = [d for d in daily.by_day if any(p.jobs for p in d.by_product)]
+        assert busy.date == reading.created_at.date()
+        assert busy.by_product == usage.by_product
         (delivery,) = ana.visual_reading_deliveries.list()
         assert (delivery.consecutive_failures, delivery.active) == (0, True)

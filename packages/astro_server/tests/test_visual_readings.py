@@ -9,7 +9,7 @@ import asyncio
 import hashlib
 import io
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -431,6 +431,32 @@ async def test_customer_routes_bill_the_account_and_analytics_equal_the_ledger(
     bad = await client.get("/v1/visual-readings/analytics?from=yesterday", headers=session)
     assert bad.status_code == 400
     assert (await bad.get_json())["details"][0]["field"] == "from"
+    # group_by=day: every UTC day of the window (zeros included), summing to the totals.
+    created = datetime.fromisoformat(reading["created_at"].replace("Z", "+00:00"))
+    start = (created - timedelta(days=2)).replace(hour=12, minute=0, second=0, microsecond=0)
+    end = start + timedelta(days=3)  # 12:00 two days before .. 12:00 the next day: 4 days
+    window = {"from": start.isoformat(), "to": end.isoformat(), "group_by": "day"}
+    daily = await (
+        await client.get("/v1/visual-readings/analytics", query_string=window, headers=session)
+    ).get_json()
+    days = [d["date"] for d in daily["by_day"]]
+    assert days == [(start.date() + timedelta(days=i)).isoformat() for i in range(4)]
+    busy = [d for d in daily["by_day"] if any(p["jobs"] for p in d["by_product"])]
+    assert [d["date"] for d in busy] == [created.date().isoformat()]
+    assert busy[0]["by_product"] == daily["by_product"]
+    assert next(p for p in daily["by_product"] if p["product"] == "face_reading") == face
+    # The window's end is exclusive: ending at midnight does not add the next day.
+    midnight = datetime.combine(created.date(), datetime.min.time(), tzinfo=UTC)
+    edge = {"from": (midnight - timedelta(days=1)).isoformat(), "to": midnight.isoformat(),
+            "group_by": "day"}  # fmt: skip
+    one = await (
+        await client.get("/v1/visual-readings/analytics", query_string=edge, headers=session)
+    ).get_json()
+    assert [d["date"] for d in one["by_day"]] == [(created.date() - timedelta(days=1)).isoformat()]
+    assert "by_day" not in body  # only when asked
+    wrong = await client.get("/v1/visual-readings/analytics?group_by=week", headers=session)
+    assert wrong.status_code == 400
+    assert (await wrong.get_json())["details"][0]["field"] == "group_by"
 
 
 async def test_the_llm_writer_records_its_tokens_and_costs(

@@ -3,6 +3,7 @@ validated upload, the reading and its job handle."""
 
 from __future__ import annotations
 
+from datetime import date as date_type
 from datetime import datetime
 from typing import Any, Literal
 
@@ -13,6 +14,7 @@ from astro_sdk.models._base import RequestModel, ResponseModel
 __all__ = [
     "AnalyticsQuery",
     "CreateVisualReadingRequest",
+    "DayUsage",
     "ProductUsage",
     "UploadEnvelope",
     "UploadGrant",
@@ -132,6 +134,7 @@ class VisualReadingListQuery(RequestModel):
 class AnalyticsQuery(RequestModel):
     from_: datetime | None = Field(default=None, alias="from")
     to: datetime | None = None
+    group_by: Literal["day"] | None = None
 
 
 class ProductUsage(ResponseModel):
@@ -147,7 +150,13 @@ class ProductUsage(ResponseModel):
     estimated_cost_micros: int
 
 
+class DayUsage(ResponseModel):
+    date: date_type
+    by_product: list[ProductUsage]
+
+
 class VisualReadingAnalytics(ResponseModel):
     by_product: list[ProductUsage]
+    by_day: list[DayUsage] | None = None
     from_: datetime = Field(alias="from")
     to: datetime

@@ -5,6 +5,8 @@ cost analytics. Every handler calls the same service as the API-key routes."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from datetime import date as date_type
+from typing import Literal
 
 from pydantic import BaseModel, Field
 from quart import Blueprint, Response, g
@@ -59,6 +61,10 @@ class AnalyticsQuery(BaseModel):
         default=None, alias="from", description="Start (inclusive); default 30 days before to"
     )
     to: datetime | None = Field(default=None, description="End (exclusive); default now")
+    group_by: Literal["day"] | None = Field(
+        default=None,
+        description="day: also by_day, the same sums per UTC calendar day of the window",
+    )
 
 
 class ProductUsage(BaseModel):
@@ -74,8 +80,18 @@ class ProductUsage(BaseModel):
     estimated_cost_micros: int
 
 
+class DayUsage(BaseModel):
+    date: date_type = Field(description="A UTC calendar day (readings created that day)")
+    by_product: list[ProductUsage]
+
+
 class Analytics(BaseModel):
     by_product: list[ProductUsage]
+    by_day: list[DayUsage] | None = Field(
+        default=None,
+        description="With group_by=day only: every UTC day the window touches, oldest first "
+        "(days with no reading included, with zeros)",
+    )
     from_: datetime = Field(alias="from")
     to: datetime
 
@@ -165,12 +181,18 @@ async def list_readings(query_args: ListQuery) -> Response:
 async def get_analytics() -> Response:
     """Spec 6: per product (``palm_reading``, ``face_reading``) the readings created in
     ``[from, to)``: jobs, credits charged and refunded (from the ledger), outcomes, tokens and
-    costs in micros. At most 366 days; default the last 30."""
+    costs in micros. At most 366 days; default the last 30. ``group_by=day`` adds ``by_day``,
+    the same sums per UTC calendar day (every day of the window, zeros included)."""
     from quart import request
 
     try:
         query = AnalyticsQuery.model_validate(dict(request.args))
-    except Exception:
+    except Exception as exc:
+        fields = {str(e["loc"][0]) for e in getattr(exc, "errors", list)() if e.get("loc")}
+        if "group_by" in fields:
+            raise validation_error(
+                [{"field": "group_by", "message": "must be day or left out"}]
+            ) from None
         raise validation_error(
             [{"field": "from", "message": "from and to must be ISO 8601 date-times"}]
         ) from None
@@ -184,8 +206,11 @@ async def get_analytics() -> Response:
         raise validation_error([{"field": "from", "message": "must be before to"}])
     if end - start > MAX_SPAN:
         raise validation_error([{"field": "to", "message": "at most 366 days after from"}])
-    rows = await visual.analytics(g.account.id, start, end)
-    return json_response({"by_product": rows, "from": _iso(start), "to": _iso(end)})
+    rows, per_day = await visual.analytics(g.account.id, start, end, by_day=query.group_by == "day")
+    body: dict[str, object] = {"by_product": rows, "from": _iso(start), "to": _iso(end)}
+    if per_day is not None:
+        body["by_day"] = per_day
+    return json_response(body)
 
 
 @blueprint.get(f"{BASE}/<reading_id>")

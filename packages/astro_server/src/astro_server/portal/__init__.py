@@ -75,7 +75,8 @@ NOTICES: Final = frozenset(
     {
         "signed_out", "expired", "paused", "resumed", "deleted", "retried",
         "test_sent", "test_failed", "saved", "profile_deleted", "ordered",
-        "role_changed", "removed", "joined",
+        "role_changed", "removed", "joined", "photo_deleted", "delivery_created",
+        "delivery_paused", "delivery_resumed", "delivery_deleted",
     }
 )  # fmt: skip
 _CSP: Final = (
@@ -870,3 +871,7 @@ async def accept_submit() -> Response:
     if not result.ok:
         return await _accept_page(token, result.field_errors(), result.message)
     return _go("/portal/login", "joined")
+
+
+# The visual-reading pages register their routes on this blueprint.
+from astro_server.portal import visual as _visual  # noqa: E402, F401

@@ -122,3 +122,108 @@
     }, 200);
   });
 })();
+
+// Visual readings: the upload happens in the browser (the page says so without JavaScript).
+// SHA-256 of the photo (SubtleCrypto: a secure context, https or http on localhost/127.0.0.1),
+// the grant through the portal, the PUT of the bytes to the signed URL, then complete and queue
+// through the portal; then the reading's page, which follows the job.
+(function () {
+  var form = document.getElementById("visual-upload");
+  if (!form) return;
+  // The page says the upload needs JavaScript; with it, the form replaces that notice.
+  document.getElementById("upload-needs-js").hidden = true;
+  form.hidden = false;
+  var status = document.getElementById("upload-status");
+  var problem = document.getElementById("upload-error");
+  var button = form.querySelector("button[type=submit]");
+  var handField = document.getElementById("hand-field");
+  var TYPES = ["image/jpeg", "image/png", "image/webp"];
+  var MAX_BYTES = 10000000;
+  function msg(name) { return form.getAttribute("data-msg-" + name) || name; }
+  function say(text) { status.textContent = text; }
+  function fail(text) {
+    problem.textContent = text;
+    problem.hidden = false;
+    say("");
+    button.disabled = false;
+  }
+  function kind() { return form.querySelector("input[name=kind]:checked").value; }
+  function showHand() {
+    var palm = kind() === "palm";
+    handField.hidden = !palm;
+    document.getElementById("hand").disabled = !palm;
+  }
+  form.querySelectorAll("input[name=kind]").forEach(function (r) { r.addEventListener("change", showHand); });
+  showHand();
+  function hex(buffer) {
+    return Array.prototype.map.call(new Uint8Array(buffer), function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+  // A portal step: a form POST with the page's CSRF token; the answer is the API's JSON.
+  function post(url, fields) {
+    fields.csrf_token = form.elements.csrf_token.value;
+    return fetch(url, {
+      method: "POST", credentials: "same-origin", body: new URLSearchParams(fields),
+      headers: { Accept: "application/json" }
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (body) {
+        if (response.status === 401 && body.login) window.location.assign(body.login);
+        if (!response.ok) {
+          var text = body.message || msg("failed");
+          var details = (body.details || []).map(function (d) { return d.message; });
+          var problems = (body.validation && body.validation.problems) || [];
+          throw new Error([text].concat(details, problems).join(" "));
+        }
+        return body;
+      });
+    });
+  }
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    problem.hidden = true;
+    var file = document.getElementById("photo").files[0];
+    if (!file) return fail(msg("choose"));
+    if (TYPES.indexOf(file.type) < 0) return fail(msg("type"));
+    if (file.size < 1 || file.size > MAX_BYTES) return fail(msg("size"));
+    if (!window.crypto || !window.crypto.subtle) return fail(msg("insecure"));
+    button.disabled = true;
+    var chosen = kind();
+    var bytes;
+    var grant;
+    say(msg("hashing"));
+    file.arrayBuffer().then(function (buffer) {
+      bytes = buffer;
+      return window.crypto.subtle.digest("SHA-256", buffer);
+    }).then(function (digest) {
+      say(msg("granting"));
+      return post(form.getAttribute("data-grant"), {
+        content_length: String(file.size), sha256: hex(digest), content_type: file.type, kind: chosen
+      });
+    }).then(function (answer) {
+      grant = answer;
+      say(msg("sending"));
+      // Content-Length is set by the browser itself (fetch may not set it).
+      var headers = {};
+      Object.keys(grant.required_headers || {}).forEach(function (name) {
+        if (name.toLowerCase() !== "content-length") headers[name] = grant.required_headers[name];
+      });
+      return fetch(grant.upload_url, { method: grant.method || "PUT", headers: headers, body: bytes });
+    }).then(function (response) {
+      if (!response.ok) {
+        return response.json().catch(function () { return {}; }).then(function (body) {
+          throw new Error(body.message || msg("failed"));
+        });
+      }
+      say(msg("checking"));
+      return post(form.getAttribute("data-grant") + "/" + encodeURIComponent(grant.upload_id) + "/complete", {});
+    }).then(function () {
+      say(msg("queuing"));
+      var fields = { upload_id: grant.upload_id, language: form.elements.language.value };
+      if (chosen === "palm") fields.hand = form.elements.hand.value;
+      return post(form.getAttribute("data-create"), fields);
+    }).then(function (created) {
+      window.location.assign(created.page);
+    }).catch(function (error) { fail(error.message || msg("failed")); });
+  });
+})();

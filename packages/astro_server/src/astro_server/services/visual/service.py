@@ -390,9 +390,23 @@ async def list_readings(
 PRODUCTS = {"palm": "palm_reading", "face": "face_reading"}
 
 
-async def analytics(account_id: str, start: datetime, end: datetime) -> list[dict[str, Any]]:
+def _usage_row(product: str) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "product": product, "jobs": 0, "credits_charged": 0, "credits_refunded": 0,
+        "succeeded": 0, "failed": 0, "input_tokens": 0, "output_tokens": 0,
+        "actual_cost_micros": 0, "estimated_cost_micros": 0,
+    }  # fmt: skip
+    return row
+
+
+async def analytics(
+    account_id: str, start: datetime, end: datetime, by_day: bool = False
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
     """Per product, the readings created in ``[start, end)``: counts, tokens and costs from the
-    readings, credits from the ledger (the debit each reading's job points at, and its refund)."""
+    readings, credits from the ledger (the debit each reading's job points at, and its refund).
+
+    With ``by_day`` also the same sums per UTC calendar day of ``created_at``, for every day
+    the window touches (days with no reading included, with zeros), oldest first."""
     from astro_server.models import Job, LedgerEntry
 
     readings = await VisualReading.filter(
@@ -407,14 +421,33 @@ async def analytics(account_id: str, start: datetime, end: datetime) -> list[dic
     refunds = {
         e.refund_of: e for e in await LedgerEntry.filter(refund_of__in=debit_ids, kind="refund")
     }
-    out = []
-    for kind, product in PRODUCTS.items():
-        row: dict[str, Any] = {
-            "product": product, "jobs": 0, "credits_charged": 0, "credits_refunded": 0,
-            "succeeded": 0, "failed": 0, "input_tokens": 0, "output_tokens": 0,
-            "actual_cost_micros": 0, "estimated_cost_micros": 0,
-        }  # fmt: skip
-        for reading in (r for r in readings if r.kind == kind):
+
+    def rows() -> dict[str, dict[str, Any]]:
+        return {kind: _usage_row(product) for kind, product in PRODUCTS.items()}
+
+    total = rows()
+    days: dict[str, dict[str, dict[str, Any]]] = {}
+    if by_day:
+        day = start.astimezone(UTC).date()
+        last = (end.astimezone(UTC) - timedelta(microseconds=1)).date()
+        while day <= last:
+            days[day.isoformat()] = rows()
+            day += timedelta(days=1)
+    for reading in readings:
+        if reading.kind not in PRODUCTS:
+            continue
+        targets = [total[reading.kind]]
+        if by_day:
+            targets.append(
+                days[reading.created_at.astimezone(UTC).date().isoformat()][reading.kind]
+            )
+        job = jobs.get(reading.job_id or "")
+        charged = refunded = 0
+        if job is not None and job.ledger_entry_id in debits:
+            charged = -debits[job.ledger_entry_id].amount
+            refund = refunds.get(job.ledger_entry_id)
+            refunded = refund.amount if refund is not None else 0
+        for row in targets:
             row["jobs"] += 1
             row["succeeded"] += reading.status == "succeeded"
             row["failed"] += reading.status == "failed"
@@ -422,10 +455,9 @@ async def analytics(account_id: str, start: datetime, end: datetime) -> list[dic
             row["output_tokens"] += reading.output_tokens
             row["actual_cost_micros"] += reading.actual_cost_micros
             row["estimated_cost_micros"] += reading.estimated_cost_micros
-            job = jobs.get(reading.job_id or "")
-            if job is not None and job.ledger_entry_id in debits:
-                row["credits_charged"] += -debits[job.ledger_entry_id].amount
-                refund = refunds.get(job.ledger_entry_id)
-                row["credits_refunded"] += refund.amount if refund is not None else 0
-        out.append(row)
-    return out
+            row["credits_charged"] += charged
+            row["credits_refunded"] += refunded
+    per_day = (
+        [{"date": d, "by_product": list(r.values())} for d, r in days.items()] if by_day else None
+    )
+    return list(total.values()), per_day
