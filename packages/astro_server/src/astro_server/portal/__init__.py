@@ -382,8 +382,11 @@ async def _all(path: str, key: str, limit: int = 100) -> list[dict[str, Any]]:
 @blueprint.get("/dashboard")
 @signed_in
 async def dashboard() -> Response:
-    subscriptions = await _all(FEEDS, "subscriptions")
-    profiles = await _all(BRANDS, "profiles")
+    from astro_server.portal.visual import dashboard_summary
+
+    subscriptions, profiles, visual = await asyncio.gather(
+        _all(FEEDS, "subscriptions"), _all(BRANDS, "profiles"), dashboard_summary()
+    )
     counts = {
         "total": len(subscriptions),
         "active": sum(1 for s in subscriptions if s["active"]),
@@ -392,7 +395,11 @@ async def dashboard() -> Response:
         "failing": sum(1 for s in subscriptions if s["consecutive_failures"]),
     }
     return await page(
-        "dashboard.html", counts=counts, profiles=len(profiles), recent=subscriptions[:5]
+        "dashboard.html",
+        counts=counts,
+        profiles=len(profiles),
+        recent=subscriptions[:5],
+        visual=visual,
     )
 
 

@@ -13,6 +13,7 @@ page says so; there is no server-side fallback upload.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final
@@ -39,8 +40,12 @@ EVENT_TYPES: Final = (
     "visual_upload.validated", "visual_upload.rejected",
 )  # fmt: skip
 PRODUCTS: Final = ("palm_reading", "face_reading")
-#: The key of a feature's reading (its class) in the measured features, first found wins.
+#: The key of a feature's reading (its class) in the measured features: the first one holding a
+#: code (a string or a yes/no) wins, else the first present (``index_to_ring``'s ``value`` is a
+#: ratio, so ``longer`` is its class).
 VALUE_KEYS: Final = ("value", "dominant", "class", "shape", "longer", "found")
+#: A line's ``found: false`` is shown as this code (the writer's "missing" text).
+NOT_FOUND: Final = "missing"
 DEFAULT_DAYS: Final = 30
 
 
@@ -142,32 +147,80 @@ def _scalars(prefix: str, values: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
+def value_code(value: str | bool) -> str:
+    """The code of a feature's class: the API's string; a line's ``found: false`` is
+    ``missing`` (``found: true`` never shows: the line's shape comes first)."""
+    if isinstance(value, bool):
+        return "found" if value else NOT_FOUND
+    return str(value)
+
+
+def value_label_key(name: str, code: str) -> str:
+    """The messages key of a class code: ``vvalue.<feature>.<code>``, the feature being the
+    group for grouped features (``lines.heart`` -> ``lines``), as the same code can read
+    differently per feature (``balanced`` zones, ``balanced`` eyes)."""
+    return f"vvalue.{name.split('.')[0]}.{code}"
+
+
+def _shown(values: dict[str, Any]) -> tuple[str | None, bool]:
+    """The key shown as a feature's class, and whether it holds a code (else a number)."""
+    for key in VALUE_KEYS:
+        if isinstance(values.get(key), str | bool):
+            return key, True
+    return next((k for k in VALUE_KEYS if k in values), None), False
+
+
 def _feature_row(name: str, values: dict[str, Any]) -> dict[str, Any]:
-    shown = next((k for k in VALUE_KEYS if k in values), None)
+    shown, is_code = _shown(values)
     confidence = values.get("confidence")
+    value, code = "" if shown is None else str(values[shown]), None
+    if shown is not None and is_code:
+        raw = values[shown]
+        key = value_label_key(name, value_code(raw))
+        if t(key) != key:  # a code with no label yet is shown as it is
+            value = t(key)
+            code = f"{shown}: {str(raw).lower()}" if isinstance(raw, bool) else str(raw)
     return {
         "name": name,
         "label": " · ".join(_feature_label(part) for part in name.split(".")),
-        "value": "" if shown is None else str(values[shown]),
+        "value": value,
+        "code": code,
         "measures": sorted((k, v) for k, v in _scalars("", values) if k != shown),
         "confidence": None if confidence is None else round(float(confidence) * 100),
     }
 
 
-def feature_rows(features: dict[str, Any], order: list[str] | None = None) -> list[dict[str, Any]]:
-    """The measured features as table rows: a feature's class, its measures and its
-    confidence (0..1 shown as a percentage); groups (palm ``lines``, ``mounts``) one row per
-    member. Rows follow ``order`` (the sections' features), the rest by name after them (the
-    stored JSON keeps no order)."""
-    rank = {name: i for i, name in enumerate(order or [])}
-    rows: list[dict[str, Any]] = []
+def _members(features: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Each feature (a group's members one by one) as ``(name, values)``."""
+    out: list[tuple[str, dict[str, Any]]] = []
     for name, values in features.items():
         if not isinstance(values, dict):
-            rows.append(_feature_row(name, {"value": values}))
+            out.append((name, {"value": values}))
         elif values and all(isinstance(v, dict) for v in values.values()):
-            rows.extend(_feature_row(f"{name}.{sub}", inner) for sub, inner in values.items())
+            out.extend((f"{name}.{sub}", inner) for sub, inner in values.items())
         else:
-            rows.append(_feature_row(name, values))
+            out.append((name, values))
+    return out
+
+
+def value_label_keys(features: dict[str, Any]) -> set[str]:
+    """The messages keys the reading page looks up for these features' class codes."""
+    out: set[str] = set()
+    for name, values in _members(features):
+        shown, is_code = _shown(values)
+        if shown is not None and is_code:
+            out.add(value_label_key(name, value_code(values[shown])))
+    return out
+
+
+def feature_rows(features: dict[str, Any], order: list[str] | None = None) -> list[dict[str, Any]]:
+    """The measured features as table rows: a feature's class (its label in the page's
+    language, ``value``, with the API's ``code`` beside it), its measures and its confidence
+    (0..1 shown as a percentage); groups (palm ``lines``, ``mounts``) one row per member. Rows
+    follow ``order`` (the sections' features), the rest by name after them (the stored JSON
+    keeps no order)."""
+    rank = {name: i for i, name in enumerate(order or [])}
+    rows = [_feature_row(name, values) for name, values in _members(features)]
     return sorted(rows, key=lambda row: (rank.get(row["name"], len(rank)), row["name"]))
 
 
@@ -203,6 +256,24 @@ async def visual_delete_photo(reading_id: str) -> Response:
     if result.status == 404:
         raise NotFoundPage()
     return _go(f"/portal/visual/readings/{reading_id}", "photo_deleted")
+
+
+# --- the dashboard's card -----------------------------------------------------------------------
+
+
+async def dashboard_summary() -> dict[str, Any]:
+    """The dashboard's visual-readings card: readings created in the last 30 days (one
+    analytics call, its default window) and the newest reading (a one-item list), both asked
+    at once. ``available`` is false when the server answers neither (no visual readings)."""
+    usage, newest = await asyncio.gather(
+        api("GET", f"{READINGS}/analytics"), api("GET", READINGS, query={"limit": 1})
+    )
+    latest = (newest.body.get("readings") or [None])[0] if newest.ok else None
+    return {
+        "available": usage.ok or newest.ok,
+        "jobs": sum(r["jobs"] for r in usage.body.get("by_product", [])) if usage.ok else None,
+        "latest": latest,
+    }
 
 
 # --- delivery subscriptions ---------------------------------------------------------------------
@@ -275,6 +346,16 @@ async def visual_delivery_delete(sub_id: str) -> Response:
 
 
 # --- usage and cost analytics -------------------------------------------------------------------
+
+
+@blueprint.app_template_filter("money")
+def money(micros: int) -> str:
+    """Integer micros as the amount they are a millionth of, all six decimals kept (exact:
+    ``13`` -> ``0.000013``, ``2500000`` -> ``2.500000``). No currency is configured
+    (docs/decisions.md), so no currency name is added."""
+    sign = "-" if micros < 0 else ""
+    whole, fraction = divmod(abs(int(micros)), 1_000_000)
+    return f"{sign}{whole:,}.{fraction:06d}"
 
 
 def _window() -> tuple[str, str]:
@@ -361,6 +442,7 @@ async def visual_analytics() -> Response:
             "jobs": sum(r["jobs"] for r in totals.values()),
             "credits": sum(net(r) for r in totals.values()),
             "days": len(days),
+            "actual_cost_micros": sum(r["actual_cost_micros"] for r in totals.values()),
         },
         lang_code=g.portal_lang,
     )
