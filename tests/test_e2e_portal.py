@@ -360,6 +360,8 @@ def test_portal_in_a_real_browser(
         expect(page.get_by_role("link", name="Team", exact=True)).to_have_count(0)
         expect(page.get_by_role("link", name="New feed")).to_have_count(0)
         expect(page.get_by_role("link", name="New brand profile")).to_have_count(0)
+        expect(page.get_by_role("link", name="Read a new photo")).to_have_count(0)
+        expect(page.locator("#visual-card")).to_contain_text("No readings yet.")
         b.look("viewer-dashboard")
         b.go("/portal/feeds")
         expect(page.get_by_role("link", name="New feed")).to_have_count(0)

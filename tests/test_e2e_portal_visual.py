@@ -5,14 +5,16 @@ server's own (local) storage.
 Covered: upload a face photo (Grace Hopper, matplotlib's sample) from the browser: the page's
 script digests it with SubtleCrypto, gets the grant through the portal, PUTs the bytes to the
 signed URL and completes and queues the reading; the reading page follows the job until it is
-ready, shows the Thai sections chosen in the form, the measured features with confidences and
-the overlay PNG (loaded: ``naturalWidth > 0``); delete the photo (after the confirmation; the
-text stays). A webhook delivery subscription: a refused destination names the field; the
-signing secret is shown once; pause, resume, delete; an e-mail delivery (no secret). The usage
-and cost page draws its SVG charts with titles and data tables, and its numbers are the API's.
-Thai throughout. Without JavaScript the page says the upload needs it. A viewer sees no button
-it could not use and a forged upload step is refused. axe-core finds no violation; screenshots
-at 1280 and 390 px go to ``tests/artifacts/portal/``.
+ready, shows the Thai sections chosen in the form, the measured features (class labels in English
+and Thai, the API's code beside) with confidences and the overlay PNG (loaded: ``naturalWidth >
+0``); delete the photo (after the confirmation; the text stays). A webhook delivery subscription: a
+refused destination names the field; the signing secret is shown once; pause, resume, delete; an
+e-mail delivery (no secret). The usage and cost page draws its SVG charts with titles and data
+tables, and its numbers are the API's (costs as amounts with the raw micros). The dashboard's card
+counts the readings and links the newest with its status. Thai throughout. Without JavaScript the
+page says the upload needs it. A viewer sees no button it could not use and a forged upload step is
+refused. axe-core finds no violation; screenshots at 1280 and 390 px go to
+``tests/artifacts/portal/``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from typing import Any
 import pytest
 
 from astro_sdk import AstroClient
+from astro_server.portal.i18n import messages
+from astro_server.portal.visual import money
 from conftest import Stack
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "packages/astro_server/tests"))
@@ -44,6 +48,11 @@ from test_e2e_portal import (
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+
+
+def label_of(language: str, feature: str, code: str) -> str:
+    """A class code's label as the portal's messages file has it."""
+    return messages(language)[f"vvalue.{feature}.{code}"]
 
 
 def sign_in(page: Any, base_url: str, email: str) -> None:
@@ -118,7 +127,14 @@ def test_visual_readings_in_the_portal(production_stack: Stack, tmp_path: Path) 
         assert reading.reading is not None
         face_shape = reading.reading["features"]["face_shape"]
         row = page.get_by_role("row", name="Face shape")
-        expect(row.get_by_role("cell").nth(0)).to_have_text(face_shape["value"])
+        # The class as its English label, the API's code beside it.
+        label = label_of("en", "face_shape", face_shape["value"])
+        expect(row.get_by_role("cell").nth(0)).to_have_text(f"{label} {face_shape['value']}")
+        expect(row.locator("code")).to_have_text(face_shape["value"])
+        expect(row.locator("code")).to_have_attribute("title", "The code the API returns")
+        zones = page.get_by_role("row", name="Three zones")
+        dominant = reading.reading["features"]["zones"]["dominant"]
+        expect(zones.get_by_role("cell").nth(0)).to_contain_text(label_of("en", "zones", dominant))
         expect(row.get_by_role("cell").nth(2)).to_have_text(
             f"{round(face_shape['confidence'] * 100)} %"
         )
@@ -193,7 +209,24 @@ def test_visual_readings_in_the_portal(production_stack: Stack, tmp_path: Path) 
         totals = page.get_by_role("row", name="Face readings")
         expect(totals.get_by_role("cell").nth(0)).to_have_text("1")  # readings
         expect(totals.get_by_role("cell").nth(3)).to_have_text(str(reading.credits_charged))
+        # Costs as amounts (micros / 10^6, every digit), the raw micros beside them.
+        for i, micros in ((6, reading.estimated_cost_micros), (7, reading.actual_cost_micros)):
+            expect(totals.get_by_role("cell").nth(i)).to_have_text(
+                f"{money(micros)} {micros} micros"
+            )
+        expect(page.locator(".stats")).to_contain_text(money(reading.actual_cost_micros))
         b.look("visual-analytics")
+
+        # The dashboard's card: readings of the last 30 days, the newest with its status.
+        b.go("/portal/dashboard")
+        card = page.locator("#visual-card")
+        expect(card.get_by_role("heading", name="Visual readings")).to_be_visible()
+        expect(card.locator(".stats dd")).to_have_text("1")
+        expect(card.locator(".badge")).to_have_text("Ready")
+        expect(card.get_by_role("link", name="Read a new photo")).to_be_visible()
+        b.look("dashboard-visual")
+        card.get_by_role("link", name=re.compile("^Face reading")).click()
+        expect(page).to_have_url(reading_url)
         # A window the API refuses (over 366 days) is named on the form.
         b.go("/portal/visual/analytics?from=2024-01-01&to=2026-01-01")
         expect(page.get_by_role("alert")).to_be_visible()
@@ -213,8 +246,15 @@ def test_visual_readings_in_the_portal(production_stack: Stack, tmp_path: Path) 
         b.look("visual-th")
         b.go(reading_url.removeprefix(api.base_url))
         expect(page.get_by_role("heading", name="ดูโหงวเฮ้ง", level=1)).to_be_visible()
-        expect(page.get_by_role("row", name="รูปหน้า")).to_be_visible()
+        thai_row = page.get_by_role("row", name="รูปหน้า")
+        expect(thai_row.get_by_role("cell").nth(0)).to_have_text(
+            f"{label_of('th', 'face_shape', face_shape['value'])} {face_shape['value']}"
+        )
         b.look("visual-reading-th")
+        b.go("/portal/dashboard")
+        expect(page.get_by_role("heading", name="ดูดวงจากภาพ")).to_be_visible()
+        expect(page.locator("#visual-card .badge")).to_have_text("พร้อมแล้ว")
+        b.look("dashboard-visual-th")
         b.go("/portal/visual/deliveries")
         expect(page.get_by_role("button", name="สร้างการส่งแจ้งเตือน")).to_be_visible()
         b.look("visual-deliveries-th")
@@ -242,6 +282,10 @@ def test_visual_readings_in_the_portal(production_stack: Stack, tmp_path: Path) 
 
         # The viewer sees the readings, the deliveries and the charts, and no button.
         sign_in(page, api.base_url, VIEWER)
+        expect(page.locator("#visual-card .badge")).to_have_text("Ready")
+        expect(
+            page.locator("#visual-card").get_by_role("link", name="Read a new photo")
+        ).to_have_count(0)
         b.go("/portal/visual")
         expect(page.locator("tbody tr")).to_have_count(1)
         expect(page.locator("#visual-upload")).to_have_count(0)
@@ -287,4 +331,4 @@ def test_visual_readings_in_the_portal(production_stack: Stack, tmp_path: Path) 
         plain.close()
         context.close()
         chromium.close()
-    assert len(b.checked) == 16
+    assert len(b.checked) == 18
