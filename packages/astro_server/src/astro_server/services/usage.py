@@ -2,8 +2,11 @@
 
 Usage groups the debits and refunds of ``[from, to)`` by operation or by UTC day. Whole UTC
 days that closed more than :data:`ROLLUP_MARGIN` ago are read from ``usage_daily``, their sums
-per (account, day, operation, kind), made once from the ledger by the first usage request that
-needs them (``usage_rollups`` says how far each account is summed); the rest of the window (the
+per (account, day, operation, kind), made once from the ledger: by the scheduler's
+``usage.roll_up`` (:func:`roll_up_closed_days`) soon after each day closes, or else by the first
+usage request that needs them (``usage_rollups`` says how far each account is summed). They are
+read through ``usage_daily_range`` (account_id, day) INCLUDE (operation, kind, calls, credits),
+an index-only range scan of 16,000 rows for a year of 40 operations. The rest of the window (the
 partial first and last days, the days not yet closed) is summed from the ledger itself through
 the covering index ``ledger_entries_usage`` (account_id, created_at) INCLUDE (kind, operation,
 amount): an index-only range scan of a day or two, never a scan of the table. The debit path
@@ -11,7 +14,9 @@ writes nothing more. Calls that cost nothing (free operations, test keys) leave 
 and are not counted.
 
 A ledger row is written at the time of its change (``created_at`` is now), so a day closed for
-an hour gets no new rows; the margin covers clocks and long transactions.
+an hour gets no new rows; the margin covers clocks and long transactions. A refund of an old
+debit (a job that failed days later, an abandoned claim) is a new row on the day it is made, not
+on the debit's day, so closed days' sums never change and need no invalidation.
 """
 
 from __future__ import annotations
@@ -128,6 +133,42 @@ async def rolled_until(account_id: str) -> datetime:
                 UsageRollup.filter(account_id=account_id).using_db(conn).update(rolled_until=target)
             )
     return until
+
+
+async def roll_up_closed_days(limit: int = 500) -> int:
+    """Sum the closed days of up to ``limit`` accounts whose summed days are behind and whose
+    ledger has rows to sum (the scheduler's ``usage.roll_up``), so that a usage request finds
+    them ready; returns how many accounts advanced. On PostgreSQL the table's statistics are
+    then refreshed (``ANALYZE usage_daily``), so the planner knows the account's days are
+    thousands of rows, not the one row it assumes of a table that was just filled."""
+    target = (clock.now() - ROLLUP_MARGIN).date().isoformat()
+    until = _midnight(date.fromisoformat(target))
+    behind = await db.fetch(
+        "SELECT a.id AS account_id, r.rolled_until FROM accounts a "
+        "LEFT JOIN usage_rollups r ON r.account_id = a.id "
+        "WHERE r.rolled_until IS NULL OR r.rolled_until < ? ORDER BY a.id",
+        [target],
+    )
+    advanced = 0
+    for row in behind:
+        if advanced >= limit:
+            break
+        since = (
+            _midnight(date.fromisoformat(row["rolled_until"]))
+            if row["rolled_until"]
+            else datetime(1970, 1, 1, tzinfo=UTC)
+        )
+        pending = await db.fetch(
+            "SELECT 1 AS one FROM ledger_entries WHERE account_id = ? AND created_at >= ? "
+            "AND created_at < ? LIMIT 1",
+            [row["account_id"], since, until],
+        )
+        if pending:
+            await rolled_until(row["account_id"])
+            advanced += 1
+    if advanced and _dialect() == "postgres":
+        await db.fetch("ANALYZE usage_daily", [])
+    return advanced
 
 
 async def usage(
