@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -519,6 +520,74 @@ async def test_the_scheduler_sums_closed_days_and_a_late_refund_lands_on_its_own
         assert await UsageDaily.filter(account_id=account_id, kind="refund").count() == 1
         await check(client, *window)
     assert not await UsageRollup.filter(account_id=idle_id).exists()
+
+
+async def test_closed_days_sums_are_kept_per_window_and_match_the_ledger(
+    sdk: Callable[[str], AsyncIterator[AsyncAstroClient]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The closed days' sums of a window are read from usage_daily once, then from the
+    process's cache (they never change): the same totals as a plain sum over the ledger, today's
+    new rows still counted; at most CLOSED_CACHE_SIZE windows are kept, least recent dropped."""
+    from astro_server import db
+    from astro_server.services import usage
+
+    monkeypatch.setattr(usage, "CLOSED_CACHE_SIZE", 2)
+    usage._closed_cache.clear()
+    account_id, key = await new_account("free", 0)
+    now = datetime.now(UTC)
+    rows = [
+        [account_id, "debit", -(1 + i % 4), f"op.{i % 3}", now - timedelta(hours=3 * i + 2)]
+        for i in range(150)
+    ]
+    await db.execute_many(
+        "INSERT INTO ledger_entries (account_id, kind, amount, operation, created_at) "
+        "VALUES (?, ?, ?, ?, ?)",
+        rows,
+    )
+    reads: list[str] = []
+    fetch = db.fetch
+
+    async def counting(query: str, values: list[Any], conn: Any = None) -> list[dict[str, Any]]:
+        if "FROM usage_daily" in query:
+            reads.append(query)
+        return await fetch(query, values, conn)
+
+    monkeypatch.setattr(db, "fetch", counting)
+
+    def expected(start: datetime, end: datetime) -> dict[str, tuple[int, int]]:
+        out: dict[str, list[int]] = {}
+        for _, _, amount, operation, at in rows:
+            if start <= at < end:
+                entry = out.setdefault(operation, [0, 0])
+                entry[0] += 1
+                entry[1] -= amount
+        return {k: (v[0], v[1]) for k, v in out.items()}
+
+    async def check(client: AsyncAstroClient, days: int) -> None:
+        start, end = now - timedelta(days=days, minutes=7), now + timedelta(minutes=1)
+        got = await client.usage.get(start=start, end=end, group_by="operation")
+        assert {g.key: (g.calls, g.credits_charged) for g in got.groups} == expected(start, end)
+
+    async with sdk(key) as client:
+        await check(client, 15)
+        assert len(reads) == 1
+        await check(client, 15)  # the same closed days: from the cache
+        assert len(reads) == 1
+        today = [account_id, "debit", -5, "op.new", now - timedelta(seconds=1)]
+        await db.execute_many(
+            "INSERT INTO ledger_entries (account_id, kind, amount, operation, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [today],
+        )
+        rows.append(today)
+        await check(client, 15)  # today's row comes from the ledger, the closed days cached
+        assert len(reads) == 1
+        await check(client, 10)
+        await check(client, 5)
+        assert len(reads) == 3
+        assert len(usage._closed_cache) == 2
+        await check(client, 15)  # dropped as the least recently used: read again
+        assert len(reads) == 4
 
 
 async def test_key_requests_are_checked_at_their_limits(

@@ -21,6 +21,7 @@ on the debit's day, so closed days' sums never change and need no invalidation.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final, Literal
 
@@ -35,6 +36,10 @@ from astro_server.services import clock
 GroupBy = Literal["operation", "day"]
 MAX_RANGE_DAYS: Final = 366
 ROLLUP_MARGIN: Final = timedelta(hours=1)
+CLOSED_CACHE_SIZE: Final = 128  # answers of at most 366 days x 2 kinds: ~20 MB at most
+_closed_cache: OrderedDict[tuple[str, str, str, str], list[tuple[str, str, int, int]]] = (
+    OrderedDict()
+)
 
 _GROUP_EXPR: Final = {
     ("operation", "postgres"): "operation",
@@ -92,12 +97,27 @@ async def _from_ledger(
 async def _from_rollup(
     account_id: str, first_day: datetime, end_day: datetime, group_by: GroupBy
 ) -> list[dict[str, Any]]:
+    """The sums of the closed days ``[first_day, end_day)``. They never change (a ledger row is
+    dated when it is written, so no row lands on a closed day), so the answer is kept per
+    (account, days, grouping) in this process (:data:`CLOSED_CACHE_SIZE` answers, least
+    recently used dropped): a dashboard asking for the same year again reads no table."""
+    key = (account_id, first_day.date().isoformat(), end_day.date().isoformat(), group_by)
+    cached = _closed_cache.get(key)
+    if cached is not None:
+        _closed_cache.move_to_end(key)
+        return [{"grp": g, "kind": k, "n": n, "credits": c} for g, k, n, c in cached]
     column = "day" if group_by == "day" else "operation"
-    return await db.fetch(
+    rows = await db.fetch(
         f"SELECT {column} AS grp, kind, sum(calls) AS n, sum(credits) AS credits "  # noqa: S608
         "FROM usage_daily WHERE account_id = ? AND day >= ? AND day < ? GROUP BY 1, 2",
-        [account_id, first_day.date().isoformat(), end_day.date().isoformat()],
+        [account_id, key[1], key[2]],
     )
+    _closed_cache[key] = [
+        (str(r["grp"]), str(r["kind"]), int(r["n"]), int(r["credits"])) for r in rows
+    ]
+    while len(_closed_cache) > CLOSED_CACHE_SIZE:
+        _closed_cache.popitem(last=False)
+    return rows
 
 
 async def rolled_until(account_id: str) -> datetime:
