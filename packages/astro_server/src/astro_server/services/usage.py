@@ -155,24 +155,23 @@ async def rolled_until(account_id: str) -> datetime:
     return until
 
 
-async def roll_up_closed_days(limit: int = 500) -> int:
-    """Sum the closed days of up to ``limit`` accounts whose summed days are behind and whose
-    ledger has rows to sum (the scheduler's ``usage.roll_up``), so that a usage request finds
-    them ready; returns how many accounts advanced. On PostgreSQL the table's statistics are
-    then refreshed (``ANALYZE usage_daily``), so the planner knows the account's days are
-    thousands of rows, not the one row it assumes of a table that was just filled."""
+async def roll_up_closed_days(limit: int = 2000) -> int:
+    """Sum the closed days of up to ``limit`` accounts whose summed days are behind (the
+    scheduler's ``usage.roll_up``), so that a usage request finds them ready; an account with
+    nothing to sum just has its mark moved, so it is looked at once a day. Returns how many
+    accounts had rows summed; if any, on PostgreSQL the table's statistics are then refreshed
+    (``ANALYZE usage_daily``), so the planner knows an account's year is thousands of rows, not
+    the one row it assumes of a table that was just filled."""
     target = (clock.now() - ROLLUP_MARGIN).date().isoformat()
     until = _midnight(date.fromisoformat(target))
     behind = await db.fetch(
         "SELECT a.id AS account_id, r.rolled_until FROM accounts a "
         "LEFT JOIN usage_rollups r ON r.account_id = a.id "
-        "WHERE r.rolled_until IS NULL OR r.rolled_until < ? ORDER BY a.id",
-        [target],
+        "WHERE r.rolled_until IS NULL OR r.rolled_until < ? ORDER BY a.id LIMIT ?",
+        [target, limit],
     )
     advanced = 0
     for row in behind:
-        if advanced >= limit:
-            break
         since = (
             _midnight(date.fromisoformat(row["rolled_until"]))
             if row["rolled_until"]
@@ -183,9 +182,8 @@ async def roll_up_closed_days(limit: int = 500) -> int:
             "AND created_at < ? LIMIT 1",
             [row["account_id"], since, until],
         )
-        if pending:
-            await rolled_until(row["account_id"])
-            advanced += 1
+        await rolled_until(row["account_id"])
+        advanced += bool(pending)
     if advanced and _dialect() == "postgres":
         await db.fetch("ANALYZE usage_daily", [])
     return advanced
