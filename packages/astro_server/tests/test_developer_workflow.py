@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -425,6 +426,170 @@ async def test_usage_sums_closed_days_once_and_matches_the_ledger(
     state = await UsageRollup.get(account_id=account_id)
     assert state.rolled_until == (now + timedelta(days=2, hours=-1)).date().isoformat()
     assert await UsageDaily.filter(account_id=account_id).count() > summed
+
+
+async def test_the_scheduler_sums_closed_days_and_a_late_refund_lands_on_its_own_day(
+    sdk: Callable[[str], AsyncIterator[AsyncAstroClient]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``usage.roll_up`` sums the closed days of the accounts behind (at most ``limit`` a run;
+    one with no rows only has its mark moved), so the first usage request finds them ready; a
+    refund of a debit of a closed day is a ledger row of today (now), never a change to a closed
+    day, and the totals stay equal to a plain sum over the ledger before and after its day
+    closes."""
+    from tortoise.transactions import in_transaction
+
+    from astro_server import db
+    from astro_server.models import LedgerEntry, UsageDaily, UsageRollup
+    from astro_server.services import billing, usage
+    from astro_server.tasks import maintenance
+
+    moved = MovableClock()
+    monkeypatch.setattr(clock, "now", moved)
+    idle_id, _ = await new_account("free", 0)  # no ledger rows: nothing to sum
+    account_id, key = await new_account("free", 100)
+    other_id, _ = await new_account("free", 0)
+    now = datetime.now(UTC)
+    rows = [
+        [acct, "debit", -(1 + i % 3), f"op.{i % 2}", now - timedelta(hours=5 * i + 2)]
+        for acct in (account_id, other_id)
+        for i in range(60)
+    ]
+    await db.execute_many(
+        "INSERT INTO ledger_entries (account_id, kind, amount, operation, created_at) "
+        "VALUES (?, ?, ?, ?, ?)",
+        rows,
+    )
+    target = (now - timedelta(hours=1)).date().isoformat()
+    before = {
+        r.account_id
+        for r in await UsageRollup.filter(account_id__in=[idle_id, account_id, other_id])
+    }
+    assert before == set()
+    await usage.roll_up_closed_days(limit=1)  # one account a run at most
+    assert len(await UsageRollup.filter(account_id__in=[idle_id, account_id, other_id])) == 1
+    await maintenance.roll_up_usage()  # the periodic task: the rest
+    states = {
+        r.account_id: r.rolled_until
+        for r in await UsageRollup.filter(account_id__in=[idle_id, account_id, other_id])
+    }
+    assert states == {idle_id: target, account_id: target, other_id: target}
+    assert not await UsageDaily.filter(account_id=idle_id).exists()
+    assert await usage.roll_up_closed_days() == 0  # nothing behind any more
+    summed = await UsageDaily.filter(account_id=account_id).count()
+    assert summed > 0
+
+    old = (
+        await LedgerEntry.filter(account_id=account_id, kind="debit").order_by("created_at").first()
+    )
+    assert old is not None
+    assert old.created_at < now - timedelta(days=5)
+    async with in_transaction() as conn:  # the job failed late: its debit is given back today
+        await billing.refund(conn, account_id, old.id, -old.amount, old.operation)
+    ledger = await LedgerEntry.filter(account_id=account_id)
+    refund = next(e for e in ledger if e.kind == "refund")
+    assert refund.created_at >= now - timedelta(minutes=1)
+
+    def expected(start: datetime, end: datetime, by_day: bool) -> dict[str, tuple[int, ...]]:
+        out: dict[str, list[int]] = {}
+        for e in ledger:
+            if e.kind in ("debit", "refund") and start <= e.created_at < end:
+                key_ = e.created_at.astimezone(UTC).date().isoformat() if by_day else e.operation
+                entry = out.setdefault(key_, [0, 0, 0, 0])
+                if e.kind == "debit":
+                    entry[0] += 1
+                    entry[1] -= e.amount
+                else:
+                    entry[2] += 1
+                    entry[3] += e.amount
+        return {k: tuple(v) for k, v in out.items()}
+
+    async def check(client: AsyncAstroClient, start: datetime, end: datetime) -> None:
+        for group_by in ("operation", "day"):
+            got = await client.usage.get(start=start, end=end, group_by=group_by)
+            assert {
+                g.key: (g.calls, g.credits_charged, g.refunds, g.credits_refunded)
+                for g in got.groups
+            } == expected(start, end, group_by == "day")
+
+    window = (now - timedelta(days=20), now + timedelta(minutes=5))
+    async with sdk(key) as client:
+        await check(client, *window)
+        assert await UsageDaily.filter(account_id=account_id).count() == summed
+        assert not await UsageDaily.filter(account_id=account_id, kind="refund").exists()
+        moved.offset = timedelta(days=2)  # the refund's day closes: the scheduler sums it
+        assert await usage.roll_up_closed_days() >= 1
+        state = await UsageRollup.get(account_id=account_id)
+        assert state.rolled_until == (now + timedelta(days=2, hours=-1)).date().isoformat()
+        assert await UsageDaily.filter(account_id=account_id, kind="refund").count() == 1
+        await check(client, *window)
+
+
+async def test_closed_days_sums_are_kept_per_window_and_match_the_ledger(
+    sdk: Callable[[str], AsyncIterator[AsyncAstroClient]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The closed days' sums of a window are read from usage_daily once, then from the
+    process's cache (they never change): the same totals as a plain sum over the ledger, today's
+    new rows still counted; at most CLOSED_CACHE_SIZE windows are kept, least recent dropped."""
+    from astro_server import db
+    from astro_server.services import usage
+
+    monkeypatch.setattr(usage, "CLOSED_CACHE_SIZE", 2)
+    usage._closed_cache.clear()
+    account_id, key = await new_account("free", 0)
+    now = datetime.now(UTC)
+    rows = [
+        [account_id, "debit", -(1 + i % 4), f"op.{i % 3}", now - timedelta(hours=3 * i + 2)]
+        for i in range(150)
+    ]
+    await db.execute_many(
+        "INSERT INTO ledger_entries (account_id, kind, amount, operation, created_at) "
+        "VALUES (?, ?, ?, ?, ?)",
+        rows,
+    )
+    reads: list[str] = []
+    fetch = db.fetch
+
+    async def counting(query: str, values: list[Any], conn: Any = None) -> list[dict[str, Any]]:
+        if "FROM usage_daily" in query:
+            reads.append(query)
+        return await fetch(query, values, conn)
+
+    monkeypatch.setattr(db, "fetch", counting)
+
+    def expected(start: datetime, end: datetime) -> dict[str, tuple[int, int]]:
+        out: dict[str, list[int]] = {}
+        for _, _, amount, operation, at in rows:
+            if start <= at < end:
+                entry = out.setdefault(operation, [0, 0])
+                entry[0] += 1
+                entry[1] -= amount
+        return {k: (v[0], v[1]) for k, v in out.items()}
+
+    async def check(client: AsyncAstroClient, days: int) -> None:
+        start, end = now - timedelta(days=days, minutes=7), now + timedelta(minutes=1)
+        got = await client.usage.get(start=start, end=end, group_by="operation")
+        assert {g.key: (g.calls, g.credits_charged) for g in got.groups} == expected(start, end)
+
+    async with sdk(key) as client:
+        await check(client, 15)
+        assert len(reads) == 1
+        await check(client, 15)  # the same closed days: from the cache
+        assert len(reads) == 1
+        today = [account_id, "debit", -5, "op.new", now - timedelta(seconds=1)]
+        await db.execute_many(
+            "INSERT INTO ledger_entries (account_id, kind, amount, operation, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [today],
+        )
+        rows.append(today)
+        await check(client, 15)  # today's row comes from the ledger, the closed days cached
+        assert len(reads) == 1
+        await check(client, 10)
+        await check(client, 5)
+        assert len(reads) == 3
+        assert len(usage._closed_cache) == 2
+        await check(client, 15)  # dropped as the least recently used: read again
+        assert len(reads) == 4
 
 
 async def test_key_requests_are_checked_at_their_limits(

@@ -32,7 +32,12 @@ async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
 
 def test_platform_periodic_tasks_are_registered() -> None:
     names = set(registered_periodic_tasks())
-    assert {"jobs.sweep", "billing.refund_abandoned_claims", "idempotency.purge_expired"} <= names
+    assert {
+        "jobs.sweep",
+        "billing.refund_abandoned_claims",
+        "idempotency.purge_expired",
+        "usage.roll_up",
+    } <= names
     sweep = registered_periodic_tasks()["jobs.sweep"]
     assert sweep.interval_s(Settings(sweep_interval_s=2.5)) == 2.5
     assert maintenance.sweep_jobs is sweep.function

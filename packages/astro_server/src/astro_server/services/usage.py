@@ -2,8 +2,11 @@
 
 Usage groups the debits and refunds of ``[from, to)`` by operation or by UTC day. Whole UTC
 days that closed more than :data:`ROLLUP_MARGIN` ago are read from ``usage_daily``, their sums
-per (account, day, operation, kind), made once from the ledger by the first usage request that
-needs them (``usage_rollups`` says how far each account is summed); the rest of the window (the
+per (account, day, operation, kind), made once from the ledger: by the scheduler's
+``usage.roll_up`` (:func:`roll_up_closed_days`) soon after each day closes, or else by the first
+usage request that needs them (``usage_rollups`` says how far each account is summed). They are
+read through ``usage_daily_range`` (account_id, day) INCLUDE (operation, kind, calls, credits),
+an index-only range scan of 16,000 rows for a year of 40 operations. The rest of the window (the
 partial first and last days, the days not yet closed) is summed from the ledger itself through
 the covering index ``ledger_entries_usage`` (account_id, created_at) INCLUDE (kind, operation,
 amount): an index-only range scan of a day or two, never a scan of the table. The debit path
@@ -11,11 +14,14 @@ writes nothing more. Calls that cost nothing (free operations, test keys) leave 
 and are not counted.
 
 A ledger row is written at the time of its change (``created_at`` is now), so a day closed for
-an hour gets no new rows; the margin covers clocks and long transactions.
+an hour gets no new rows; the margin covers clocks and long transactions. A refund of an old
+debit (a job that failed days later, an abandoned claim) is a new row on the day it is made, not
+on the debit's day, so closed days' sums never change and need no invalidation.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final, Literal
 
@@ -30,6 +36,10 @@ from astro_server.services import clock
 GroupBy = Literal["operation", "day"]
 MAX_RANGE_DAYS: Final = 366
 ROLLUP_MARGIN: Final = timedelta(hours=1)
+CLOSED_CACHE_SIZE: Final = 128  # answers of at most 366 days x 2 kinds: ~20 MB at most
+_closed_cache: OrderedDict[tuple[str, str, str, str], list[tuple[str, str, int, int]]] = (
+    OrderedDict()
+)
 
 _GROUP_EXPR: Final = {
     ("operation", "postgres"): "operation",
@@ -87,12 +97,27 @@ async def _from_ledger(
 async def _from_rollup(
     account_id: str, first_day: datetime, end_day: datetime, group_by: GroupBy
 ) -> list[dict[str, Any]]:
+    """The sums of the closed days ``[first_day, end_day)``. They never change (a ledger row is
+    dated when it is written, so no row lands on a closed day), so the answer is kept per
+    (account, days, grouping) in this process (:data:`CLOSED_CACHE_SIZE` answers, least
+    recently used dropped): a dashboard asking for the same year again reads no table."""
+    key = (account_id, first_day.date().isoformat(), end_day.date().isoformat(), group_by)
+    cached = _closed_cache.get(key)
+    if cached is not None:
+        _closed_cache.move_to_end(key)
+        return [{"grp": g, "kind": k, "n": n, "credits": c} for g, k, n, c in cached]
     column = "day" if group_by == "day" else "operation"
-    return await db.fetch(
+    rows = await db.fetch(
         f"SELECT {column} AS grp, kind, sum(calls) AS n, sum(credits) AS credits "  # noqa: S608
         "FROM usage_daily WHERE account_id = ? AND day >= ? AND day < ? GROUP BY 1, 2",
-        [account_id, first_day.date().isoformat(), end_day.date().isoformat()],
+        [account_id, key[1], key[2]],
     )
+    _closed_cache[key] = [
+        (str(r["grp"]), str(r["kind"]), int(r["n"]), int(r["credits"])) for r in rows
+    ]
+    while len(_closed_cache) > CLOSED_CACHE_SIZE:
+        _closed_cache.popitem(last=False)
+    return rows
 
 
 async def rolled_until(account_id: str) -> datetime:
@@ -128,6 +153,40 @@ async def rolled_until(account_id: str) -> datetime:
                 UsageRollup.filter(account_id=account_id).using_db(conn).update(rolled_until=target)
             )
     return until
+
+
+async def roll_up_closed_days(limit: int = 2000) -> int:
+    """Sum the closed days of up to ``limit`` accounts whose summed days are behind (the
+    scheduler's ``usage.roll_up``), so that a usage request finds them ready; an account with
+    nothing to sum just has its mark moved, so it is looked at once a day. Returns how many
+    accounts had rows summed; if any, on PostgreSQL the table's statistics are then refreshed
+    (``ANALYZE usage_daily``), so the planner knows an account's year is thousands of rows, not
+    the one row it assumes of a table that was just filled."""
+    target = (clock.now() - ROLLUP_MARGIN).date().isoformat()
+    until = _midnight(date.fromisoformat(target))
+    behind = await db.fetch(
+        "SELECT a.id AS account_id, r.rolled_until FROM accounts a "
+        "LEFT JOIN usage_rollups r ON r.account_id = a.id "
+        "WHERE r.rolled_until IS NULL OR r.rolled_until < ? ORDER BY a.id LIMIT ?",
+        [target, limit],
+    )
+    advanced = 0
+    for row in behind:
+        since = (
+            _midnight(date.fromisoformat(row["rolled_until"]))
+            if row["rolled_until"]
+            else datetime(1970, 1, 1, tzinfo=UTC)
+        )
+        pending = await db.fetch(
+            "SELECT 1 AS one FROM ledger_entries WHERE account_id = ? AND created_at >= ? "
+            "AND created_at < ? LIMIT 1",
+            [row["account_id"], since, until],
+        )
+        await rolled_until(row["account_id"])
+        advanced += bool(pending)
+    if advanced and _dialect() == "postgres":
+        await db.fetch("ANALYZE usage_daily", [])
+    return advanced
 
 
 async def usage(

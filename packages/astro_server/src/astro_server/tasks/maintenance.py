@@ -1,5 +1,5 @@
 """The platform's own periodic tasks: job sweeper, abandoned-charge refunds, record and file
-expiry."""
+expiry, usage roll-up."""
 
 from __future__ import annotations
 
@@ -38,3 +38,12 @@ async def delete_expired_files() -> None:
     deleted = await files.delete_expired_files()
     if deleted:
         log.info("deleted %d files past their retention", deleted)
+
+
+@periodic(every_s=300, name="usage.roll_up")
+async def roll_up_usage() -> None:
+    from astro_server.services import usage
+
+    advanced = await usage.roll_up_closed_days()
+    if advanced:
+        log.info("summed the closed days of %d accounts into usage_daily", advanced)
