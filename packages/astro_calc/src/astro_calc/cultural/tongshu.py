@@ -19,7 +19,8 @@ Conventions
   solar month's branch and the day's stem, branch or ganzhi (四离/四绝: the eve of an
   equinox or solstice / of a season's start), and carries the activities it favours
   (吉神) or forbids (凶煞). The evaluator (:func:`suitable_and_avoid`) applies the book's
-  precedence: a "nothing" spirit (月破, 四废, 四离, 四绝) makes the day "nothing is
+  precedence (offerings, 祭祀, are suitable on any day with a good spirit unless
+  forbidden): a "nothing" spirit (月破, 四废, 四离, 四绝) makes the day "nothing is
   suitable" (诸事不宜) but for its exceptions; otherwise the suitable activities are the
   good spirits' minus any a bad spirit forbids, unless a lifting virtue (天德, 月德,
   天德合, 月德合, 天赦, 天愿) is present and the forbidding spirit is not a hard one; the
@@ -186,6 +187,8 @@ def suitable_and_avoid(day: date, officer_zh: str) -> tuple[list[str], list[str]
         exceptions = {t for e in bad for t in _expand(e.get("yi", []))}
         return sorted(exceptions, key=_order), ["诸事不宜"]
     suitable = {t for e in good for t in _expand(e["yi"])}
+    if good:
+        suitable |= set(_expand(data["default_suitable"]))
     forbidden = {t for e in bad for t in _expand(e["ji"])}
     forbidden |= set(_expand(data["officers"].get(officer_zh, {}).get("ji", [])))
     hard = {t for e in bad if e.get("hard") for t in _expand(e["ji"])}
