@@ -98,11 +98,11 @@ def test_suitable_and_avoid_agreement_with_lunar_python_is_as_measured() -> None
             total += 1
             agree += a == b
             opposite += {a, b} == {"yi", "ji"}
-    # Measured on these 9,600 (day, activity) pairs: 53.7 % three-way agreement (chance: 33 %),
-    # 7.4 % opposite verdicts (the officer rules alone gave 44.1 % and 10.3 %). Missing: the
+    # Measured on these 9,600 (day, activity) pairs: 56.4 % three-way agreement (chance: 33 %),
+    # 6.7 % opposite verdicts (the officer rules alone gave 44.1 % and 10.3 %). Missing: the
     # book's finer grading of mixed days, which decides whether a blocked activity is printed.
-    assert agree / total >= 0.52
-    assert opposite / total <= 0.08
+    assert agree / total >= 0.55
+    assert opposite / total <= 0.075
 
 
 def test_agreement_on_every_activity_lunar_python_names() -> None:

@@ -22,7 +22,8 @@ Conventions
   precedence (offerings, 祭祀, are suitable on any day with a good spirit unless
   forbidden): a "nothing" spirit (月破, 四废, 四离, 四绝) makes the day "nothing is
   suitable" (诸事不宜) but for its exceptions; otherwise the suitable activities are the
-  good spirits' minus any a bad spirit forbids, unless a lifting virtue (天德, 月德,
+  good spirits' and the day officer's (the popular verses on the twelve officers) minus
+  any a bad spirit or the officer forbids, unless a lifting virtue (天德, 月德,
   天德合, 月德合, 天赦, 天愿) is present and the forbidding spirit is not a hard one; the
   avoid line names the forbidden major undertakings (the data's ``printed_avoid``). Left
   out: the wedding-only 不将 days, the 土王用事 extension of 母仓, and the book's finer
@@ -190,7 +191,9 @@ def suitable_and_avoid(day: date, officer_zh: str) -> tuple[list[str], list[str]
     if good:
         suitable |= set(_expand(data["default_suitable"]))
     forbidden = {t for e in bad for t in _expand(e["ji"])}
-    forbidden |= set(_expand(data["officers"].get(officer_zh, {}).get("ji", [])))
+    officer = data["officers"].get(officer_zh, {})
+    suitable |= set(_expand(officer.get("yi", [])))
+    forbidden |= set(_expand(officer.get("ji", [])))
     hard = {t for e in bad if e.get("hard") for t in _expand(e["ji"])}
     if any(e.get("lifts") for e in good):
         forbidden -= suitable - hard
