@@ -16,6 +16,7 @@ Conventions
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from typing import Final
@@ -58,11 +59,10 @@ SIGNS: Final = (
 )  # fmt: skip
 
 
-def _lon(jd: float, body: str) -> float:
-    return ephemeris.body_position(jd, body).longitude
+Longitude = Callable[[float, str], float]
 
 
-def _samples(body: str, times: list[float]) -> list[float]:
+def _samples(body: str, times: list[float], _lon: Longitude) -> list[float]:
     """Longitudes at ``times``: the Moon computed at each, the others every ``_SLOW_STEP[body]``
     samples and interpolated linearly between (their motion over a day is near-linear; the
     crossings found are then refined with exact positions)."""
@@ -90,24 +90,45 @@ def _month_sky(
     year: int, month: int
 ) -> tuple[tuple[tuple[float, bool], ...], tuple[VoidPeriod, ...]]:
     """Mercury's stations (Julian day, True when it turns retrograde) and the void-of-course
-    periods whose ingress falls in one UTC calendar month (one cache entry per month)."""
+    periods whose ingress falls in one UTC calendar month (one cache entry per month).
+
+    The ephemeris is held for the month (about 15 ms) and every longitude is computed once (a
+    memo by instant and body: the searches start from the sampled instants), with the same
+    values as :func:`astro_calc.ephemeris.body_position`, so the results do not change."""
+    with ephemeris.held_tropical() as position:
+        memo: dict[tuple[float, str], float] = {}
+
+        def lon(jd: float, body: str) -> float:
+            key = (jd, body)
+            value = memo.get(key)
+            if value is None:
+                value = memo[key] = position(jd, body).longitude
+            return value
+
+        def speed(jd: float) -> float:
+            return position(jd, "mercury").speed
+
+        return _month_sky_held(year, month, lon, speed)
+
+
+def _month_sky_held(
+    year: int, month: int, _lon: Longitude, mercury_speed: Callable[[float], float]
+) -> tuple[tuple[tuple[float, bool], ...], tuple[VoidPeriod, ...]]:
     t0 = ephemeris.julian_day(_month_start(year, month))
     t1 = ephemeris.julian_day(_month_start(year, month + 1))
     stations: list[tuple[float, bool]] = []
-    prev = ephemeris.body_position(t0, "mercury").speed
+    prev = mercury_speed(t0)
     for k in range(1, int(t1 - t0) + 1):
-        cur = ephemeris.body_position(t0 + k, "mercury").speed
+        cur = mercury_speed(t0 + k)
         if (prev < 0) != (cur < 0):
-            jd = refine_root(
-                lambda t: ephemeris.body_position(t, "mercury").speed, t0 + k - 1, t0 + k
-            )
+            jd = refine_root(mercury_speed, t0 + k - 1, t0 + k)
             stations.append((jd, cur < 0))
         prev = cur
     grid_start = t0 - 3.0  # the last aspect before an ingress early in the month
     n = int((t1 - grid_start) / _STEP) + 1
     times = [grid_start + i * _STEP for i in range(n)]
     moon = [_lon(t, "moon") for t in times]
-    others = {b: _samples(b, times) for b in BODIES}
+    others = {b: _samples(b, times, _lon) for b in BODIES}
     periods: list[VoidPeriod] = []
     for i in range(1, n):
         if int(moon[i] // 30) == int(moon[i - 1] // 30):

@@ -171,22 +171,35 @@ def _matches(find: dict[str, Any], month_index: int, day_gz: str, eve: str | Non
 
 def day_spirits(day: date) -> tuple[str, ...]:
     """The spirits (神煞) of a civil day that the almanac's 宜/忌 rules use, in data-file order."""
-    gz = ganzhi(day_cycle_index(day))
-    month_index = (month_branch(day) - 2) % 12  # 0 = 寅 (正月)
-    eve = _eve_days(day.year).get(day)
+    return _spirits(
+        (month_branch(day) - 2) % 12, day_cycle_index(day), _eve_days(day.year).get(day)
+    )
+
+
+@lru_cache(maxsize=2048)
+def _spirits(month_index: int, cycle: int, eve: str | None) -> tuple[str, ...]:
+    """Spirits of a day by its solar month (0 = 寅), sexagenary index and eve (四离/四绝)."""
+    gz = ganzhi(cycle)
     spirits = load("tongshu_spirits")["spirits"]
     return tuple(n for n, s in spirits.items() if _matches(s["find"], month_index, gz, eve))
 
 
-def suitable_and_avoid(day: date, officer_zh: str) -> tuple[list[str], list[str]]:
+def suitable_and_avoid(day: date, officer_zh: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Almanac terms suitable and to avoid on a day (precedence in the module docstring)."""
+    return _suitable_and_avoid(day_spirits(day), officer_zh)
+
+
+@lru_cache(maxsize=2048)
+def _suitable_and_avoid(
+    spirit_names: tuple[str, ...], officer_zh: str
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     data = load("tongshu_spirits")
-    entries = [data["spirits"][n] for n in day_spirits(day)]
+    entries = [data["spirits"][n] for n in spirit_names]
     good = [e for e in entries if e["kind"] == "good"]
     bad = [e for e in entries if e["kind"] == "bad"]
     if any(e.get("nothing") for e in bad):
         exceptions = {t for e in bad for t in _expand(e.get("yi", []))}
-        return sorted(exceptions, key=_order), ["诸事不宜"]
+        return tuple(sorted(exceptions, key=_order)), ("诸事不宜",)
     suitable = {t for e in good for t in _expand(e["yi"])}
     if good:
         suitable |= set(_expand(data["default_suitable"]))
@@ -198,8 +211,8 @@ def suitable_and_avoid(day: date, officer_zh: str) -> tuple[list[str], list[str]
     if any(e.get("lifts") for e in good):
         forbidden -= suitable - hard
     suitable -= forbidden
-    printed = [t for t in data["printed_avoid"] if t in forbidden]
-    return sorted(suitable, key=_order), printed
+    printed = tuple(t for t in data["printed_avoid"] if t in forbidden)
+    return tuple(sorted(suitable, key=_order)), printed
 
 
 def _order(term: str) -> int:
