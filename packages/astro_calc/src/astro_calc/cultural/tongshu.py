@@ -157,16 +157,33 @@ def _expand(terms: list[str]) -> list[str]:
     return out
 
 
-def _matches(find: dict[str, Any], month_index: int, day_gz: str, eve: str | None) -> bool:
-    if "eve_of_terms" in find:
-        return bool(eve == find["eve_of_terms"])
-    if "months" in find:
-        tokens = find["months"][month_index].split(",")
-    elif "every_month" in find:
-        tokens = find["every_month"].split(",")
-    else:
-        tokens = find["days"]
-    return any(t == day_gz or (len(t) == 1 and t in day_gz) for t in tokens)
+def _cycles(token: str) -> frozenset[int]:
+    """Sexagenary indices a token names: a ganzhi (two characters), or every day of a stem or a
+    branch (one character)."""
+    return frozenset(
+        i for i in range(60) if token == ganzhi(i) or (len(token) == 1 and token in ganzhi(i))
+    )
+
+
+@lru_cache(maxsize=1)
+def _spirit_table() -> tuple[tuple[str, tuple[frozenset[int], ...] | None, str | None], ...]:
+    """Each spirit with, per solar month (0 = 寅), the sexagenary days it falls on (``None`` for
+    the eve spirits, which carry the eve they mark)."""
+    out: list[tuple[str, tuple[frozenset[int], ...] | None, str | None]] = []
+    for name, spirit in load("tongshu_spirits")["spirits"].items():
+        find: dict[str, Any] = spirit["find"]
+        if "eve_of_terms" in find:
+            out.append((name, None, find["eve_of_terms"]))
+            continue
+        if "months" in find:
+            per_month = [entry.split(",") for entry in find["months"]]
+        elif "every_month" in find:
+            per_month = [find["every_month"].split(",")] * 12
+        else:
+            per_month = [find["days"]] * 12
+        months = tuple(frozenset().union(*(_cycles(t) for t in tokens)) for tokens in per_month)
+        out.append((name, months, None))
+    return tuple(out)
 
 
 def day_spirits(day: date) -> tuple[str, ...]:
@@ -179,9 +196,11 @@ def day_spirits(day: date) -> tuple[str, ...]:
 @lru_cache(maxsize=2048)
 def _spirits(month_index: int, cycle: int, eve: str | None) -> tuple[str, ...]:
     """Spirits of a day by its solar month (0 = 寅), sexagenary index and eve (四离/四绝)."""
-    gz = ganzhi(cycle)
-    spirits = load("tongshu_spirits")["spirits"]
-    return tuple(n for n, s in spirits.items() if _matches(s["find"], month_index, gz, eve))
+    return tuple(
+        name
+        for name, months, marks in _spirit_table()
+        if (cycle in months[month_index] if months is not None else marks == eve)
+    )
 
 
 def suitable_and_avoid(day: date, officer_zh: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
