@@ -35,7 +35,7 @@ import msgspec
 
 from astro_calc import ephemeris
 from astro_calc.cultural._data import load
-from astro_calc.search import elongation, next_lunar_phase
+from astro_calc.search import next_lunar_phase
 from astro_calc.vedic.panchanga import tithi_name
 
 Language = Literal["en", "th"]
@@ -76,10 +76,6 @@ class _Moments(msgspec.Struct, frozen=True):
     tithis: tuple[int, ...]  # the tithi at each point
 
 
-def _tithi_at(jd: float) -> int:
-    return int(elongation(jd) // 12.0) + 1
-
-
 @lru_cache(maxsize=2048)
 def _moments(day: date) -> _Moments:
     local_midnight = datetime(day.year, day.month, day.day, tzinfo=UTC) - IST_OFFSET
@@ -96,7 +92,13 @@ def _moments(day: date) -> _Moments:
         sset,
         jd0 + 1.0,  # the following local midnight
     )
-    return _Moments(rise, sset, points, tuple(_tithi_at(p) for p in points))
+    with ephemeris.held_tropical() as position:  # elongation() without its per-call set-up
+        tithis = tuple(
+            int(((position(p, "moon").longitude - position(p, "sun").longitude) % 360.0) // 12.0)
+            + 1
+            for p in points
+        )
+    return _Moments(rise, sset, points, tithis)
 
 
 @lru_cache(maxsize=16)
