@@ -35,6 +35,9 @@ ASPECTS: Final = (0.0, 60.0, 90.0, 120.0, 180.0, 240.0, 270.0, 300.0)
 _STEP: Final = 0.5  # days
 #: Precision of the instants (published tables give minutes).
 _TOL_S: Final = 20.0
+#: Bound on the error of a crossing's linear estimate within a step, in days (the Moon's
+#: motion is near-linear over 12 hours; the slow bodies' interpolation errs by minutes).
+_MARGIN: Final = 0.1
 #: Sampling of the other bodies, in Moon steps (interpolated between).
 _SLOW_STEP: Final = {"sun": 4, "mercury": 2, "venus": 4, "mars": 8}
 _SLOW_STEP.update(dict.fromkeys(("jupiter", "saturn", "uranus", "neptune", "pluto"), 24))
@@ -146,22 +149,32 @@ def _month_sky_held(
         last: tuple[float, str, float] | None = None
         j = i
         while j > 0 and last is None:
+            # The step's crossings, latest first by their linear estimate; only those that can
+            # still be the latest before the ingress are refined (_MARGIN bounds the estimate's
+            # error, so the refined instants and the choice are those of refining them all).
+            candidates: list[tuple[float, str, float]] = []
             for body in BODIES:
                 series = others[body]
                 for asp in ASPECTS:
                     a = angle_diff((moon[j - 1] - series[j - 1]) % 360.0, asp)
                     b = angle_diff((moon[j] - series[j]) % 360.0, asp)
                     if (a <= 0 < b or b <= 0 < a) and abs(a - b) < 90.0:
+                        candidates.append((times[j - 1] + _STEP * a / (a - b), body, asp))
+            for estimate, body, asp in sorted(candidates, key=lambda c: -c[0]):
+                if estimate > ingress + _MARGIN:
+                    continue
+                if last is not None and estimate < last[0] - _MARGIN:
+                    break
 
-                        def f(t: float, body: str = body, asp: float = asp) -> float:
-                            return angle_diff((_lon(t, "moon") - _lon(t, body)) % 360.0, asp)
+                def f(t: float, body: str = body, asp: float = asp) -> float:
+                    return angle_diff((_lon(t, "moon") - _lon(t, body)) % 360.0, asp)
 
-                        try:
-                            hit = refine_root(f, times[j - 1], times[j], tolerance_s=_TOL_S)
-                        except ValueError:  # an interpolation artefact: no exact crossing
-                            continue
-                        if hit < ingress and (last is None or hit > last[0]):
-                            last = (hit, body, asp)
+                try:
+                    hit = refine_root(f, times[j - 1], times[j], tolerance_s=_TOL_S)
+                except ValueError:  # an interpolation artefact: no exact crossing
+                    continue
+                if hit < ingress and (last is None or hit > last[0]):
+                    last = (hit, body, asp)
             j -= 1
         if last is None:  # cannot happen: the Moon aspects the Sun every ~2.5 days
             continue
