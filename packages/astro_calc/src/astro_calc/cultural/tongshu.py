@@ -20,8 +20,9 @@ Conventions
   equinox or solstice / of a season's start), and carries the activities it favours
   (吉神) or forbids (凶煞). The evaluator (:func:`suitable_and_avoid`) applies the book's
   precedence (offerings, 祭祀, are suitable on any day with a good spirit unless
-  forbidden): a "nothing" spirit (月破, 四废, 四离, 四绝) makes the day "nothing is
-  suitable" (诸事不宜) but for its exceptions; otherwise the suitable activities are the
+  forbidden): on a day of 月破, 四废, 四离 or 四绝 the almanac prints "no major
+  undertakings" (大事勿用) with the major ones as avoid, and only the spirit's exceptions as
+  suitable; otherwise the suitable activities are the
   good spirits' and the day officer's (the popular verses on the twelve officers) minus
   any a bad spirit or the officer forbids, unless a lifting virtue (天德, 月德,
   天德合, 月德合, 天赦, 天愿) is present and the forbidding spirit is not a hard one; the
@@ -86,7 +87,7 @@ class TongShuDay(msgspec.Struct, frozen=True):
     clash: Clash
     spirit: str  # 十二天神
     yellow_road: bool  # 黄道 day
-    si_li_jue: bool  # eve of an equinox/solstice or of a season's start: nothing suitable
+    si_li_jue: bool  # eve of an equinox/solstice or of a season's start: no major undertakings
     suitable: tuple[Activity, ...]
     avoid: tuple[Activity, ...]
 
@@ -216,9 +217,9 @@ def _suitable_and_avoid(
     entries = [data["spirits"][n] for n in spirit_names]
     good = [e for e in entries if e["kind"] == "good"]
     bad = [e for e in entries if e["kind"] == "bad"]
-    if any(e.get("nothing") for e in bad):
+    if any(e.get("major_affairs_unsuitable") for e in bad):
         exceptions = {t for e in bad for t in _expand(e.get("yi", []))}
-        return tuple(sorted(exceptions, key=_order)), ("诸事不宜",)
+        return tuple(sorted(exceptions, key=_order)), ("大事勿用", *data["printed_avoid"])
     suitable = {t for e in good for t in _expand(e["yi"])}
     if good:
         suitable |= set(_expand(data["default_suitable"]))
