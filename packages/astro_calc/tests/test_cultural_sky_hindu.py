@@ -143,3 +143,13 @@ def test_refining_only_the_possible_last_aspects_changes_nothing(
     fast = [_month_sky.__wrapped__(y, m) for y, m in months]
     monkeypatch.setattr(sky, "_MARGIN", float("inf"))
     assert [_month_sky.__wrapped__(y, m) for y, m in months] == fast
+
+
+def test_the_days_tithis_equal_the_elongation_at_each_point() -> None:
+    # _moments skips the points between two of the same tithi (the elongation only grows).
+    from astro_calc.cultural.hindu import _moments
+    from astro_calc.search import elongation
+
+    for k in range(0, 4000, 9):
+        moments = _moments(date(2000, 1, 1) + timedelta(days=k))
+        assert moments.tithis == tuple(int(elongation(p) // 12.0) + 1 for p in moments.points)

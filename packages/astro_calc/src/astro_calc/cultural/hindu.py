@@ -93,11 +93,17 @@ def _moments(day: date) -> _Moments:
         jd0 + 1.0,  # the following local midnight
     )
     with ephemeris.held_tropical() as position:  # elongation() without its per-call set-up
-        tithis = tuple(
-            int(((position(p, "moon").longitude - position(p, "sun").longitude) % 360.0) // 12.0)
-            + 1
-            for p in points
-        )
+
+        def tithi(jd: float) -> int:
+            moon, sun = position(jd, "moon").longitude, position(jd, "sun").longitude
+            return int(((moon - sun) % 360.0) // 12.0) + 1
+
+        # The elongation only grows (the Moon always outruns the Sun), so a point between two
+        # points of the same tithi (less than a day apart) has that tithi too.
+        found: dict[int, int] = {0: tithi(points[0]), 4: tithi(points[4])}
+        for k, (lo, hi) in ((2, (0, 4)), (1, (0, 2)), (3, (2, 4))):
+            found[k] = found[lo] if found[lo] == found[hi] else tithi(points[k])
+        tithis = tuple(found[k] for k in range(5))
     return _Moments(rise, sset, points, tithis)
 
 
