@@ -139,6 +139,7 @@ def month_cycle_index(day: date) -> int:
     return (6 * stem - 5 * branch) % 60
 
 
+@lru_cache(maxsize=512)
 def _activity(key: str, language: Language) -> Activity:
     entry = load("tongshu")["activities"][key]
     return Activity(key, entry["zh"], entry[language])
