@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from astro_calc import ephemeris
+from astro_calc.cultural import sky
 from astro_calc.cultural.hindu import hindu_day
 from astro_calc.cultural.sky import ASPECTS, BODIES, _month_sky, mercury_retrograde, sky_range
 
@@ -131,3 +132,24 @@ def test_tithi_quality_groups() -> None:
     assert (rikta.tithi, rikta.tithi_group, rikta.tithi_quality) == (29, "rikta", "bad")
     assert (nanda.tithi, nanda.tithi_group, nanda.tithi_quality) == (1, "nanda", "good")
     assert nanda.month == "การติกะ"  # Kartika begins at the Diwali new moon
+
+
+def test_refining_only_the_possible_last_aspects_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The search refines a step's aspect crossings latest first and skips those whose linear
+    # estimate is more than _MARGIN away from mattering; an infinite margin refines them all.
+    months = [(1950, m) for m in range(1, 7)] + [(2047, m) for m in range(7, 13)]
+    fast = [_month_sky.__wrapped__(y, m) for y, m in months]
+    monkeypatch.setattr(sky, "_MARGIN", float("inf"))
+    assert [_month_sky.__wrapped__(y, m) for y, m in months] == fast
+
+
+def test_the_days_tithis_equal_the_elongation_at_each_point() -> None:
+    # _moments skips the points between two of the same tithi (the elongation only grows).
+    from astro_calc.cultural.hindu import _moments
+    from astro_calc.search import elongation
+
+    for k in range(0, 4000, 9):
+        moments = _moments(date(2000, 1, 1) + timedelta(days=k))
+        assert moments.tithis == tuple(int(elongation(p) // 12.0) + 1 for p in moments.points)

@@ -27,9 +27,10 @@ from quart.typing import TestClientProtocol as Client
 from standardwebhooks.webhooks import Webhook
 
 from astro_calc.horoscope import SIGNS
-from astro_server.models import Account, CampaignDay, FeedDelivery
+from astro_server.models import Account, Campaign, CampaignDay, FeedDelivery
 from astro_server.services import accounts
 from astro_server.services.campaigns import delivery as campaign_delivery
+from astro_server.services.campaigns import store
 from astro_server.services.campaigns.social_copy import LIMITS, grapheme_count
 from astro_server.services.delivery import events, feeds
 from astro_server.settings import Settings
@@ -430,6 +431,66 @@ async def test_a_paused_campaign_is_not_delivered(
     await client.patch(f"{BASE}/{campaign_id}", json={"active": False}, headers=headers)
     assert await campaign_delivery.tick(datetime(2030, 3, 1, 3, 0, tzinfo=UTC)) == 0
     assert not await CampaignDay.filter(campaign_id=campaign_id).exists()
+
+
+async def test_resuming_sends_neither_the_paused_days_nor_a_duplicate(
+    client: Client, account: tuple[str, dict[str, str]]
+) -> None:
+    # Decision (docs/decisions.md, campaigns): the days whose delivery time passed while paused
+    # are not back-filled (their content stays readable); delivery resumes with the next due day.
+    _, headers = account
+    _, created = await create(
+        client, headers, start="2030-03-01", end="2030-03-05", signs=["virgo"],
+        delivery={"time": "08:00", "timezone": "Asia/Bangkok"},
+    )  # fmt: skip
+    campaign = await Campaign.get(id=created["campaign"]["id"])
+
+    def at(day: int, hour: int, minute: int = 0, second: int = 0) -> datetime:
+        return datetime(2030, 3, day, hour, minute, second, tzinfo=UTC)  # 08:00 ICT = 01:00 UTC
+
+    async def delivered() -> list[int]:
+        days = await CampaignDay.filter(campaign_id=campaign.id).order_by("local_date")
+        return [d.local_date.day for d in days]
+
+    assert await campaign_delivery.tick(at(1, 1, 0, 1)) == 1
+    await store.update_campaign(campaign, name=None, active=False, now=at(1, 5))
+    assert await campaign_delivery.tick(at(2, 1, 0, 1)) == 0
+    assert await campaign_delivery.tick(at(3, 1, 0, 1)) == 0
+    # Resumed two hours after the 3rd's delivery time (inside the scheduler's six-hour catch-up):
+    # the next delivery is the 4th; no burst of the 2nd and 3rd, now or later.
+    resumed = await store.update_campaign(campaign, name=None, active=True, now=at(3, 3))
+    assert resumed.next_due_at == at(4, 1)
+    assert await campaign_delivery.tick(at(3, 3, 0, 1)) == 0
+    assert await campaign_delivery.tick(at(4, 1, 0, 1)) == 1
+    assert await campaign_delivery.tick(at(4, 1, 0, 5)) == 0
+    assert await delivered() == [1, 4]
+    # Paused and resumed before the day's time: that day is still sent, once.
+    await store.update_campaign(campaign, name=None, active=False, now=at(4, 5))
+    resumed = await store.update_campaign(campaign, name=None, active=True, now=at(5, 0, 30))
+    assert resumed.next_due_at == at(5, 1)
+    # "Resume" of a running campaign whose day fell due before the tick took it: no skip.
+    again = await store.update_campaign(campaign, name=None, active=True, now=at(5, 1, 0, 30))
+    assert again.next_due_at == at(5, 1)
+    assert await campaign_delivery.tick(at(5, 1, 0, 31)) == 1
+    assert await delivered() == [1, 4, 5]
+    # The missed days' content is still served on request.
+    for missed in ("2030-03-02", "2030-03-03"):
+        response = await client.get(f"{BASE}/{campaign.id}/content?date={missed}", headers=headers)
+        assert response.status_code == 200
+        assert (await response.get_json())["date"] == missed
+
+
+async def test_a_campaign_paused_while_the_tick_runs_is_not_delivered(
+    client: Client, account: tuple[str, dict[str, str]]
+) -> None:
+    _, headers = account
+    _, created = await create(client, headers, start="2030-03-01", end="2030-03-02")
+    campaign = await Campaign.get(id=created["campaign"]["id"])
+    await Campaign.filter(id=campaign.id).update(active=False)  # paused after the tick read it
+    assert (
+        await campaign_delivery.deliver_day(campaign, date(2030, 3, 1), datetime.now(UTC)) is None
+    )
+    assert not await CampaignDay.filter(campaign_id=campaign.id).exists()
 
 
 async def test_test_mode_campaigns_are_seen_only_with_test_keys(

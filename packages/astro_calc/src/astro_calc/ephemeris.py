@@ -22,6 +22,8 @@ from __future__ import annotations
 import math
 import os
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Final, Literal
 
@@ -274,6 +276,27 @@ def body_position(jd_ut: float, name: str, *, ayanamsa: str | None = None) -> Bo
             raise _out_of_span(exc) or exc from None
     lon, lat, dist, slon, slat, sdist = values
     return BodyPosition(name, lon % 360.0, lat, dist, slon, slat, sdist)
+
+
+@contextmanager
+def held_tropical() -> Iterator[Callable[[float, str], BodyPosition]]:
+    """Hold the ephemeris for a burst of tropical positions of the major bodies (no asteroid
+    files): yields a function equal to :func:`body_position` without an ayanamsa (the same
+    flags, so the same values to the last bit), without its per-call set-up. Other threads wait
+    for the ephemeris until the block ends; keep the block short."""
+    with _LOCK:
+        flags = _prepare(None)
+        calc = swe.calc_ut
+
+        def position(jd_ut: float, name: str) -> BodyPosition:
+            try:
+                values, _ret = calc(jd_ut, BODY_IDS[name], flags)
+            except swe.Error as exc:
+                raise _out_of_span(exc) or exc from None
+            lon, lat, dist, slon, slat, sdist = values
+            return BodyPosition(name, lon % 360.0, lat, dist, slon, slat, sdist)
+
+        yield position
 
 
 def body_positions(

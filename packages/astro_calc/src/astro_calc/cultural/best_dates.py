@@ -58,11 +58,12 @@ class BestDates(msgspec.Struct, frozen=True):
 
 SCORING: Final = (
     "Sum over the markets of each market's day score (public holiday -3 for store openings and "
-    "contract signings, -1 otherwise; Chinese day officer suits +2 / avoids -3; nothing-suitable "
-    "eve -3; yellow-road day +1; ghost month -2; Thai auspicious day +2, each Thai rule against "
-    "it -1 (at most three); Buddhist Lent -2 for weddings and moving; Hindu tithi good +1, Rikta "
-    "or Amavasya -2; Korean spirit-free moving day +2; Mercury retrograde -2 for launches, "
-    "contracts and campaigns, -1 otherwise; void-of-course Moon in business hours -1). Ranked by "
+    "contract signings, -1 otherwise; Chinese almanac suits +2 / avoids -3; "
+    "no-major-undertakings day (大事勿用) -3; yellow-road day +1; ghost month -2; Thai "
+    "auspicious day +2, each Thai rule against it -1 (at most three); Buddhist Lent -2 for "
+    "weddings and moving; Hindu tithi good +1, Rikta or Amavasya -2; Korean spirit-free moving "
+    "day +2; Mercury retrograde -2 for launches, contracts and campaigns, -1 otherwise; "
+    "void-of-course Moon in business hours -1). Ranked by "
     "score, then the worst market's score, then date."
 )
 

@@ -459,7 +459,7 @@ def _evaluate(day: date, ctx: _Context, activity: str) -> MarketDay:
             src = _source("chinese")
             target = load("texts")["activities"][activity]["tongshu"]
             officer = f"{ts.officer.zh} ({ts.officer.name})"
-            if ts.si_li_jue:
+            if any(a.key == "major_affairs" for a in ts.avoid):
                 facts.append(
                     Fact("chinese", "nothing_suitable", _text("nothing_suitable", lang), src,
                          "avoid", WEIGHTS["nothing_suitable"])

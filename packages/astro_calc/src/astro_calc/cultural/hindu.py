@@ -35,7 +35,7 @@ import msgspec
 
 from astro_calc import ephemeris
 from astro_calc.cultural._data import load
-from astro_calc.search import elongation, next_lunar_phase
+from astro_calc.search import next_lunar_phase
 from astro_calc.vedic.panchanga import tithi_name
 
 Language = Literal["en", "th"]
@@ -76,10 +76,6 @@ class _Moments(msgspec.Struct, frozen=True):
     tithis: tuple[int, ...]  # the tithi at each point
 
 
-def _tithi_at(jd: float) -> int:
-    return int(elongation(jd) // 12.0) + 1
-
-
 @lru_cache(maxsize=2048)
 def _moments(day: date) -> _Moments:
     local_midnight = datetime(day.year, day.month, day.day, tzinfo=UTC) - IST_OFFSET
@@ -96,7 +92,19 @@ def _moments(day: date) -> _Moments:
         sset,
         jd0 + 1.0,  # the following local midnight
     )
-    return _Moments(rise, sset, points, tuple(_tithi_at(p) for p in points))
+    with ephemeris.held_tropical() as position:  # elongation() without its per-call set-up
+
+        def tithi(jd: float) -> int:
+            moon, sun = position(jd, "moon").longitude, position(jd, "sun").longitude
+            return int(((moon - sun) % 360.0) // 12.0) + 1
+
+        # The elongation only grows (the Moon always outruns the Sun), so a point between two
+        # points of the same tithi (less than a day apart) has that tithi too.
+        found: dict[int, int] = {0: tithi(points[0]), 4: tithi(points[4])}
+        for k, (lo, hi) in ((2, (0, 4)), (1, (0, 2)), (3, (2, 4))):
+            found[k] = found[lo] if found[lo] == found[hi] else tithi(points[k])
+        tithis = tuple(found[k] for k in range(5))
+    return _Moments(rise, sset, points, tithis)
 
 
 @lru_cache(maxsize=16)

@@ -16,6 +16,7 @@ Conventions
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from typing import Final
@@ -34,6 +35,9 @@ ASPECTS: Final = (0.0, 60.0, 90.0, 120.0, 180.0, 240.0, 270.0, 300.0)
 _STEP: Final = 0.5  # days
 #: Precision of the instants (published tables give minutes).
 _TOL_S: Final = 20.0
+#: Bound on the error of a crossing's linear estimate within a step, in days (the Moon's
+#: motion is near-linear over 12 hours; the slow bodies' interpolation errs by minutes).
+_MARGIN: Final = 0.1
 #: Sampling of the other bodies, in Moon steps (interpolated between).
 _SLOW_STEP: Final = {"sun": 4, "mercury": 2, "venus": 4, "mars": 8}
 _SLOW_STEP.update(dict.fromkeys(("jupiter", "saturn", "uranus", "neptune", "pluto"), 24))
@@ -58,11 +62,10 @@ SIGNS: Final = (
 )  # fmt: skip
 
 
-def _lon(jd: float, body: str) -> float:
-    return ephemeris.body_position(jd, body).longitude
+Longitude = Callable[[float, str], float]
 
 
-def _samples(body: str, times: list[float]) -> list[float]:
+def _samples(body: str, times: list[float], _lon: Longitude) -> list[float]:
     """Longitudes at ``times``: the Moon computed at each, the others every ``_SLOW_STEP[body]``
     samples and interpolated linearly between (their motion over a day is near-linear; the
     crossings found are then refined with exact positions)."""
@@ -90,24 +93,45 @@ def _month_sky(
     year: int, month: int
 ) -> tuple[tuple[tuple[float, bool], ...], tuple[VoidPeriod, ...]]:
     """Mercury's stations (Julian day, True when it turns retrograde) and the void-of-course
-    periods whose ingress falls in one UTC calendar month (one cache entry per month)."""
+    periods whose ingress falls in one UTC calendar month (one cache entry per month).
+
+    The ephemeris is held for the month (about 15 ms) and every longitude is computed once (a
+    memo by instant and body: the searches start from the sampled instants), with the same
+    values as :func:`astro_calc.ephemeris.body_position`, so the results do not change."""
+    with ephemeris.held_tropical() as position:
+        memo: dict[tuple[float, str], float] = {}
+
+        def lon(jd: float, body: str) -> float:
+            key = (jd, body)
+            value = memo.get(key)
+            if value is None:
+                value = memo[key] = position(jd, body).longitude
+            return value
+
+        def speed(jd: float) -> float:
+            return position(jd, "mercury").speed
+
+        return _month_sky_held(year, month, lon, speed)
+
+
+def _month_sky_held(
+    year: int, month: int, _lon: Longitude, mercury_speed: Callable[[float], float]
+) -> tuple[tuple[tuple[float, bool], ...], tuple[VoidPeriod, ...]]:
     t0 = ephemeris.julian_day(_month_start(year, month))
     t1 = ephemeris.julian_day(_month_start(year, month + 1))
     stations: list[tuple[float, bool]] = []
-    prev = ephemeris.body_position(t0, "mercury").speed
+    prev = mercury_speed(t0)
     for k in range(1, int(t1 - t0) + 1):
-        cur = ephemeris.body_position(t0 + k, "mercury").speed
+        cur = mercury_speed(t0 + k)
         if (prev < 0) != (cur < 0):
-            jd = refine_root(
-                lambda t: ephemeris.body_position(t, "mercury").speed, t0 + k - 1, t0 + k
-            )
+            jd = refine_root(mercury_speed, t0 + k - 1, t0 + k)
             stations.append((jd, cur < 0))
         prev = cur
     grid_start = t0 - 3.0  # the last aspect before an ingress early in the month
     n = int((t1 - grid_start) / _STEP) + 1
     times = [grid_start + i * _STEP for i in range(n)]
     moon = [_lon(t, "moon") for t in times]
-    others = {b: _samples(b, times) for b in BODIES}
+    others = {b: _samples(b, times, _lon) for b in BODIES}
     periods: list[VoidPeriod] = []
     for i in range(1, n):
         if int(moon[i] // 30) == int(moon[i - 1] // 30):
@@ -125,22 +149,32 @@ def _month_sky(
         last: tuple[float, str, float] | None = None
         j = i
         while j > 0 and last is None:
+            # The step's crossings, latest first by their linear estimate; only those that can
+            # still be the latest before the ingress are refined (_MARGIN bounds the estimate's
+            # error, so the refined instants and the choice are those of refining them all).
+            candidates: list[tuple[float, str, float]] = []
             for body in BODIES:
                 series = others[body]
                 for asp in ASPECTS:
                     a = angle_diff((moon[j - 1] - series[j - 1]) % 360.0, asp)
                     b = angle_diff((moon[j] - series[j]) % 360.0, asp)
                     if (a <= 0 < b or b <= 0 < a) and abs(a - b) < 90.0:
+                        candidates.append((times[j - 1] + _STEP * a / (a - b), body, asp))
+            for estimate, body, asp in sorted(candidates, key=lambda c: -c[0]):
+                if estimate > ingress + _MARGIN:
+                    continue
+                if last is not None and estimate < last[0] - _MARGIN:
+                    break
 
-                        def f(t: float, body: str = body, asp: float = asp) -> float:
-                            return angle_diff((_lon(t, "moon") - _lon(t, body)) % 360.0, asp)
+                def f(t: float, body: str = body, asp: float = asp) -> float:
+                    return angle_diff((_lon(t, "moon") - _lon(t, body)) % 360.0, asp)
 
-                        try:
-                            hit = refine_root(f, times[j - 1], times[j], tolerance_s=_TOL_S)
-                        except ValueError:  # an interpolation artefact: no exact crossing
-                            continue
-                        if hit < ingress and (last is None or hit > last[0]):
-                            last = (hit, body, asp)
+                try:
+                    hit = refine_root(f, times[j - 1], times[j], tolerance_s=_TOL_S)
+                except ValueError:  # an interpolation artefact: no exact crossing
+                    continue
+                if hit < ingress and (last is None or hit > last[0]):
+                    last = (hit, body, asp)
             j -= 1
         if last is None:  # cannot happen: the Moon aspects the Sun every ~2.5 days
             continue

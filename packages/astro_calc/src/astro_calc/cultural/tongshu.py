@@ -14,16 +14,27 @@ Conventions
 * Clash (冲): the branch opposite the day's (six apart), its zodiac animal, and the clashing stem
   (four stems on: 甲 clashes 戊, as almanacs print it); the evil direction (煞) by the day
   branch's triad: 申子辰 south, 亥卯未 west, 寅午戌 north, 巳酉丑 east.
-* Suitable/avoid (宜/忌): by the officer, from the rule table ``data/cultural/tongshu.json``
-  (the popular Tong Shu verses, Xie Ji Bian Fang Shu juan 4); the days before the equinoxes and
-  solstices (四离) and before 立春, 立夏, 立秋, 立冬 (四绝) are "nothing suitable" (诸事不宜).
+* Suitable/avoid (宜/忌): from the spirits of the day (神煞), after Xie Ji Bian Fang Shu
+  (协纪辨方书, 1739). Each spirit (``data/cultural/tongshu_spirits.json``) is found from the
+  solar month's branch and the day's stem, branch or ganzhi (四离/四绝: the eve of an
+  equinox or solstice / of a season's start), and carries the activities it favours
+  (吉神) or forbids (凶煞). The evaluator (:func:`suitable_and_avoid`) applies the book's
+  precedence (offerings, 祭祀, are suitable on any day with a good spirit unless
+  forbidden): on a day of 月破, 四废, 四离 or 四绝 the almanac prints "no major
+  undertakings" (大事勿用) with the major ones as avoid, and only the spirit's exceptions as
+  suitable; otherwise the suitable activities are the
+  good spirits' and the day officer's (the popular verses on the twelve officers) minus
+  any a bad spirit or the officer forbids, unless a lifting virtue (天德, 月德,
+  天德合, 月德合, 天赦, 天愿) is present and the forbidding spirit is not a hard one; the
+  avoid line names the forbidden major undertakings (the data's ``printed_avoid``). Left
+  out: the wedding-only 不将 days, the 土王用事 extension of 母仓, and the book's finer
+  grading of mixed days, so the lists are close to, not identical with, a printed almanac.
 * Spirit of the day (十二天神) and the yellow/black road (黄道/黑道): 青龙 on branch 子 in the 寅
   and 申 months, two branches later each following month.
 
 The officer, clash, evil direction and spirit are checked against lunar-python for every day of
-several years (exact agreement). The almanac's own 宜/忌 lists come from a table of the officer
-combined with dozens of spirits; ours keeps the officer rules only, and the tests state the
-agreement with lunar-python's lists per activity.
+several years (exact agreement); the spirits' positions against its spirit lists; the 宜/忌 lists
+against its almanac lists, with the measured agreement stated in the tests.
 """
 
 from __future__ import annotations
@@ -31,7 +42,7 @@ from __future__ import annotations
 import bisect
 from datetime import date
 from functools import lru_cache
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -76,7 +87,7 @@ class TongShuDay(msgspec.Struct, frozen=True):
     clash: Clash
     spirit: str  # 十二天神
     yellow_road: bool  # 黄道 day
-    si_li_jue: bool  # eve of an equinox/solstice or of a season's start: nothing suitable
+    si_li_jue: bool  # eve of an equinox/solstice or of a season's start: no major undertakings
     suitable: tuple[Activity, ...]
     avoid: tuple[Activity, ...]
 
@@ -96,14 +107,17 @@ def _jie_days(year: int) -> tuple[tuple[date, ...], tuple[int, ...]]:
 
 
 @lru_cache(maxsize=32)
-def _eve_days(year: int) -> frozenset[date]:
-    out: set[date] = set()
+def _eve_days(year: int) -> dict[date, str]:
+    """Eves of the equinoxes and solstices (四离) and of the seasons' starts (四绝)."""
+    out: dict[date, str] = {}
     for y in (year, year + 1):
         for term in solar_terms(y):
             if term.index in _SI_LI or term.index in _SI_JUE:
                 day = civil_date(term.jd_ut, reference_offset_minutes(term.jd_ut))
-                out.add(date.fromordinal(day.toordinal() - 1))
-    return frozenset(out)
+                out[date.fromordinal(day.toordinal() - 1)] = (
+                    "四离" if term.index in _SI_LI else "四绝"
+                )
+    return out
 
 
 def month_branch(day: date) -> int:
@@ -125,9 +139,111 @@ def month_cycle_index(day: date) -> int:
     return (6 * stem - 5 * branch) % 60
 
 
+@lru_cache(maxsize=512)
 def _activity(key: str, language: Language) -> Activity:
     entry = load("tongshu")["activities"][key]
     return Activity(key, entry["zh"], entry[language])
+
+
+@lru_cache(maxsize=1)
+def _key_of_term() -> dict[str, str]:
+    """Activity key of each almanac term (zh) of the data file."""
+    return {entry["zh"]: key for key, entry in load("tongshu")["activities"].items()}
+
+
+def _expand(terms: list[str]) -> list[str]:
+    groups = load("tongshu_spirits")["groups"]
+    out: list[str] = []
+    for term in terms:
+        out.extend(groups[term[1:]] if term.startswith("@") else [term])
+    return out
+
+
+def _cycles(token: str) -> frozenset[int]:
+    """Sexagenary indices a token names: a ganzhi (two characters), or every day of a stem or a
+    branch (one character)."""
+    return frozenset(
+        i for i in range(60) if token == ganzhi(i) or (len(token) == 1 and token in ganzhi(i))
+    )
+
+
+@lru_cache(maxsize=1)
+def _spirit_table() -> tuple[tuple[str, tuple[frozenset[int], ...] | None, str | None], ...]:
+    """Each spirit with, per solar month (0 = 寅), the sexagenary days it falls on (``None`` for
+    the eve spirits, which carry the eve they mark)."""
+    out: list[tuple[str, tuple[frozenset[int], ...] | None, str | None]] = []
+    for name, spirit in load("tongshu_spirits")["spirits"].items():
+        find: dict[str, Any] = spirit["find"]
+        if "eve_of_terms" in find:
+            out.append((name, None, find["eve_of_terms"]))
+            continue
+        if "months" in find:
+            per_month = [entry.split(",") for entry in find["months"]]
+        elif "every_month" in find:
+            per_month = [find["every_month"].split(",")] * 12
+        else:
+            per_month = [find["days"]] * 12
+        months = tuple(frozenset().union(*(_cycles(t) for t in tokens)) for tokens in per_month)
+        out.append((name, months, None))
+    return tuple(out)
+
+
+def day_spirits(day: date) -> tuple[str, ...]:
+    """The spirits (神煞) of a civil day that the almanac's 宜/忌 rules use, in data-file order."""
+    return _spirits(
+        (month_branch(day) - 2) % 12, day_cycle_index(day), _eve_days(day.year).get(day)
+    )
+
+
+@lru_cache(maxsize=2048)
+def _spirits(month_index: int, cycle: int, eve: str | None) -> tuple[str, ...]:
+    """Spirits of a day by its solar month (0 = 寅), sexagenary index and eve (四离/四绝)."""
+    return tuple(
+        name
+        for name, months, marks in _spirit_table()
+        if (cycle in months[month_index] if months is not None else marks == eve)
+    )
+
+
+def suitable_and_avoid(day: date, officer_zh: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Almanac terms suitable and to avoid on a day (precedence in the module docstring)."""
+    return _suitable_and_avoid(day_spirits(day), officer_zh)
+
+
+@lru_cache(maxsize=2048)
+def _suitable_and_avoid(
+    spirit_names: tuple[str, ...], officer_zh: str
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    data = load("tongshu_spirits")
+    entries = [data["spirits"][n] for n in spirit_names]
+    good = [e for e in entries if e["kind"] == "good"]
+    bad = [e for e in entries if e["kind"] == "bad"]
+    if any(e.get("major_affairs_unsuitable") for e in bad):
+        exceptions = {t for e in bad for t in _expand(e.get("yi", []))}
+        return tuple(sorted(exceptions, key=_order)), ("大事勿用", *data["printed_avoid"])
+    suitable = {t for e in good for t in _expand(e["yi"])}
+    if good:
+        suitable |= set(_expand(data["default_suitable"]))
+    forbidden = {t for e in bad for t in _expand(e["ji"])}
+    officer = data["officers"].get(officer_zh, {})
+    suitable |= set(_expand(officer.get("yi", [])))
+    forbidden |= set(_expand(officer.get("ji", [])))
+    hard = {t for e in bad if e.get("hard") for t in _expand(e["ji"])}
+    if any(e.get("lifts") for e in good):
+        forbidden -= suitable - hard
+    suitable -= forbidden
+    printed = tuple(t for t in data["printed_avoid"] if t in forbidden)
+    return tuple(sorted(suitable, key=_order)), printed
+
+
+def _order(term: str) -> int:
+    """Terms in the data file's activity order (a stable, almanac-like order)."""
+    return _rank()[term]
+
+
+@lru_cache(maxsize=1)
+def _rank() -> dict[str, int]:
+    return {term: i for i, term in enumerate(_key_of_term())}
 
 
 def tong_shu_day(day: date, language: Language = "en") -> TongShuDay:
@@ -154,12 +270,10 @@ def tong_shu_day(day: date, language: Language = "en") -> TongShuDay:
     spirits = data["spirits"]
     spirit_index = (day_branch - 2 * ((m_branch - 2) % 6)) % 12
     eve = day in _eve_days(day.year)
-    if eve:
-        suitable: tuple[Activity, ...] = ()
-        avoid: tuple[Activity, ...] = (_activity("nothing", language),)
-    else:
-        suitable = tuple(_activity(k, language) for k in entry["yi"])
-        avoid = tuple(_activity(k, language) for k in entry["ji"])
+    yi, ji = suitable_and_avoid(day, entry["zh"])
+    keys = _key_of_term()
+    suitable = tuple(_activity(keys[t], language) for t in yi)
+    avoid = tuple(_activity(keys[t], language) for t in ji)
     return TongShuDay(
         date=day,
         day_ganzhi=ganzhi(index),

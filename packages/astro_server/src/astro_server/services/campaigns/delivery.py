@@ -46,6 +46,8 @@ async def deliver_day(
     the event id, or None when another scheduler (or an earlier tick) did it."""
     if await CampaignDay.exists(campaign_id=campaign.id, local_date=day):
         return None
+    if not await Campaign.exists(id=campaign.id, active=True):
+        return None  # paused (or deleted) since the tick took it: not delivered
     data = delivery_data(await day_content(campaign, day), campaign)
     event_id = "evt_" + secrets.token_hex(12)
     try:

@@ -125,13 +125,19 @@ async def list_campaigns(
 async def update_campaign(
     campaign: Campaign, *, name: str | None, active: bool | None, now: datetime
 ) -> Campaign:
-    """Rename and/or pause (``active`` false: no delivery) or resume (from the next due day)."""
+    """Rename and/or pause (``active`` false: no delivery) or resume (from the next due day).
+
+    Resuming does not back-fill: the days whose delivery time passed while the campaign was
+    paused are not sent (their content stays readable with ``GET .../content?date=``); the
+    first delivery is the next one after ``now`` (today's, when its time is still ahead).
+    ``active: true`` on a campaign that is not paused changes nothing (rescheduling it would
+    skip a day that fell due but that the scheduler has not taken yet)."""
     changes: dict[str, Any] = {}
     if name is not None:
         changes["name"] = name
     if active is False:
         changes.update(active=False, next_due_at=None)
-    elif active is True:
+    elif active is True and not campaign.active:
         changes.update(
             active=True,
             next_due_at=next_delivery(
