@@ -184,7 +184,8 @@ async def put_upload(upload_id: str) -> Response:
         raise APIError(403, "This upload URL is not signed.", error="forbidden")
     body = request.body
     # The app-wide JSON body limit (ASTRO_MAX_BODY_BYTES) does not apply: the grant's
-    # content_length (at most 10 MB) bounds this body, enforced while it streams in.
+    # content_length (at most 10 MB) bounds this body, enforced while it streams in (the
+    # receiver buffers at most streaming.HIGH_WATER unread bytes; see astro_server.streaming).
     body._max_content_length = MAX_UPLOAD_BYTES + 1
     if isinstance(body._must_raise, RequestEntityTooLarge):
         body._must_raise = None

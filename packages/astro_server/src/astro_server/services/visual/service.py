@@ -8,6 +8,7 @@ import hashlib
 import io
 import logging
 import secrets
+import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -27,6 +28,8 @@ log = logging.getLogger("astro_server.visual")
 
 GRANT_TTL = timedelta(minutes=15)
 JOB_KIND = "visual_readings.reading"
+SPOOL_BYTES = 256 * 1024
+"""How much of an upload's body stays in memory before its spool moves to a temporary file."""
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -67,7 +70,13 @@ async def create_grant(
 
 async def receive_upload(upload_id: str, expires: int, signature: str, body: Any) -> None:
     """Store the PUT body; refuses a bad signature, an expired grant, a second PUT, an
-    oversized body (413, nothing kept)."""
+    oversized body (413, nothing kept).
+
+    The body streams in chunks into a spooled temporary file (in memory up to
+    :data:`SPOOL_BYTES`, then on disk) and from it to storage, so the server never holds the
+    whole photo: 413 as soon as more than the grant's ``content_length`` has arrived. On any
+    failure (413, a disconnect, storage down) the spool is gone, nothing is stored and the
+    grant can take a PUT again."""
     if not signature or not files.signature_valid(upload_id, expires, signature):
         raise APIError(403, "This upload URL's signature is not valid.", error="forbidden")
     upload = await VisualUpload.get_or_none(id=upload_id)
@@ -78,19 +87,21 @@ async def receive_upload(upload_id: str, expires: int, signature: str, body: Any
     claimed = await VisualUpload.filter(id=upload_id, status="granted").update(status="receiving")
     if not claimed:
         raise APIError(409, "This upload has already received its bytes.", error="conflict")
-    received = bytearray()
+    key = f"{upload_id}.raw"
     try:
-        async for chunk in body:
-            received += chunk
-            if len(received) > upload.content_length:
-                raise APIError(
-                    413,
-                    f"The body is longer than the grant's content_length "
-                    f"({upload.content_length}).",
-                    error="payload_too_large",
-                )
-        key = f"{upload_id}.raw"
-        await files.storage().put(key, bytes(received), upload.content_type)
+        with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+            received = 0
+            async for chunk in body:
+                received += len(chunk)
+                if received > upload.content_length:
+                    raise APIError(
+                        413,
+                        f"The body is longer than the grant's content_length "
+                        f"({upload.content_length}).",
+                        error="payload_too_large",
+                    )
+                spool.write(chunk)
+            await files.storage().put(key, spool, upload.content_type)
     except BaseException:
         await VisualUpload.filter(id=upload_id, status="receiving").update(status="granted")
         raise
