@@ -39,7 +39,7 @@ from werkzeug import Request, Response
 import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.webhooks import verify
-from conftest import ServerProcess, Stack, s3_env
+from conftest import ServerProcess, Stack, poll, s3_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "packages/astro_server/tests"))
 from _visual_support import coffee, encode, grace_hopper
@@ -317,5 +317,12 @@ def test_customer_reading_with_email_delivery_and_analytics(
         )
         assert face.actual_cost_micros == reading.actual_cost_micros
         assert face.estimated_cost_micros == reading.estimated_cost_micros
-        (delivery,) = ana.visual_reading_deliveries.list()
+        (delivery,) = ana.visual_reading_deliveries.list(limit=1)
         assert (delivery.consecutive_failures, delivery.active) == (0, True)
+        # Its delivery log (paged): the worker records the answer after the sink has the mail.
+        (logged,) = poll(
+            lambda: list(ana.visual_reading_deliveries.deliveries(delivery.id, limit=1)),
+            lambda log: len(log) == 1 and log[0].status == "succeeded",
+        )
+        assert logged.event_type == "visual_reading.succeeded"
+        assert [a.succeeded for a in logged.attempt_log] == [True]
