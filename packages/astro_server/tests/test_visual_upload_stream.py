@@ -3,7 +3,8 @@ httpx's ASGI transport, which hands the app one chunk per ``receive``), on SQLit
 PostgreSQL with the directory storage:
 
 * ``content_length`` exactly is stored; one byte more is 413 with nothing stored (no object, no
-  ``.part-`` file) and the grant still takes a PUT;
+  ``.part-`` file) and the grant still takes a PUT, chunked or with a Content-Length; a client
+  gone mid-body or a failing storage leave nothing either;
 * a body sent in hundreds of small chunks (no Content-Length: chunked) arrives intact (complete
   validates its SHA-256);
 * peak memory (tracemalloc) while an 8 MB body streams in stays a small fraction of the body:
@@ -77,17 +78,52 @@ async def test_exact_length_is_kept_and_one_byte_more_is_413_with_nothing_stored
     path = put_path(granted)
     before = stored_names(tmp_path)
 
-    too_long = await http.put(path, content=chunks(data + b"x", 4096))
-    assert too_long.status_code == 413
-    assert too_long.json()["error"] == "payload_too_large"
-    assert stored_names(tmp_path) == before  # no object, no half-written .part- file
-    assert await files.storage().size(f"{granted['upload_id']}.raw") is None
-    assert (await VisualUpload.get(id=granted["upload_id"])).status == "granted"
+    # Chunked (no Content-Length): 413 at the byte past content_length. With a Content-Length
+    # one above the grant: 413 before any byte is read.
+    for body in (chunks(data + b"x", 4096), data + b"x"):
+        too_long = await http.put(path, content=body)
+        assert too_long.status_code == 413
+        assert too_long.json()["error"] == "payload_too_large"
+        assert stored_names(tmp_path) == before  # no object, no half-written .part- file
+        assert await files.storage().size(f"{granted['upload_id']}.raw") is None
+        assert (await VisualUpload.get(id=granted["upload_id"])).status == "granted"
 
     exact = await http.put(path, content=data, headers=granted["required_headers"])
     assert exact.status_code == 204, exact.text
     assert await files.storage().read(f"{granted['upload_id']}.raw") == data
     assert (await VisualUpload.get(id=granted["upload_id"])).status == "uploaded"
+
+
+async def test_a_client_gone_mid_body_or_a_storage_failure_keeps_nothing(
+    http: httpx.AsyncClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, key = await new_account("pro", 10)
+    data = encode(grace_hopper())
+    granted = await grant(http, key, len(data), hashlib.sha256(data).hexdigest())
+    path = put_path(granted)
+    before = stored_names(tmp_path)
+
+    async def half_then_gone() -> AsyncIterator[bytes]:
+        yield data[: len(data) // 2]
+        raise ConnectionResetError("client gone")
+
+    with pytest.raises(ConnectionResetError):
+        await http.put(path, content=half_then_gone())
+    assert stored_names(tmp_path) == before
+    assert (await VisualUpload.get(id=granted["upload_id"])).status == "granted"
+
+    backend = files.storage()
+
+    async def broken_put(*args: Any, **kwargs: Any) -> int:
+        raise files.StorageError("disk full")
+
+    monkeypatch.setattr(backend, "put", broken_put)
+    failed = await http.put(path, content=chunks(data, 4096))
+    assert failed.status_code >= 500
+    assert stored_names(tmp_path) == before
+    assert (await VisualUpload.get(id=granted["upload_id"])).status == "granted"
+    monkeypatch.undo()
+    assert (await http.put(path, content=chunks(data, 4096))).status_code == 204
 
 
 async def test_a_body_in_many_small_chunks_arrives_intact(http: httpx.AsyncClient) -> None:

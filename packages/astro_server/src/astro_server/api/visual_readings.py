@@ -190,7 +190,11 @@ async def put_upload(upload_id: str) -> Response:
     if isinstance(body._must_raise, RequestEntityTooLarge):
         body._must_raise = None
     await visual.receive_upload(
-        upload_id, int(raw_expires), request.args.get("signature", ""), body
+        upload_id,
+        int(raw_expires),
+        request.args.get("signature", ""),
+        body,
+        declared_length=request.content_length,
     )
     return Response(b"", status=204)
 
