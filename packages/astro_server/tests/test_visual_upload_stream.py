@@ -9,12 +9,16 @@ PostgreSQL with the directory storage:
   validates its SHA-256);
 * peak memory (tracemalloc) while an 8 MB body streams in stays a small fraction of the body:
   the receiver waits for the handler above ``streaming.HIGH_WATER`` unread bytes and the body
-  spools to disk past ``SPOOL_BYTES``.
+  spools to disk past ``SPOOL_BYTES``;
+* a JSON route, which reads its body whole, still gets a chunked body past the receiver's
+  high-water mark (no deadlock), and the app-wide body limit still holds.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import json
 import tracemalloc
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -29,6 +33,7 @@ from quart import Quart
 
 from astro_server.models import VisualUpload
 from astro_server.services import files
+from astro_server.streaming import HIGH_WATER
 
 GRANTS = "/api/v3/visual-readings/uploads"
 
@@ -170,3 +175,25 @@ async def test_an_8_mb_body_streams_without_being_held_in_memory(
     checks = {c["check"]: c["verdict"] for c in done.json()["validation"]["checks"]}
     assert checks["byte_size"] == "pass"
     assert checks["sha256"] == "pass"
+
+
+async def test_a_json_body_read_whole_still_arrives_under_back_pressure(
+    http: httpx.AsyncClient,
+) -> None:
+    """A JSON route reads its body whole: the receiver's wait above HIGH_WATER is lifted (no
+    deadlock), and ASTRO_MAX_BODY_BYTES (1 MiB) still refuses a longer chunked body."""
+    _, key = await new_account("pro", 10)
+    assert HIGH_WATER < 900_000
+    for size, status in ((900_000, 400), (1_200_000, 413)):
+        raw = json.dumps({"content_length": 1, "sha256": "0" * 64, "kind": "x" * size}).encode()
+        response = await asyncio.wait_for(
+            http.post(
+                GRANTS,
+                content=chunks(raw, 4096),
+                headers={**key_headers(key), "Content-Type": "application/json"},
+            ),
+            timeout=60,
+        )
+        assert response.status_code == status, response.text
+        if status == 400:
+            assert "kind" in {d["field"] for d in response.json()["details"]}
