@@ -177,8 +177,9 @@ async def put_upload(upload_id: str) -> Response:
     """Send the photo's bytes to a signed upload URL (no other credential).
 
     403 bad signature; 409 the bytes already arrived; 410 the grant expired; 413 the body is
-    longer than the grant's ``content_length`` (nothing is kept). Answers 204.
-    """
+    longer than the grant's ``content_length``: refused at once for a larger
+    ``Content-Length``, at the first byte past it for a chunked body (nothing is kept; the
+    grant takes another PUT). The body streams to storage (never held whole). Answers 204."""
     raw_expires = request.args.get("expires", "")
     if not raw_expires.isdigit() or len(raw_expires) > 12:
         raise APIError(403, "This upload URL is not signed.", error="forbidden")
