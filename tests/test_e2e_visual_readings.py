@@ -5,6 +5,7 @@ worker, the scheduler) on PostgreSQL, Redis and the local S3 server (moto):
   portrait, a face reading in Thai run by the worker, its overlay downloaded through the signed
   URL, and the ``visual_upload.validated`` and ``visual_reading.succeeded`` events received by a
   local HTTPS receiver and verified with ``astro_sdk.webhooks.verify`` (no photo in them);
+* the signed PUT streamed in 1 KB chunks (one byte too many: 413, nothing kept) to S3;
 * a photo with no face is refused at complete (422, ``visual_upload.rejected``);
 * a reading whose photo is gone when the worker runs it (as after its retention) fails, is
   refunded exactly once and sends ``visual_reading.failed``;
@@ -26,7 +27,9 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+import httpx
 import pytest
 import trustme
 from aiosmtpd.controller import Controller
@@ -36,7 +39,7 @@ from werkzeug import Request, Response
 import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.webhooks import verify
-from conftest import ServerProcess, Stack, s3_env
+from conftest import ServerProcess, Stack, poll, s3_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "packages/astro_server/tests"))
 from _visual_support import coffee, encode, grace_hopper
@@ -163,6 +166,11 @@ def api(production_stack: Stack, env: dict[str, str]) -> ServerProcess:
 PASSWORD = "correct horse battery staple"
 
 
+def _chunks(data: bytes, size: int) -> Iterator[bytes]:
+    for start in range(0, len(data), size):
+        yield data[start : start + size]
+
+
 def new_account(stack: Stack, email_address: str | None = None) -> dict[str, Any]:
     out = stack.run_cli(
         "create-account", "--name", "e2e", "--tier", "pro", "--credits", "100", "--json"
@@ -225,8 +233,19 @@ def test_face_reading_end_to_end_with_verified_events_refund_and_deletion(
         assert photo[:2000] not in raw
         assert b"overlay" not in raw
 
+        # The signed PUT streams to S3 through hypercorn: a chunked body one byte too long is
+        # 413 (nothing kept, the grant still open); the exact body in 1 KB chunks is stored.
+        grant = client.visual_readings.create_upload_grant(photo, kind="face")
+        signed = urlsplit(grant.upload_url)  # on ASTRO_PUBLIC_URL's host: sent to this server
+        url = f"{api.base_url}{signed.path}?{signed.query}"
+        headers = {k: v for k, v in grant.required_headers.items() if k.lower() != "content-length"}
+        put = {"url": url, "headers": headers, "timeout": 60}  # chunked: no Content-Length
+        assert httpx.put(content=_chunks(photo + b"x", 1024), **put).status_code == 413
+        assert httpx.put(content=_chunks(photo, 1024), **put).status_code == 204
+        second = client.visual_readings.complete_upload(grant.upload_id)
+        assert second.byte_size == len(photo)
+
         # A reading whose photo is gone when the worker runs it fails and is refunded once.
-        second = client.visual_readings.upload(photo, kind="face")
         done = subprocess.run(
             [sys.executable, "-c", DELETE_PHOTO, second.id],
             env={**production_stack.env, **env}, capture_output=True, text=True, timeout=120,
@@ -305,5 +324,12 @@ def test_customer_reading_with_email_delivery_and_analytics(
         (busy,) = [d for d in daily.by_day if any(p.jobs for p in d.by_product)]
         assert busy.date == reading.created_at.date()
         assert busy.by_product == usage.by_product
-        (delivery,) = ana.visual_reading_deliveries.list()
+        (delivery,) = ana.visual_reading_deliveries.list(limit=1)
         assert (delivery.consecutive_failures, delivery.active) == (0, True)
+        # Its delivery log (paged): the worker records the answer after the sink has the mail.
+        (logged,) = poll(
+            lambda: list(ana.visual_reading_deliveries.deliveries(delivery.id, limit=1)),
+            lambda log: len(log) == 1 and log[0].status == "succeeded",
+        )
+        assert logged.event_type == "visual_reading.succeeded"
+        assert [a.succeeded for a in logged.attempt_log] == [True]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -475,3 +475,50 @@ async def test_a_customer_holds_at_most_the_configured_number_of_subscriptions(
         assert (await client.delete(f"{BASE}/{kept}", headers=ana_headers)).status_code == 204
         status, _ = await create(client, ana_headers, destination_url=receiver.url(), sign="libra")
         assert status == 201
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("limit=0", "limit"), ("limit=101", "limit"), ("cursor=dlv_unknown", "cursor")],
+)
+@pytest.mark.parametrize("log", [False, True])
+async def test_the_lists_refuse_a_limit_or_cursor_out_of_bounds(
+    client: Client, ana: dict[str, str], receiver: Receiver, query: str, field: str, log: bool
+) -> None:
+    _, body = await create(client, ana, destination_url=receiver.url(), sign="leo")
+    path = f"{BASE}/{body['subscription']['id']}/deliveries" if log else BASE
+    response = await client.get(f"{path}?{query}", headers=ana)
+    assert response.status_code == 400
+    payload = await response.get_json()
+    assert payload["error"] == "validation_error"
+    assert [d["field"] for d in payload["details"]] == [field]
+    for inside in ("limit=1", "limit=100"):
+        assert (await client.get(f"{path}?{inside}", headers=ana)).status_code == 200
+
+
+async def test_the_delivery_log_pages_with_a_cursor(
+    client: Client, ana: dict[str, str], receiver: Receiver
+) -> None:
+    _, body = await create(client, ana, destination_url=receiver.url(), sign="leo")
+    sub_id = body["subscription"]["id"]
+    sub = await HoroscopeFeedSubscription.get(id=sub_id)
+    made = [d.id for d in await FeedDelivery.filter(subscription_id=sub_id)]  # the welcome test
+    for n in range(3):
+        row = await FeedDelivery.create(
+            id=f"dlv_{n:024d}", subscription=sub,
+            local_date=sub.created_at.date() - timedelta(days=n + 1),  # one message a day
+            message_id=f"msg_page{n}", status="failed", attempts=8, round_attempts=8,
+        )  # fmt: skip
+        made.append(row.id)
+    seen: list[str] = []
+    cursor = ""
+    while True:
+        response = await client.get(f"{BASE}/{sub_id}/deliveries?limit=2{cursor}", headers=ana)
+        page = await response.get_json()
+        assert len(page["deliveries"]) <= 2
+        seen += [d["id"] for d in page["deliveries"]]
+        if page["next_cursor"] is None:
+            break
+        cursor = f"&cursor={page['next_cursor']}"
+    assert sorted(seen) == sorted(made)
+    assert len(seen) == len(set(seen))

@@ -5,6 +5,7 @@ the scheduler's expiry, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -68,6 +69,16 @@ async def test_storage_takes_a_stream(backend: Storage) -> None:
 
     assert await backend.put("file_" + "1" * 24, chunks(), "application/pdf") == len(PDF)
     assert await backend.read("file_" + "1" * 24) == PDF
+
+
+@pytest.mark.parametrize("rolled", [False, True])
+async def test_storage_takes_a_binary_file_from_its_start(backend: Storage, rolled: bool) -> None:
+    # A spool as the visual upload PUT fills it: in memory, or rolled over to a disk file.
+    with tempfile.SpooledTemporaryFile(max_size=100 if rolled else 1_000_000) as spool:
+        spool.write(PDF)  # left at its end: put reads from the start
+        assert await backend.put("file_" + "2" * 24, spool, "application/pdf") == len(PDF)
+    assert await backend.read("file_" + "2" * 24) == PDF
+    assert await backend.size("file_" + "2" * 24) == len(PDF)
 
 
 @pytest.mark.parametrize("key", ["../secret_key", "a/b", "", ".hidden", "x" * 201])

@@ -212,9 +212,35 @@ async def test_webhook_and_email_receive_a_reading_without_the_photo(
         ("visual_reading.succeeded", "succeeded", 1), ("visual_reading.succeeded", "succeeded", 1),
         ("visual_upload.validated", "succeeded", 1), ("visual_upload.validated", "succeeded", 1),
     ]  # fmt: skip
+    # Each outcome is written with its attempt row in one transaction: once every delivery
+    # reads succeeded, each has exactly its one attempt (the receiver and the sink have the
+    # message before the worker records the answer, hence the wait on the statuses above).
     logged = await FeedDeliveryAttempt.all()
-    assert logged
-    assert all(a.succeeded for a in logged)
+    assert sorted((a.delivery_id, a.number, a.succeeded) for a in logged) == sorted(
+        (r.id, 1, True) for r in rows
+    )
+
+    # The delivery log of each subscription, a page at a time.
+    hook_id = created["subscription"]["id"]
+    first = await (
+        await client.get(f"{BASE}/{hook_id}/deliveries?limit=1", headers=session)
+    ).get_json()
+    assert len(first["deliveries"]) == 1
+    assert first["next_cursor"] == first["deliveries"][0]["id"]
+    second = await (
+        await client.get(
+            f"{BASE}/{hook_id}/deliveries?limit=1&cursor={first['next_cursor']}", headers=session
+        )
+    ).get_json()
+    assert second["next_cursor"] is None
+    paged = first["deliveries"] + second["deliveries"]
+    assert sorted(d["event_type"] for d in paged) == sorted(EVENTS)
+    assert {d["endpoint_id"] for d in paged} == {hook_id}
+    assert [len(d["attempt_log"]) for d in paged] == [1, 1]
+    assert all(d["attempt_log"][0]["status_code"] == 200 for d in paged)
+    full = await (await client.get(f"{BASE}/{hook_id}/deliveries", headers=session)).get_json()
+    assert [d["id"] for d in full["deliveries"]] == [d["id"] for d in paged]
+    assert full["next_cursor"] is None
 
     # Pause, resume, delete; another account sees none of it.
     sub_id = mailed["subscription"]["id"]
@@ -224,6 +250,7 @@ async def test_webhook_and_email_receive_a_reading_without_the_photo(
     assert (await resumed.get_json())["subscription"]["active"] is True
     _, stranger = await login(client, "bo@example.com")
     assert (await client.get(f"{BASE}/{sub_id}", headers=stranger)).status_code == 404
+    assert (await client.get(f"{BASE}/{hook_id}/deliveries", headers=stranger)).status_code == 404
     assert (await client.delete(f"{BASE}/{sub_id}", headers=session)).status_code == 204
     assert (await client.get(f"{BASE}/{sub_id}", headers=session)).status_code == 404
     del account_id
@@ -267,3 +294,53 @@ async def test_an_unreachable_mail_server_is_a_failed_attempt_counted_like_a_web
         assert (endpoint.consecutive_failures, endpoint.active) == (1, True)
         attempt = await FeedDeliveryAttempt.get(delivery_id=row.id)
         assert not attempt.succeeded
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("limit=0", "limit"), ("limit=101", "limit"), ("cursor=whe_unknown", "cursor")],
+)
+@pytest.mark.parametrize("log", [False, True])
+async def test_both_lists_refuse_a_limit_or_cursor_out_of_bounds(
+    client: Client, query: str, field: str, log: bool
+) -> None:
+    _, session = await login(client, "ana@example.com")
+    created = await client.post(
+        BASE, json={"destination": "ana@example.com", "event_types": EVENTS}, headers=session
+    )
+    sub_id = (await created.get_json())["subscription"]["id"]
+    path = f"{BASE}/{sub_id}/deliveries" if log else BASE
+    response = await client.get(f"{path}?{query}", headers=session)
+    assert response.status_code == 400
+    body = await response.get_json()
+    assert body["error"] == "validation_error"
+    assert [d["field"] for d in body["details"]] == [field]
+    for inside in ("limit=1", "limit=100"):  # the edges that are allowed
+        assert (await client.get(f"{path}?{inside}", headers=session)).status_code == 200
+
+
+async def test_subscriptions_page_with_a_cursor(client: Client) -> None:
+    _, session = await login(client, "ana@example.com")
+    made = []
+    for n in range(3):
+        response = await client.post(
+            BASE, json={"destination": f"ana{n}@example.com", "event_types": EVENTS},
+            headers=session,
+        )  # fmt: skip
+        made.append((await response.get_json())["subscription"]["id"])
+    seen: list[str] = []
+    cursor = ""
+    pages = 0
+    while True:
+        response = await client.get(f"{BASE}?limit=2{cursor}", headers=session)
+        page = await response.get_json()
+        seen += [s["id"] for s in page["subscriptions"]]
+        pages += 1
+        if page["next_cursor"] is None:
+            break
+        cursor = f"&cursor={page['next_cursor']}"
+    assert pages == 2
+    assert seen == made[::-1]  # newest first, each once
+    _, stranger = await login(client, "bo@example.com")
+    other = await client.get(f"{BASE}?cursor={made[0]}", headers=stranger)
+    assert other.status_code == 400  # another account's id is no cursor of this list

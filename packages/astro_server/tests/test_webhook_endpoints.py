@@ -360,3 +360,55 @@ async def test_an_event_whose_hand_over_fails_is_left_due_for_the_tick(
     assert row.next_attempt_at == row.due_at
     assert await feed_pipeline.dispatch_due(utc_now(), kick=kick) == 1
     assert sent[0][0] == [row.id]
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("limit=0", "limit"), ("limit=101", "limit"), ("cursor=dlv_unknown", "cursor")],
+)
+@pytest.mark.parametrize("log", [False, True])
+async def test_the_lists_refuse_a_limit_or_cursor_out_of_bounds(
+    client: Client, account: tuple[str, dict[str, str]], receiver: Receiver, query: str,
+    field: str, log: bool,
+) -> None:  # fmt: skip
+    _, headers = account
+    _, body = await create(client, headers, url=receiver.url(), event_types=["report.failed"])
+    path = f"{BASE}/{body['endpoint']['id']}/deliveries" if log else BASE
+    response = await client.get(f"{path}?{query}", headers=headers)
+    assert response.status_code == 400
+    payload = await response.get_json()
+    assert payload["error"] == "validation_error"
+    assert [d["field"] for d in payload["details"]] == [field]
+    for inside in ("limit=1", "limit=100"):
+        assert (await client.get(f"{path}?{inside}", headers=headers)).status_code == 200
+
+
+async def test_the_delivery_log_pages_with_a_cursor(
+    client: Client, account: tuple[str, dict[str, str]], receiver: Receiver
+) -> None:
+    account_id, headers = account
+    _, body = await create(client, headers, url=receiver.url(), event_types=["report.failed"])
+    endpoint_id = body["endpoint"]["id"]
+    for n in range(3):
+        data = {"report_id": f"rep_{n:024d}", "status": "failed"}
+        await events.emit_account_event(account_id, "report.failed", data, True)
+    rows = await FeedDelivery.filter(endpoint_id=endpoint_id)
+    for row in rows:
+        await settled(row.id)
+    seen: list[str] = []
+    cursor = ""
+    pages = 0
+    while True:
+        response = await client.get(
+            f"{BASE}/{endpoint_id}/deliveries?limit=2{cursor}", headers=headers
+        )
+        page = await response.get_json()
+        seen += [d["id"] for d in page["deliveries"]]
+        assert all(len(d["attempt_log"]) == 1 for d in page["deliveries"])
+        pages += 1
+        if page["next_cursor"] is None:
+            break
+        cursor = f"&cursor={page['next_cursor']}"
+    assert pages == 2
+    assert sorted(seen) == sorted(r.id for r in rows)
+    assert len(seen) == len(set(seen)) == 3

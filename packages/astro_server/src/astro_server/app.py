@@ -28,6 +28,7 @@ from astro_server.responses import current_request_id, json_response
 from astro_server.runtime import Platform, die_with_supervisor, make_rate_limiter
 from astro_server.schemas import ErrorBody
 from astro_server.settings import Settings
+from astro_server.streaming import StreamingBody, StreamingHTTPConnection
 
 #: The interface spec's version, which the OpenAPI document carries.
 API_VERSION: Final = "1.1.0"
@@ -283,6 +284,7 @@ class _Request(Request):
     value holding a NUL character is a 400 naming its field: PostgreSQL cannot store or compare
     such text, so it would otherwise fail deep inside a query as a 500."""
 
+    body_class = StreamingBody
     _raw_body: bytes | None = None
 
     async def get_data(  # type: ignore[override]
@@ -496,6 +498,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     configure_logging(settings.log_level)
     app = Quart("astro_server")
     app.request_class = _Request
+    app.asgi_http_class = StreamingHTTPConnection  # bodies stream with back-pressure
     app.config["ASTRO_SETTINGS"] = settings
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.config["ASTRO_VERSION"] = __version__

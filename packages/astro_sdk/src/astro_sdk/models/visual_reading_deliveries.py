@@ -17,6 +17,7 @@ __all__ = [
     "VisualReadingDelivery",
     "VisualReadingDeliveryEnvelope",
     "VisualReadingDeliveryList",
+    "VisualReadingDeliveryListQuery",
 ]
 
 VisualEventType = Literal[
@@ -58,8 +59,18 @@ class VisualReadingDeliveryEnvelope(ResponseModel):
     subscription: VisualReadingDelivery
 
 
+class VisualReadingDeliveryListQuery(RequestModel):
+    """A page of subscriptions or of a subscription's delivery log."""
+
+    limit: int = Field(default=20, ge=1, le=100)
+    cursor: str | None = Field(default=None, max_length=40)
+    """The ``next_cursor`` of the previous page."""
+
+
 class VisualReadingDeliveryList(ResponseModel):
     subscriptions: list[VisualReadingDelivery]
+    next_cursor: str | None
+    """Pass as ``cursor`` for the next page; None on the last."""
 
 
 class DeletedVisualReadingDelivery(ResponseModel):

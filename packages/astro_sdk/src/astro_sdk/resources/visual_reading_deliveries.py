@@ -1,6 +1,8 @@
 """``client.visual_reading_deliveries``: webhook or e-mail deliveries of the account's visual
 events (session routes; spec endpoint 5). A webhook's ``signing_secret`` is returned once, by
-``create``; verify its deliveries with ``astro_sdk.webhooks.verify``."""
+``create``; verify its deliveries with ``astro_sdk.webhooks.verify``. ``list`` and
+``deliveries`` (a subscription's delivery log) page with ``limit``/``cursor``; iterate them
+for every item across pages."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 
 from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
+from astro_sdk._pagination import AsyncCursorPage, AsyncCursorPager, CursorPage
 from astro_sdk._resource import AsyncResource, SyncResource
 from astro_sdk.models.visual_reading_deliveries import (
     CreatedVisualReadingDelivery,
@@ -17,7 +20,9 @@ from astro_sdk.models.visual_reading_deliveries import (
     VisualReadingDelivery,
     VisualReadingDeliveryEnvelope,
     VisualReadingDeliveryList,
+    VisualReadingDeliveryListQuery,
 )
+from astro_sdk.models.webhook_endpoints import EventDelivery, EventDeliveryPage
 
 __all__ = ["AsyncVisualReadingDeliveries", "VisualReadingDeliveries"]
 
@@ -37,8 +42,13 @@ CREATE: Operation[CreatedVisualReadingDelivery] = _op(
     request_model=CreateVisualReadingDeliveryRequest, success_status=201,
 )  # fmt: skip
 LIST: Operation[VisualReadingDeliveryList] = _op(
-    "listVisualReadingDeliveries", "GET", BASE, VisualReadingDeliveryList
-)
+    "listVisualReadingDeliveries", "GET", BASE, VisualReadingDeliveryList,
+    query_model=VisualReadingDeliveryListQuery,
+)  # fmt: skip
+LIST_LOG: Operation[EventDeliveryPage] = _op(
+    "listVisualReadingDeliveryLog", "GET", ITEM + "/deliveries", EventDeliveryPage,
+    query_model=VisualReadingDeliveryListQuery,
+)  # fmt: skip
 GET: Operation[VisualReadingDeliveryEnvelope] = _op(
     "getVisualReadingDelivery", "GET", ITEM, VisualReadingDeliveryEnvelope
 )
@@ -50,7 +60,7 @@ DELETE: Operation[DeletedVisualReadingDelivery] = _op(
     "deleteVisualReadingDelivery", "DELETE", ITEM, DeletedVisualReadingDelivery,
     success_status=204,
 )  # fmt: skip
-OPERATIONS = (CREATE, LIST, GET, UPDATE, DELETE)
+OPERATIONS = (CREATE, LIST, GET, UPDATE, DELETE, LIST_LOG)
 
 
 def _create_body(destination: str, event_types: list[str]) -> Any:
@@ -72,9 +82,36 @@ class AsyncVisualReadingDeliveries(AsyncResource):
         """An https webhook URL or an e-mail address, and 1 to 4 visual event types."""
         return await self._client.request(CREATE, body=_create_body(destination, event_types))
 
-    async def list(self) -> list[VisualReadingDelivery]:
-        """``GET /v1/visual-reading-deliveries``: the account's delivery subscriptions."""
-        return (await self._client.request(LIST)).subscriptions
+    def list(
+        self, *, limit: int | None = None, cursor: str | None = None
+    ) -> AsyncCursorPager[VisualReadingDelivery]:
+        """``GET /v1/visual-reading-deliveries``: the account's delivery subscriptions, newest
+        first, ``limit`` (1..100, default 20) a page; iterate for every one across pages
+        (``async for`` on the async client, where awaiting it gives the first page)."""
+        query = validate_request(VisualReadingDeliveryListQuery, {"limit": limit})
+
+        async def fetch(page_cursor: str | None) -> AsyncCursorPage[VisualReadingDelivery]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = await self._client.request(LIST, query=page_query)
+            return AsyncCursorPage(page.subscriptions, page.next_cursor, fetch, page.api_response)
+
+        return AsyncCursorPager(lambda: fetch(cursor))
+
+    def deliveries(
+        self, subscription_id: str, *, limit: int | None = None, cursor: str | None = None
+    ) -> AsyncCursorPager[EventDelivery]:
+        """``GET /v1/visual-reading-deliveries/{id}/deliveries``: the subscription's delivery
+        log, newest first, each event message (webhook POST or e-mail) with every attempt;
+        iterate for every one across pages (``NotFoundError`` for another account's)."""
+        query = validate_request(VisualReadingDeliveryListQuery, {"limit": limit})
+        path = {"subscription_id": subscription_id}
+
+        async def fetch(page_cursor: str | None) -> AsyncCursorPage[EventDelivery]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = await self._client.request(LIST_LOG, query=page_query, path_params=path)
+            return AsyncCursorPage(page.deliveries, page.next_cursor, fetch, page.api_response)
+
+        return AsyncCursorPager(lambda: fetch(cursor))
 
     async def get(self, subscription_id: str) -> VisualReadingDelivery:
         """``GET /v1/visual-reading-deliveries/{id}``: one subscription (``NotFoundError`` for
@@ -107,9 +144,36 @@ class VisualReadingDeliveries(SyncResource):
         """An https webhook URL or an e-mail address, and 1 to 4 visual event types."""
         return self._client.request(CREATE, body=_create_body(destination, event_types))
 
-    def list(self) -> list[VisualReadingDelivery]:
-        """``GET /v1/visual-reading-deliveries``: the account's delivery subscriptions."""
-        return (self._client.request(LIST)).subscriptions
+    def list(
+        self, *, limit: int | None = None, cursor: str | None = None
+    ) -> CursorPage[VisualReadingDelivery]:
+        """``GET /v1/visual-reading-deliveries``: the account's delivery subscriptions, newest
+        first, ``limit`` (1..100, default 20) a page; iterate for every one across pages
+        (``async for`` on the async client, where awaiting it gives the first page)."""
+        query = validate_request(VisualReadingDeliveryListQuery, {"limit": limit})
+
+        def fetch(page_cursor: str | None) -> CursorPage[VisualReadingDelivery]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = self._client.request(LIST, query=page_query)
+            return CursorPage(page.subscriptions, page.next_cursor, fetch, page.api_response)
+
+        return fetch(cursor)
+
+    def deliveries(
+        self, subscription_id: str, *, limit: int | None = None, cursor: str | None = None
+    ) -> CursorPage[EventDelivery]:
+        """``GET /v1/visual-reading-deliveries/{id}/deliveries``: the subscription's delivery
+        log, newest first, each event message (webhook POST or e-mail) with every attempt;
+        iterate for every one across pages (``NotFoundError`` for another account's)."""
+        query = validate_request(VisualReadingDeliveryListQuery, {"limit": limit})
+        path = {"subscription_id": subscription_id}
+
+        def fetch(page_cursor: str | None) -> CursorPage[EventDelivery]:
+            page_query = query.model_copy(update={"cursor": page_cursor}) if page_cursor else query
+            page = self._client.request(LIST_LOG, query=page_query, path_params=path)
+            return CursorPage(page.deliveries, page.next_cursor, fetch, page.api_response)
+
+        return fetch(cursor)
 
     def get(self, subscription_id: str) -> VisualReadingDelivery:
         """``GET /v1/visual-reading-deliveries/{id}``: one subscription (``NotFoundError`` for

@@ -1,6 +1,8 @@
 """Visual-reading deliveries (session; spec endpoint 5): ``POST /v1/visual-reading-deliveries``
 ``{destination, event_types}`` -> 201 ``{subscription}`` (+ ``signing_secret`` for a webhook);
-list, get, ``PATCH {active}``, delete. See :mod:`astro_server.services.visual.deliveries`."""
+list (paged: ``limit`` 1..100, ``cursor``, ``next_cursor``), get, ``PATCH {active}``, delete,
+and each subscription's delivery log (``/{id}/deliveries``, paged the same way). See
+:mod:`astro_server.services.visual.deliveries`."""
 
 from __future__ import annotations
 
@@ -9,8 +11,15 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 from quart import Blueprint, Response, current_app, g
-from quart_schema import document_response, operation_id, tag, validate_request
+from quart_schema import (
+    document_response,
+    operation_id,
+    tag,
+    validate_querystring,
+    validate_request,
+)
 
+from astro_server.api.webhook_endpoints import EventDeliveryList
 from astro_server.responses import json_response
 from astro_server.schemas import ErrorBody
 from astro_server.services.auth import require_session
@@ -63,6 +72,14 @@ class DeliveryEnvelope(BaseModel):
 
 class DeliveryList(BaseModel):
     subscriptions: list[DeliverySubscription]
+    next_cursor: str | None = Field(description="Pass as cursor for the next page; null at end")
+
+
+class ListQuery(BaseModel):
+    limit: int = Field(default=20, ge=1, le=100, description="Page size, 1..100")
+    cursor: str | None = Field(
+        default=None, max_length=40, description="The next_cursor of the previous page"
+    )
 
 
 @blueprint.post(BASE)
@@ -91,13 +108,46 @@ async def create_delivery(data: CreateDeliveryRequest) -> Response:
 
 @blueprint.get(BASE)
 @require_session
+@validate_querystring(ListQuery)
 @document_response(DeliveryList, 200)
+@document_response(ErrorBody, 400)
+@document_response(ErrorBody, 401)
 @tag(TAG)
 @operation_id("listVisualReadingDeliveries")
-async def list_deliveries() -> Response:
-    """The account's visual-reading deliveries, newest first."""
-    rows = await deliveries.list_subscriptions(g.account.id)
-    return json_response({"subscriptions": [deliveries.subscription_view(r) for r in rows]})
+async def list_deliveries(query_args: ListQuery) -> Response:
+    """The account's visual-reading deliveries, newest first, a page at a time: pass the
+    answer's ``next_cursor`` as ``cursor`` for the next page (null on the last). 400 names
+    ``limit`` outside 1..100 or an unknown ``cursor``."""
+    rows, next_cursor = await deliveries.list_subscriptions(
+        g.account.id, limit=query_args.limit, cursor=query_args.cursor
+    )
+    return json_response(
+        {
+            "subscriptions": [deliveries.subscription_view(r) for r in rows],
+            "next_cursor": next_cursor,
+        }
+    )
+
+
+@blueprint.get(f"{BASE}/<subscription_id>/deliveries")
+@require_session
+@validate_querystring(ListQuery)
+@document_response(EventDeliveryList, 200)
+@document_response(ErrorBody, 400)
+@document_response(ErrorBody, 401)
+@document_response(ErrorBody, 404)
+@tag(TAG)
+@operation_id("listVisualReadingDeliveryLog")
+async def list_delivery_log(subscription_id: str, query_args: ListQuery) -> Response:
+    """The subscription's delivery log, newest first: each event message (webhook POST or
+    e-mail) with every attempt, a page at a time (``limit``, ``cursor``, ``next_cursor``).
+    404 for another account's subscription; 400 names ``limit`` outside 1..100 or an unknown
+    ``cursor``."""
+    endpoint = await deliveries.owned_subscription(g.account.id, subscription_id)
+    page, next_cursor = await events.list_deliveries(
+        endpoint, limit=query_args.limit, cursor=query_args.cursor
+    )
+    return json_response({"deliveries": page, "next_cursor": next_cursor})
 
 
 @blueprint.get(f"{BASE}/<subscription_id>")

@@ -177,19 +177,25 @@ async def put_upload(upload_id: str) -> Response:
     """Send the photo's bytes to a signed upload URL (no other credential).
 
     403 bad signature; 409 the bytes already arrived; 410 the grant expired; 413 the body is
-    longer than the grant's ``content_length`` (nothing is kept). Answers 204.
-    """
+    longer than the grant's ``content_length``: refused at once for a larger
+    ``Content-Length``, at the first byte past it for a chunked body (nothing is kept; the
+    grant takes another PUT). The body streams to storage (never held whole). Answers 204."""
     raw_expires = request.args.get("expires", "")
     if not raw_expires.isdigit() or len(raw_expires) > 12:
         raise APIError(403, "This upload URL is not signed.", error="forbidden")
     body = request.body
     # The app-wide JSON body limit (ASTRO_MAX_BODY_BYTES) does not apply: the grant's
-    # content_length (at most 10 MB) bounds this body, enforced while it streams in.
+    # content_length (at most 10 MB) bounds this body, enforced while it streams in (the
+    # receiver buffers at most streaming.HIGH_WATER unread bytes; see astro_server.streaming).
     body._max_content_length = MAX_UPLOAD_BYTES + 1
     if isinstance(body._must_raise, RequestEntityTooLarge):
         body._must_raise = None
     await visual.receive_upload(
-        upload_id, int(raw_expires), request.args.get("signature", ""), body
+        upload_id,
+        int(raw_expires),
+        request.args.get("signature", ""),
+        body,
+        declared_length=request.content_length,
     )
     return Response(b"", status=204)
 

@@ -7,7 +7,9 @@
   (``asyncio.to_thread``); the client itself is thread-safe and made once.
 
 Keys are relative (``file_<hex>``); a backend refuses a key that could leave its root.
-``read(key, start, end)`` takes an inclusive byte range as HTTP does.
+``read(key, start, end)`` takes an inclusive byte range as HTTP does. ``put`` takes bytes, an
+async iterable of chunks, or a seekable binary file (copied from its start in a worker thread,
+never read whole into memory: the visual upload spools its body to one).
 """
 
 from __future__ import annotations
@@ -15,17 +17,18 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import AsyncIterable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import IO, Any, Protocol, cast
 from urllib.parse import urlsplit
 
 from astro_server.settings import Settings
 
 _KEY = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$")
 
-Payload = bytes | AsyncIterable[bytes]
+Payload = bytes | AsyncIterable[bytes] | IO[bytes]
 
 
 class StorageError(Exception):
@@ -38,11 +41,29 @@ def _checked_key(key: str) -> str:
     return key
 
 
-async def _collect(data: Payload) -> bytes:
+async def _collect(data: bytes | AsyncIterable[bytes]) -> bytes:
     if isinstance(data, bytes):
         return data
     parts = [chunk async for chunk in data]
     return b"".join(parts)
+
+
+def _as_file(data: Payload) -> IO[bytes] | None:
+    """The payload as a binary file, or None when it is bytes or an async iterable."""
+    if isinstance(data, bytes) or not hasattr(data, "read"):
+        return None
+    return cast("IO[bytes]", data)
+
+
+async def _as_bytes(data: Payload) -> bytes:
+    return await _collect(cast("bytes | AsyncIterable[bytes]", data))
+
+
+def _file_size(fh: IO[bytes]) -> int:
+    fh.seek(0, os.SEEK_END)
+    size = fh.tell()
+    fh.seek(0)
+    return size
 
 
 class Storage(Protocol):
@@ -78,21 +99,27 @@ class DirectoryStorage:
 
     async def put(self, key: str, data: Payload, content_type: str) -> int:
         path = self._path(key)
-        payload = await _collect(data)
+        source = _as_file(data)
+        payload = b"" if source is not None else await _as_bytes(data)
 
-        def write() -> None:
+        def write() -> int:
             self.root.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.root, prefix=".part-")
             try:
                 with os.fdopen(fd, "wb") as fh:
-                    fh.write(payload)
+                    if source is None:
+                        fh.write(payload)
+                    else:
+                        source.seek(0)
+                        shutil.copyfileobj(source, fh)
+                    written = fh.tell()
                 os.replace(tmp, path)
             except BaseException:
                 Path(tmp).unlink(missing_ok=True)
                 raise
+            return written
 
-        await asyncio.to_thread(write)
-        return len(payload)
+        return await asyncio.to_thread(write)
 
     async def read(self, key: str, start: int = 0, end: int | None = None) -> bytes:
         path = self._path(key)
@@ -158,15 +185,23 @@ class S3Storage:
         return code in {"404", "NoSuchKey", "NotFound"}
 
     async def put(self, key: str, data: Payload, content_type: str) -> int:
-        payload = await _collect(data)
+        source = _as_file(data)
+        body: bytes | IO[bytes]
+        if source is not None:
+            size = await asyncio.to_thread(_file_size, source)
+            body = source  # botocore reads (and signs) it in chunks
+        else:
+            body = await _as_bytes(data)
+            size = len(body)
         await asyncio.to_thread(
             self.client.put_object,
             Bucket=self.bucket,
             Key=self._key(key),
-            Body=payload,
+            Body=body,
+            ContentLength=size,
             ContentType=content_type,
         )
-        return len(payload)
+        return size
 
     async def read(self, key: str, start: int = 0, end: int | None = None) -> bytes:
         def read() -> bytes:

@@ -12,10 +12,12 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from tortoise.expressions import Q
+
 from astro_server.errors import APIError, not_found, validation_error
 from astro_server.models.delivery import WebhookEndpoint
 from astro_server.services.delivery import events
-from astro_server.services.delivery.feeds import _box, iso
+from astro_server.services.delivery.feeds import _bad_request, _box, iso
 from astro_server.services.delivery.signing import new_signing_secret
 from astro_server.settings import Settings
 
@@ -106,7 +108,19 @@ async def owned_subscription(account_id: str, subscription_id: str) -> WebhookEn
     return endpoint
 
 
-async def list_subscriptions(account_id: str) -> list[WebhookEndpoint]:
-    return await WebhookEndpoint.filter(account_id=account_id, purpose=PURPOSE).order_by(
-        "-created_at", "-id"
-    )
+async def list_subscriptions(
+    account_id: str, *, limit: int, cursor: str | None
+) -> tuple[list[WebhookEndpoint], str | None]:
+    """The account's subscriptions, newest first; ``cursor`` is the last id of the previous
+    page (another account's or an unknown id: 400 naming ``cursor``)."""
+    query = WebhookEndpoint.filter(account_id=account_id, purpose=PURPOSE)
+    if cursor:
+        last = await WebhookEndpoint.get_or_none(id=cursor, account_id=account_id, purpose=PURPOSE)
+        if last is None:
+            raise _bad_request("invalid_cursor", "cursor", "Unknown cursor.")
+        query = query.filter(
+            Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
+        )
+    rows = await query.order_by("-created_at", "-id").limit(limit + 1)
+    next_cursor = rows[limit - 1].id if len(rows) > limit else None
+    return rows[:limit], next_cursor

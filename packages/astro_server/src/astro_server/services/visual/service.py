@@ -4,10 +4,12 @@ reading job -> reading; retention and deletion. Photos never reach a log or an e
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 import logging
 import secrets
+import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -27,6 +29,8 @@ log = logging.getLogger("astro_server.visual")
 
 GRANT_TTL = timedelta(minutes=15)
 JOB_KIND = "visual_readings.reading"
+SPOOL_BYTES = 256 * 1024
+"""How much of an upload's body stays in memory before its spool moves to a temporary file."""
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -65,9 +69,18 @@ async def create_grant(
     }
 
 
-async def receive_upload(upload_id: str, expires: int, signature: str, body: Any) -> None:
+async def receive_upload(
+    upload_id: str, expires: int, signature: str, body: Any, declared_length: int | None = None
+) -> None:
     """Store the PUT body; refuses a bad signature, an expired grant, a second PUT, an
-    oversized body (413, nothing kept)."""
+    oversized body (413, nothing kept).
+
+    The body streams in chunks into a spooled temporary file (in memory up to
+    :data:`SPOOL_BYTES`, then on disk) and from it to storage, so the server never holds the
+    whole photo: 413 as soon as more than the grant's ``content_length`` has arrived. On any
+    failure (413, a disconnect, storage down) the spool is gone, nothing is stored and the
+    grant can take a PUT again. A ``Content-Length`` (``declared_length``) above the grant's is
+    413 before any byte is read."""
     if not signature or not files.signature_valid(upload_id, expires, signature):
         raise APIError(403, "This upload URL's signature is not valid.", error="forbidden")
     upload = await VisualUpload.get_or_none(id=upload_id)
@@ -75,25 +88,37 @@ async def receive_upload(upload_id: str, expires: int, signature: str, body: Any
         raise not_found("Upload")
     if expires < file_service.now().timestamp() or upload.expires_at < file_service.now():
         raise APIError(410, "This upload grant has expired; ask for a new one.", error="gone")
+    too_long = APIError(
+        413,
+        f"The body is longer than the grant's content_length ({upload.content_length}).",
+        error="payload_too_large",
+    )
+    if upload.status == "granted" and (declared_length or 0) > upload.content_length:
+        raise too_long
     claimed = await VisualUpload.filter(id=upload_id, status="granted").update(status="receiving")
     if not claimed:
         raise APIError(409, "This upload has already received its bytes.", error="conflict")
-    received = bytearray()
-    try:
-        async for chunk in body:
-            received += chunk
-            if len(received) > upload.content_length:
-                raise APIError(
-                    413,
-                    f"The body is longer than the grant's content_length "
-                    f"({upload.content_length}).",
-                    error="payload_too_large",
-                )
-        key = f"{upload_id}.raw"
-        await files.storage().put(key, bytes(received), upload.content_type)
-    except BaseException:
-        await VisualUpload.filter(id=upload_id, status="receiving").update(status="granted")
-        raise
+    key = f"{upload_id}.raw"
+    storing: asyncio.Future[int] | None = None
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+        try:
+            received = 0
+            async for chunk in body:
+                received += len(chunk)
+                if received > upload.content_length:
+                    raise too_long
+                spool.write(chunk)
+            # Shielded: if the request is cancelled meanwhile, the copy (a worker thread) is let
+            # finish (the spool still open) and then deleted, so no object outlives a failed PUT.
+            storing = asyncio.ensure_future(files.storage().put(key, spool, upload.content_type))
+            await asyncio.shield(storing)
+        except BaseException:
+            if storing is not None:
+                with contextlib.suppress(BaseException):
+                    await storing
+                await files.storage().delete(key)
+            await VisualUpload.filter(id=upload_id, status="receiving").update(status="granted")
+            raise
     await VisualUpload.filter(id=upload_id).update(
         status="uploaded", raw_key=key, uploaded_at=file_service.now()
     )
