@@ -104,7 +104,10 @@ def test_visual_readings_in_the_portal(production_stack: Stack, tmp_path: Path) 
         with page.expect_request(lambda r: r.method == "PUT" and "/uploads/upl_" in r.url) as put:
             page.get_by_role("button", name="Upload and read").click()
         assert put.value.url.startswith(api.base_url + "/uploads/upl_")  # the browser's own PUT
-        expect(page).to_have_url(re.compile(r".*/portal/visual/readings/vr_[0-9a-f]{24}$"))
+        # Completing runs the validation, whose face detector loads on the server's first use.
+        expect(page).to_have_url(
+            re.compile(r".*/portal/visual/readings/vr_[0-9a-f]{24}$"), timeout=60_000
+        )
         expect(page.get_by_role("heading", name="Face reading", level=1)).to_be_visible()
         expect(page.locator("[role=status] .badge")).to_have_text("Ready", timeout=120_000)
         reading_url = page.url
