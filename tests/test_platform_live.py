@@ -193,7 +193,7 @@ async def test_a_job_whose_worker_is_killed_finishes_once_on_another_worker(
                 lambda: db_rows(
                     production_stack, "SELECT id, attempts FROM jobs WHERE status = 'running'"
                 ),
-                30,
+                120,  # the first time, the worker process is still starting (slow under load)
                 "a running job",
             )
             victim.proc.send_signal(signal.SIGSTOP)

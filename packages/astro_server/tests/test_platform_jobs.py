@@ -56,6 +56,21 @@ async def always_fails(params: dict[str, Any]) -> None:
     raise ValueError("secret internal detail")
 
 
+hooked: list[tuple[str, str, str, int, int]] = []
+
+
+async def record_failure(job: Job, error: dict[str, Any], status: str) -> None:
+    """What the failure hook sees: the job and the balance as committed when it runs."""
+    row = await Job.get(id=job.id)
+    account = await Account.get(id=job.account_id)
+    hooked.append((row.status, status, error["error"], row.credits_refunded, account.credits))
+
+
+@job_handler("test.hooked", on_failure=record_failure)
+async def fails_with_a_hook(params: dict[str, Any]) -> None:
+    raise ValueError("boom")
+
+
 @job_handler("test.gated")
 async def gated(params: dict[str, Any], progress: Progress) -> str:
     progress(0.5)
@@ -122,6 +137,28 @@ async def test_queued_job_returns_the_handle_with_202_and_finishes(client: Clien
     assert job["created_at"] <= job["started_at"] <= job["finished_at"]
     assert job["error"] is None
     assert (await Account.get(id=account_id)).credits == 4
+
+
+async def test_the_failure_hook_runs_once_after_the_refund_is_committed(
+    client: Client, held_kicks: list[str]
+) -> None:
+    hooked.clear()
+    _account_id, key = await new_account("starter", 10)
+    response = await client.post(
+        "/test/jobs", json={"kind": "test.hooked", "records": [1, 2]}, headers=key_headers(key)
+    )
+    job_id = (await response.get_json())["job_id"]
+    await jobs.run_job(job_id)
+    await jobs.run_job(job_id)  # a duplicate delivery: no second refund, no second hook
+    assert hooked == [("failed", "failed", "job_failed", 4, 10)]
+    # A canceled job calls it too, with its status.
+    response = await client.post(
+        "/test/jobs", json={"kind": "test.hooked", "records": [1]}, headers=key_headers(key)
+    )
+    job_id = (await response.get_json())["job_id"]
+    canceled = await client.post(f"/api/v3/jobs/{job_id}/cancel", headers=key_headers(key))
+    assert canceled.status_code == 200
+    assert hooked[1:] == [("canceled", "canceled", "canceled", 2, 10)]
 
 
 async def test_a_failing_job_is_refunded_exactly_once(client: Client) -> None:

@@ -63,11 +63,17 @@ STATUSES = ("queued", "running", "succeeded", "failed", "canceled")
 FINISHED = ("succeeded", "failed", "canceled")
 
 
+#: Called once a job of the kind has ended without success, after its refund is committed:
+#: ``hook(job, error, status)`` with ``status`` ``failed`` or ``canceled``.
+FailureHook = Callable[[Any, dict[str, Any], str], Awaitable[None]]
+
+
 @dataclass(frozen=True)
 class _Registered:
     function: JobFunction
     takes_progress: bool
     is_async: bool
+    on_failure: FailureHook | None = None
 
 
 _HANDLERS: dict[str, _Registered] = {}
@@ -81,11 +87,16 @@ def configure(settings: Settings) -> None:
     _settings = settings
 
 
-def job_handler(kind: str) -> Callable[[JobFunction], JobFunction]:
+def job_handler(
+    kind: str, on_failure: FailureHook | None = None
+) -> Callable[[JobFunction], JobFunction]:
     """Register the function that runs jobs of ``kind``: ``fn(params)`` or ``fn(params, progress)``.
 
     It returns a JSON-able result (dicts, lists, msgspec Structs, pydantic models); raising marks
     the job failed and refunds it. ``progress(fraction)`` (0..1) may be called at any time.
+    ``on_failure`` runs after the job is marked failed or canceled and refunded, whatever ended
+    it (the function raised, its attempts ran out, the caller canceled it), so an object the job
+    works on turns failed only once the refund can be seen.
     """
 
     def decorator(fn: JobFunction) -> JobFunction:
@@ -96,7 +107,9 @@ def job_handler(kind: str) -> Callable[[JobFunction], JobFunction]:
             for p in inspect.signature(fn).parameters.values()
             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
         ]
-        _HANDLERS[kind] = _Registered(fn, len(positional) >= 2, inspect.iscoroutinefunction(fn))
+        _HANDLERS[kind] = _Registered(
+            fn, len(positional) >= 2, inspect.iscoroutinefunction(fn), on_failure
+        )
         return fn
 
     return decorator
@@ -270,6 +283,12 @@ async def _fail(
             metrics.JOB_TRANSITIONS.labels(kind=job.kind, status=new_status).inc()
             if refund:
                 metrics.CREDITS_REFUNDED.labels(kind=job.kind).inc(job.credits_charged)
+            registered = _HANDLERS.get(job.kind)
+            if registered is not None and registered.on_failure is not None:
+                try:
+                    await registered.on_failure(job, error, new_status)
+                except Exception:
+                    log.exception("job %s: its failure hook failed", job.id)
         return bool(changed)
     return False
 

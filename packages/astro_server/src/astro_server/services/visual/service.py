@@ -274,47 +274,53 @@ def _analyse(kind: str, rgb: np.ndarray) -> tuple[dict[str, Any], bytes]:
     return features, overlay.palm_overlay(rgb, detection.points, traces)
 
 
-@job_handler(JOB_KIND)
+async def _reading_failed(job: Any, error: dict[str, Any], status: str) -> None:
+    """The job's failure hook: runs once the job is failed (or canceled) and refunded, so a
+    reading shows ``failed`` only when its refund can be seen; then ``visual_reading.failed``."""
+    reading = await VisualReading.get_or_none(id=job.params.get("reading_id"))
+    if reading is None or reading.status in ("succeeded", "failed"):
+        return
+    if error.get("error") == "job_failed":  # not one of ours: say what failed
+        error = {"error": "reading_failed", "message": "The reading could not be completed."}
+    else:
+        error = {"error": error.get("error", status), "message": error.get("message", "")}
+    await VisualReading.filter(id=reading.id).update(
+        status="failed", error=error, finished_at=file_service.now()
+    )
+    await emit_account_event(
+        reading.account_id,
+        "visual_reading.failed",
+        {"reading_id": reading.id, "kind": reading.kind, "error": error},
+    )
+
+
+@job_handler(JOB_KIND, on_failure=_reading_failed)
 async def run_reading(params: dict[str, Any]) -> dict[str, Any]:
     from PIL import Image
 
     reading = await VisualReading.get(id=params["reading_id"])
     settings = file_service.current_settings()
     await VisualReading.filter(id=reading.id).update(status="running")
-    try:
-        photo = await StoredFile.get_or_none(id=reading.photo_file_id, deleted_at=None)
-        if photo is None:
-            raise APIError(410, "The photo was deleted before the reading ran.", error="gone")
-        data = await files.read_file(photo)
-        started = time.process_time()
-        rgb = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
-        features, overlay_png = await asyncio.to_thread(_analyse, reading.kind, rgb)
-        written = writer.builtin_reading(reading.kind, features, reading.language)
-        cpu_s = time.process_time() - started
-        if reading.writer == "llm":
-            written = await writer.chat_reading(settings, written, reading.language)
-        overlay = await files.store_file(
-            reading.account_id,
-            overlay_png,
-            "image/png",
-            f"{reading.id}-overlay.png",
-            "visual_overlay",
-            retention=timedelta(hours=settings.visual_retention_hours),
-        )
-    except Exception as exc:
-        error = {
-            "error": getattr(exc, "error", "reading_failed"),
-            "message": getattr(exc, "message", "The reading could not be completed."),
-        }
-        await VisualReading.filter(id=reading.id).update(
-            status="failed", error=error, finished_at=file_service.now()
-        )
-        await emit_account_event(
-            reading.account_id,
-            "visual_reading.failed",
-            {"reading_id": reading.id, "kind": reading.kind, "error": error},
-        )
-        raise
+    # Raising fails the job, which refunds it and then calls _reading_failed.
+    photo = await StoredFile.get_or_none(id=reading.photo_file_id, deleted_at=None)
+    if photo is None:
+        raise APIError(410, "The photo was deleted before the reading ran.", error="gone")
+    data = await files.read_file(photo)
+    started = time.process_time()
+    rgb = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+    features, overlay_png = await asyncio.to_thread(_analyse, reading.kind, rgb)
+    written = writer.builtin_reading(reading.kind, features, reading.language)
+    cpu_s = time.process_time() - started
+    if reading.writer == "llm":
+        written = await writer.chat_reading(settings, written, reading.language)
+    overlay = await files.store_file(
+        reading.account_id,
+        overlay_png,
+        "image/png",
+        f"{reading.id}-overlay.png",
+        "visual_overlay",
+        retention=timedelta(hours=settings.visual_retention_hours),
+    )
     body = {
         "kind": reading.kind,
         "language": reading.language,
