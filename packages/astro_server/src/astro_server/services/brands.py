@@ -24,14 +24,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tortoise.expressions import Q
-
 from astro_server.errors import APIError, not_found, validation_error
 from astro_server.models.brands import BrandProfile
 from astro_server.models.files import StoredFile
 from astro_server.services import files
 from astro_server.services.delivery import feeds
 from astro_server.services.delivery.http import fetch
+from astro_server.services.paging import newest_first
 
 BRANDING_FIELDS = (
     "brand_name",
@@ -393,16 +392,7 @@ async def list_profiles(
 ) -> tuple[list[BrandProfile], str | None]:
     """Newest first; ``cursor`` is the id of the last item of the previous page."""
     query = BrandProfile.filter(account_id=account_id)
-    if cursor:
-        last = await BrandProfile.get_or_none(id=cursor, account_id=account_id)
-        if last is None:
-            raise validation_error([_problem("cursor", "Unknown cursor.")])
-        query = query.filter(
-            Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
-        )
-    rows = await query.order_by("-created_at", "-id").limit(limit + 1)
-    next_cursor = rows[limit - 1].id if len(rows) > limit else None
-    return rows[:limit], next_cursor
+    return await newest_first(query, limit=limit, cursor=cursor)
 
 
 async def branding_for(profile_id: str, account_id: str) -> Branding:

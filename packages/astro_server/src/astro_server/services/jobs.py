@@ -52,6 +52,7 @@ from astro_server.models import Job
 from astro_server.responses import json_response
 from astro_server.services import billing, metrics
 from astro_server.services.credentials import new_id
+from astro_server.services.paging import newest_first
 from astro_server.settings import Settings
 
 log = logging.getLogger("astro_server.jobs")
@@ -222,24 +223,9 @@ async def list_jobs(
 ) -> tuple[list[Job], str | None]:
     """The account's jobs of one mode, newest first; ``cursor`` is the last id of the previous
     page."""
-    query = Job.filter(account_id=account_id, livemode=livemode)
-    if status:
-        query = query.filter(status=status)
-    if cursor:
-        last = await Job.get_or_none(id=cursor, account_id=account_id, livemode=livemode)
-        if last is None:
-            raise APIError(
-                400,
-                "Unknown cursor.",
-                error="validation_error",
-                details=[{"field": "cursor", "message": "not a cursor from this listing"}],
-            )
-        query = query.filter(
-            Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
-        )
-    jobs = await query.order_by("-created_at", "-id").limit(limit + 1)
-    next_cursor = jobs[limit - 1].id if len(jobs) > limit else None
-    return jobs[:limit], next_cursor
+    owned = Job.filter(account_id=account_id, livemode=livemode)
+    query = owned.filter(status=status) if status else owned
+    return await newest_first(query, limit=limit, cursor=cursor, scope=owned)
 
 
 async def _fail(

@@ -23,12 +23,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from quart import has_app_context
-from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
 from astro_server.errors import APIError, not_found, validation_error
 from astro_server.models import Account, ApiKey
 from astro_server.services import audit, auth, clock, credentials, scopes
+from astro_server.services.paging import newest_first
 
 MAX_GRACE_S: Final = 7 * 24 * 3600
 MAX_ACTIVE_KEYS: Final = 100  # unrevoked keys per account and environment
@@ -169,19 +169,7 @@ async def list_keys(
 ) -> tuple[list[ApiKey], str | None]:
     """The account's keys of the caller's environment, newest first (revoked ones too)."""
     query = ApiKey.filter(account_id=account_id, environment=caller.environment)
-    if cursor:
-        last = await query.filter(id=cursor).first()
-        if last is None:
-            raise validation_error(
-                [{"field": "cursor", "message": "not a cursor from this listing"}],
-                "Unknown cursor.",
-            )
-        query = query.filter(
-            Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
-        )
-    rows = await query.order_by("-created_at", "-id").limit(limit + 1)
-    next_cursor = rows[limit - 1].id if len(rows) > limit else None
-    return rows[:limit], next_cursor
+    return await newest_first(query, limit=limit, cursor=cursor)
 
 
 async def get_key(account_id: str, key_id: str, caller: Caller) -> ApiKey:

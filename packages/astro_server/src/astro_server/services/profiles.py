@@ -35,7 +35,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from quart import g
-from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
 from astro_server import db
@@ -46,6 +45,7 @@ from astro_server.services import clock, credentials, profile_crypto
 from astro_server.services.audit import event_view, record_audit
 from astro_server.services.auth import current_livemode
 from astro_server.services.delivery.feeds import iso
+from astro_server.services.paging import newest_first, unknown_cursor
 
 PROFILE_ID = re.compile(r"^prof_[a-f0-9]{24}$")
 REFERENCE_CACHE_S = 60.0
@@ -243,23 +243,12 @@ async def list_profiles(
         query = query.filter(external_id_index=key.blind_index("external_id", external_id))
     if tag is not None:
         query = query.filter(tag_rows__tag_index=key.blind_index("tag", tag))
-    if cursor:
-        last = (
-            await ClientProfile.filter(id=cursor, account_id=account_id, livemode=livemode).first()
-            if PROFILE_ID.match(cursor)
-            else None
-        )
-        if last is None:
-            raise validation_error(
-                [{"field": "cursor", "message": "not a cursor from this listing"}],
-                "Unknown cursor.",
-            )
-        query = query.filter(
-            Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
-        )
-    rows = await query.order_by("-created_at", "-id").limit(limit + 1)
+    if cursor is not None and not PROFILE_ID.match(cursor):
+        raise unknown_cursor()
+    owned = ClientProfile.filter(account_id=account_id, livemode=livemode)
+    rows, next_cursor = await newest_first(query, limit=limit, cursor=cursor, scope=owned)
     views = []
-    for profile in rows[:limit]:
+    for profile in rows:
         row = {
             "id": profile.id,
             "livemode": profile.livemode,
@@ -267,7 +256,6 @@ async def list_profiles(
             "updated_at": profile.updated_at,
         }
         views.append(_view(row, key.open(profile.id, profile.sealed)))
-    next_cursor = rows[limit - 1].id if len(rows) > limit else None
     if views:
         await record_audit("profile.listed", None)
     return views, next_cursor

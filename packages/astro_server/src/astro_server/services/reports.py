@@ -25,8 +25,6 @@ import logging
 import re
 from typing import Any, Final
 
-from tortoise.expressions import Q
-
 from astro_calc.western import BirthSubject, natal_chart
 from astro_server.errors import APIError, not_found
 from astro_server.models import Job, Report, StoredFile
@@ -37,6 +35,7 @@ from astro_server.services import files
 from astro_server.services.credentials import new_id
 from astro_server.services.files.service import now as files_now
 from astro_server.services.jobs import FINISHED, job_handler
+from astro_server.services.paging import newest_first
 
 log = logging.getLogger("astro_server.reports")
 
@@ -358,18 +357,4 @@ async def list_reports(
 ) -> tuple[list[Report], str | None]:
     """The account's reports, newest first; ``cursor`` is the last id of the previous page."""
     query = Report.filter(account_id=account_id)
-    if cursor:
-        last = await Report.get_or_none(id=cursor, account_id=account_id)
-        if last is None:
-            raise APIError(
-                400,
-                "Unknown cursor.",
-                error="validation_error",
-                details=[{"field": "cursor", "message": "not a cursor from this listing"}],
-            )
-        query = query.filter(
-            Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
-        )
-    rows = await query.order_by("-created_at", "-id").limit(limit + 1)
-    next_cursor = rows[limit - 1].id if len(rows) > limit else None
-    return rows[:limit], next_cursor
+    return await newest_first(query, limit=limit, cursor=cursor)

@@ -14,17 +14,16 @@ import secrets
 from datetime import date, datetime
 from typing import Any
 
-from tortoise.expressions import Q
-
 from astro_server.errors import not_found
 from astro_server.models.campaigns import Campaign
-from astro_server.services.delivery.feeds import _bad_request, iso
+from astro_server.services.delivery.feeds import iso
 from astro_server.services.delivery.schedule import (
     delivery_zone,
     due_at,
     next_due,
     parse_delivery_time,
 )
+from astro_server.services.paging import newest_first
 
 MAX_DAYS = 92
 _CAMPAIGN_ID = re.compile(r"cmp_[a-f0-9]{24}")
@@ -110,16 +109,7 @@ async def list_campaigns(
 ) -> tuple[list[Campaign], str | None]:
     """Newest first; ``cursor`` is the id of the last item of the previous page."""
     query = Campaign.filter(account_id=account_id, livemode=livemode)
-    if cursor:
-        last = await Campaign.get_or_none(id=cursor, account_id=account_id, livemode=livemode)
-        if last is None:
-            raise _bad_request("invalid_cursor", "cursor", "Unknown cursor.")
-        query = query.filter(
-            Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
-        )
-    rows = await query.order_by("-created_at", "-id").limit(limit + 1)
-    next_cursor = rows[limit - 1].id if len(rows) > limit else None
-    return rows[:limit], next_cursor
+    return await newest_first(query, limit=limit, cursor=cursor)
 
 
 async def update_campaign(

@@ -22,7 +22,6 @@ from datetime import datetime
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
-from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
 from astro_server.errors import APIError, not_found
@@ -41,6 +40,7 @@ from astro_server.services.delivery.signing import (
     new_signing_secret,
 )
 from astro_server.services.delivery.ssrf import UnsafeDestination, canonical_url, check_destination
+from astro_server.services.paging import newest_first
 from astro_server.settings import Settings
 
 log = logging.getLogger("astro_server.delivery")
@@ -143,16 +143,7 @@ async def list_endpoints(
 ) -> tuple[list[WebhookEndpoint], str | None]:
     """Newest first; ``cursor`` is the id of the last item of the previous page."""
     query = WebhookEndpoint.filter(account_id=account_id, purpose="account")
-    if cursor:
-        last = await WebhookEndpoint.get_or_none(id=cursor, account_id=account_id)
-        if last is None:
-            raise _bad_request("invalid_cursor", "cursor", "Unknown cursor.")
-        query = query.filter(
-            Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
-        )
-    rows = await query.order_by("-created_at", "-id").limit(limit + 1)
-    next_cursor = rows[limit - 1].id if len(rows) > limit else None
-    return rows[:limit], next_cursor
+    return await newest_first(query, limit=limit, cursor=cursor)
 
 
 async def update_endpoint(
@@ -325,22 +316,13 @@ async def list_deliveries(
     endpoint: WebhookEndpoint, *, limit: int, cursor: str | None
 ) -> tuple[list[dict[str, Any]], str | None]:
     query = FeedDelivery.filter(endpoint_id=endpoint.id)
-    if cursor:
-        last = await FeedDelivery.get_or_none(id=cursor, endpoint_id=endpoint.id)
-        if last is None:
-            raise _bad_request("invalid_cursor", "cursor", "Unknown cursor.")
-        query = query.filter(
-            Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
-        )
-    rows = await query.order_by("-created_at", "-id").limit(limit + 1)
-    page = rows[:limit]
+    page, next_cursor = await newest_first(query, limit=limit, cursor=cursor)
     attempts: dict[str, list[FeedDeliveryAttempt]] = defaultdict(list)
     if page:
         for attempt in await FeedDeliveryAttempt.filter(
             delivery_id__in=[d.id for d in page]
         ).order_by("number"):
             attempts[attempt.delivery_id].append(attempt)  # type: ignore[attr-defined]
-    next_cursor = rows[limit - 1].id if len(rows) > limit else None
     return [delivery_view(d, attempts[d.id]) for d in page], next_cursor
 
 

@@ -12,13 +12,12 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from tortoise.expressions import Q
-
 from astro_server.errors import APIError, not_found, validation_error
 from astro_server.models.delivery import WebhookEndpoint
 from astro_server.services.delivery import events
-from astro_server.services.delivery.feeds import _bad_request, _box, iso
+from astro_server.services.delivery.feeds import _box, iso
 from astro_server.services.delivery.signing import new_signing_secret
+from astro_server.services.paging import newest_first
 from astro_server.settings import Settings
 
 EVENT_TYPES = (
@@ -114,13 +113,4 @@ async def list_subscriptions(
     """The account's subscriptions, newest first; ``cursor`` is the last id of the previous
     page (another account's or an unknown id: 400 naming ``cursor``)."""
     query = WebhookEndpoint.filter(account_id=account_id, purpose=PURPOSE)
-    if cursor:
-        last = await WebhookEndpoint.get_or_none(id=cursor, account_id=account_id, purpose=PURPOSE)
-        if last is None:
-            raise _bad_request("invalid_cursor", "cursor", "Unknown cursor.")
-        query = query.filter(
-            Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
-        )
-    rows = await query.order_by("-created_at", "-id").limit(limit + 1)
-    next_cursor = rows[limit - 1].id if len(rows) > limit else None
-    return rows[:limit], next_cursor
+    return await newest_first(query, limit=limit, cursor=cursor)

@@ -23,6 +23,7 @@ from astro_server.services import files
 from astro_server.services.delivery.events import emit_account_event
 from astro_server.services.files import service as file_service
 from astro_server.services.jobs import enqueue_job, job_handler
+from astro_server.services.paging import newest_first
 from astro_server.services.visual import writer
 
 log = logging.getLogger("astro_server.visual")
@@ -400,22 +401,9 @@ async def list_readings(
     account_id: str, limit: int, cursor: str | None
 ) -> tuple[list[VisualReading], str | None]:
     """The account's readings, newest first; ``cursor`` is the last id of the previous page."""
-    from tortoise.expressions import Q
 
     query = VisualReading.filter(account_id=account_id)
-    if cursor:
-        last = await VisualReading.get_or_none(id=cursor, account_id=account_id)
-        if last is None:
-            raise APIError(
-                400, "Unknown cursor.", error="validation_error",
-                details=[{"field": "cursor", "message": "not a cursor from this listing"}],
-            )  # fmt: skip
-        query = query.filter(
-            Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
-        )
-    rows = await query.order_by("-created_at", "-id").limit(limit + 1)
-    next_cursor = rows[limit - 1].id if len(rows) > limit else None
-    return rows[:limit], next_cursor
+    return await newest_first(query, limit=limit, cursor=cursor)
 
 
 PRODUCTS = {"palm": "palm_reading", "face": "face_reading"}
