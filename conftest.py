@@ -23,33 +23,6 @@ import httpx
 import pytest
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``--dist loadfile``), spread the end-to-end files (``tests/``, the
-    long ones: processes, browsers, schedulers) evenly over the first 85 % of the run.
-
-    xdist hands each process a first batch of consecutive files, then one file at a time: with
-    the long files together, one process got most of them and the others waited at the end.
-    A file's own tests keep their order; a run in one process keeps the collection order."""
-    if "PYTEST_XDIST_WORKER" not in os.environ:
-        return
-    end_to_end = config.rootpath / "tests"
-    files: dict[Path, list[pytest.Item]] = {}
-    for item in items:
-        files.setdefault(item.path, []).append(item)
-    long = [f for f in files if f.is_relative_to(end_to_end)]
-    short = [f for f in files if not f.is_relative_to(end_to_end)]
-    if not long or not short:
-        return
-    span = max(len(long), int(0.85 * len(files)))
-    slots = {round(k * span / len(long)) for k in range(len(long))}
-    order: list[Path] = []
-    long_left, short_left = iter(long), iter(short)
-    for position in range(len(files)):
-        pick = long_left if position in slots else short_left
-        order.append(next(pick, None) or next(long_left, None) or next(short_left))
-    items[:] = [item for f in order for item in files[f]]
-
-
 def _service_url(var: str) -> str:
     url = os.environ.get(var)
     if url:

@@ -158,5 +158,7 @@ log "pytest ($WORKERS processes)"
 if [ "$WORKERS" = 0 ]; then
   "${UV[@]}" run --frozen pytest "$@"
 else
-  "${UV[@]}" run --frozen pytest -n "$WORKERS" --dist loadfile "$@"
+  # In collection order (end-to-end files first: the long ones start first), not xdist's
+  # default of the files with the most tests first.
+  "${UV[@]}" run --frozen pytest -n "$WORKERS" --dist loadfile --no-loadscope-reorder "$@"
 fi

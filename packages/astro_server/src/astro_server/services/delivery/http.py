@@ -119,8 +119,11 @@ class _Connection:
         body: bytes,
         max_bytes: int,
         method: str = "POST",
+        declared_max: int | None = None,
     ) -> tuple[int, bytes]:
-        """Send the request; return the status and at most ``max_bytes`` of the body."""
+        """Send the request; return the status and at most ``max_bytes`` of the body. With
+        ``declared_max``, an answer whose ``Content-Length`` exceeds it raises
+        :class:`ResponseTooLarge` before any of its body is read."""
         protocol = self.protocol
         wire = protocol.send(h11.Request(method=method, target=target, headers=headers))
         if body:
@@ -140,6 +143,8 @@ class _Connection:
                     protocol.receive_data(data)
                 elif isinstance(event, h11.Response):
                     status = event.status_code
+                    if declared_max is not None and _content_length(event) > declared_max:
+                        raise ResponseTooLarge(status)
                 elif isinstance(event, h11.Data):
                     received += event.data
                     if len(received) >= max_bytes:
@@ -307,16 +312,21 @@ class DeliveryClient:
         *,
         method: str = "POST",
         max_bytes: int | None = None,
+        declared_max: int | None = None,
     ) -> tuple[int, bytes, str]:
         limit = self.max_response_bytes if max_bytes is None else max_bytes
         connection = self._idle_connection(pool) or await self._connect(pool.destination)
         try:
-            status, received = await connection.post(target, headers, body, limit, method)
+            status, received = await connection.post(
+                target, headers, body, limit, method, declared_max
+            )
         except _StaleConnection:
             connection.close()
             connection = await self._connect(pool.destination)
             try:
-                status, received = await connection.post(target, headers, body, limit, method)
+                status, received = await connection.post(
+                    target, headers, body, limit, method, declared_max
+                )
             except BaseException:
                 connection.close()
                 raise
@@ -397,13 +407,29 @@ class FetchResult:
     too_large: bool = False
 
 
+class ResponseTooLarge(Exception):
+    """The answer's ``Content-Length`` is over the caller's limit (its body is not read)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+def _content_length(response: h11.Response) -> int:
+    for name, value in response.headers:
+        if name == b"content-length":
+            return int(value)  # h11 has checked it is a valid length
+    return 0
+
+
 async def fetch(
     client: DeliveryClient, url: str, *, max_bytes: int, timeout_s: float
 ) -> FetchResult:
     """GET ``url`` under the delivery client's rules: https only, the destination checked and
     pinned (public addresses only, unless the client allows loopback for tests), no redirects
     followed, the whole fetch within ``timeout_s``, at most ``max_bytes`` read (one more byte
-    tells ``too_large``). Used for brand logos, which are fetched once when saved."""
+    tells ``too_large``; so does a ``Content-Length`` over it, before any of the body is read).
+    Used for brand logos, which are fetched once when saved."""
     try:
         async with asyncio.timeout(timeout_s):
             destination = await check_destination(
@@ -425,9 +451,12 @@ async def fetch(
                         b"",
                         method="GET",
                         max_bytes=max_bytes + 1,
+                        declared_max=max_bytes,
                     )
             finally:
                 pool.in_use -= 1
+    except ResponseTooLarge as exc:
+        return FetchResult(exc.status, b"", f"larger than {max_bytes} bytes", too_large=True)
     except UnsafeDestination as exc:
         log.warning("fetch destination refused: %s", exc.detail)
         return FetchResult(None, b"", f"unsafe_destination: {exc.reason}")
