@@ -205,6 +205,14 @@ async def api(method: str, path: str, **kwargs: Any) -> ApiResult:
     return result
 
 
+async def api_found(method: str, path: str, **kwargs: Any) -> ApiResult:
+    """:func:`api` for an object named in the page's URL: its 404 is the portal's 404 page."""
+    result = await api(method, path, **kwargs)
+    if result.status == 404:
+        raise NotFoundPage()
+    return result
+
+
 async def my_role() -> str | None:
     """The signed-in login's role, from the team list the API offers to every role; ``None``
     when the API lists no team for this account (below the enterprise tier: one login)."""
@@ -499,18 +507,14 @@ async def feed_detail(sub_id: str) -> Response:
 @signed_in
 async def feed_active(sub_id: str) -> Response:
     active = (await request.form).get("active") == "true"
-    result = await api("PATCH", f"{FEEDS}/{sub_id}", json_body={"active": active})
-    if result.status == 404:
-        raise NotFoundPage()
+    await api_found("PATCH", f"{FEEDS}/{sub_id}", json_body={"active": active})
     return _go(f"/portal/feeds/{sub_id}", "resumed" if active else "paused")
 
 
 @blueprint.post("/feeds/<sub_id>/delete")
 @signed_in
 async def feed_delete(sub_id: str) -> Response:
-    result = await api("DELETE", f"{FEEDS}/{sub_id}")
-    if result.status == 404:
-        raise NotFoundPage()
+    await api_found("DELETE", f"{FEEDS}/{sub_id}")
     return _go("/portal/feeds", "deleted")
 
 
@@ -531,9 +535,7 @@ async def feed_rotate(sub_id: str) -> Response:
 @blueprint.post("/feeds/<sub_id>/test")
 @signed_in
 async def feed_test(sub_id: str) -> Response:
-    result = await api("POST", f"{FEEDS}/{sub_id}/test")
-    if result.status == 404:
-        raise NotFoundPage()
+    result = await api_found("POST", f"{FEEDS}/{sub_id}/test")
     succeeded = result.ok and result.body["delivery"]["status"] == "succeeded"
     return _go(f"/portal/feeds/{sub_id}", "test_sent" if succeeded else "test_failed")
 
@@ -541,9 +543,7 @@ async def feed_test(sub_id: str) -> Response:
 @blueprint.post("/feeds/<sub_id>/deliveries/<delivery_id>/retry")
 @signed_in
 async def feed_retry(sub_id: str, delivery_id: str) -> Response:
-    result = await api("POST", f"{FEEDS}/{sub_id}/deliveries/{delivery_id}/retry")
-    if result.status == 404:
-        raise NotFoundPage()
+    result = await api_found("POST", f"{FEEDS}/{sub_id}/deliveries/{delivery_id}/retry")
     if not result.ok:
         return await page("error.html", status=result.status, title=result.message)
     return _go(f"/portal/feeds/{sub_id}", "retried")
@@ -642,9 +642,7 @@ async def brand_update(profile_id: str) -> Response:
 @blueprint.post("/brands/<profile_id>/delete")
 @signed_in
 async def brand_delete(profile_id: str) -> Response:
-    result = await api("DELETE", f"{BRANDS}/{profile_id}")
-    if result.status == 404:
-        raise NotFoundPage()
+    await api_found("DELETE", f"{BRANDS}/{profile_id}")
     return _go("/portal/brands", "profile_deleted")
 
 
@@ -750,9 +748,7 @@ async def report_create() -> Response:
 @blueprint.get("/reports/<report_id>")
 @signed_in
 async def report_detail(report_id: str) -> Response:
-    result = await api("GET", f"{REPORTS}/{report_id}")
-    if result.status == 404:
-        raise NotFoundPage()
+    result = await api_found("GET", f"{REPORTS}/{report_id}")
     if result.status == 410:
         return await page("error.html", status=410, title=t("report.gone"))
     return await page("report_detail.html", report=_report_view(result.body))
@@ -822,9 +818,7 @@ async def team_invite() -> Response:
 @signed_in
 async def team_role(member_id: str) -> Response:
     role = (await request.form).get("role", "")
-    result = await api("PATCH", f"{TEAM}/{member_id}", json_body={"role": role})
-    if result.status == 404:
-        raise NotFoundPage()
+    result = await api_found("PATCH", f"{TEAM}/{member_id}", json_body={"role": role})
     if not result.ok:
         return await page("error.html", status=result.status, title=result.message)
     return _go("/portal/team", "role_changed")
@@ -833,9 +827,7 @@ async def team_role(member_id: str) -> Response:
 @blueprint.post("/team/members/<member_id>/delete")
 @signed_in
 async def team_remove(member_id: str) -> Response:
-    result = await api("DELETE", f"{TEAM}/{member_id}")
-    if result.status == 404:
-        raise NotFoundPage()
+    result = await api_found("DELETE", f"{TEAM}/{member_id}")
     if not result.ok:
         return await page("error.html", status=result.status, title=result.message)
     return _go("/portal/team", "removed")

@@ -25,6 +25,7 @@ from astro_server.portal import (
     _go,
     _local_path,
     api,
+    api_found,
     blueprint,
     page,
     signed_in,
@@ -252,9 +253,7 @@ async def visual_detail(reading_id: str) -> Response:
 @blueprint.post("/visual/readings/<reading_id>/delete-photo")
 @signed_in
 async def visual_delete_photo(reading_id: str) -> Response:
-    result = await api("DELETE", f"{READINGS}/{reading_id}")
-    if result.status == 404:
-        raise NotFoundPage()
+    await api_found("DELETE", f"{READINGS}/{reading_id}")
     return _go(f"/portal/visual/readings/{reading_id}", "photo_deleted")
 
 
@@ -330,18 +329,14 @@ async def visual_delivery_create() -> Response:
 @signed_in
 async def visual_delivery_active(sub_id: str) -> Response:
     active = (await request.form).get("active") == "true"
-    result = await api("PATCH", f"{DELIVERIES}/{sub_id}", json_body={"active": active})
-    if result.status == 404:
-        raise NotFoundPage()
+    await api_found("PATCH", f"{DELIVERIES}/{sub_id}", json_body={"active": active})
     return _go("/portal/visual/deliveries", "delivery_resumed" if active else "delivery_paused")
 
 
 @blueprint.post("/visual/deliveries/<sub_id>/delete")
 @signed_in
 async def visual_delivery_delete(sub_id: str) -> Response:
-    result = await api("DELETE", f"{DELIVERIES}/{sub_id}")
-    if result.status == 404:
-        raise NotFoundPage()
+    await api_found("DELETE", f"{DELIVERIES}/{sub_id}")
     return _go("/portal/visual/deliveries", "delivery_deleted")
 
 
