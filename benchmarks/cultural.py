@@ -27,8 +27,8 @@ from tortoise import Tortoise
 from astro_calc.cultural.best_dates import best_dates
 from astro_calc.cultural.calendar import market_calendar
 from astro_calc.horoscope import SIGNS
-from astro_server.models import Campaign
-from astro_server.services.campaigns.content import day_content
+from astro_server.features.cultural.campaigns.content import day_content
+from astro_server.features.cultural.models import Campaign
 
 
 def _ms(call: Callable[[], object]) -> str:
@@ -76,7 +76,9 @@ async def _ms_async(call: Callable[[], object]) -> str:
 
 
 async def campaign_day() -> None:
-    await Tortoise.init(db_url="sqlite://:memory:", modules={"astro": ["astro_server.models"]})
+    await Tortoise.init(
+        db_url="sqlite://:memory:", modules={"astro": ["astro_server.platform.models"]}
+    )
     await Tortoise.generate_schemas()
     try:
         campaign = Campaign(

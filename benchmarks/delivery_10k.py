@@ -113,11 +113,11 @@ async def insert_subscriptions(
 ) -> None:
     from tortoise import Tortoise
 
-    from astro_server.models.delivery import HoroscopeFeedSubscription
-    from astro_server.services.delivery.secrets_box import SecretBox
-    from astro_server.services.delivery.signing import new_signing_secret
+    from astro_server.platform.delivery.secrets_box import SecretBox
+    from astro_server.platform.delivery.signing import new_signing_secret
+    from astro_server.platform.models.delivery import HoroscopeFeedSubscription
 
-    await Tortoise.init(db_url=db_url, modules={"astro": ["astro_server.models"]})
+    await Tortoise.init(db_url=db_url, modules={"astro": ["astro_server.platform.models"]})
     box = SecretBox(secret_key)
     signs = [
         "aries",
@@ -161,7 +161,7 @@ async def explain(dsn: str) -> None:
     """EXPLAIN (not run) the scheduler's statements as the pipeline sends them."""
     import asyncpg
 
-    from astro_server.services.delivery import feed_pipeline
+    from astro_server.platform.delivery import engine as feed_pipeline
 
     def numbered(sql: str) -> str:
         parts = sql.split("?")

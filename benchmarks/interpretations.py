@@ -9,7 +9,8 @@ matters is the time added per chart by the interpretation, target at most 1 ms a
 Best of R rounds (CPU time of this process), per chart.
 
 Also measured: what the server adds on top for ``interpretations=full`` (the natal items in the
-common shape, :func:`astro_server.api._interpretations.natal_items`, and their JSON encoding),
+common shape, :func:`astro_server.features.common.interpretations.natal_items`, and their JSON
+encoding),
 and the Vedic chart (:func:`astro_calc.vedic.sidereal_chart_at`, no vargas, as the
 interpretation needs) against the same chart plus :func:`chart_interpretation` (grahas in rashi
 and bhava, yogas). Target at most 1 ms added per chart for both.
@@ -30,7 +31,7 @@ from astro_calc.vedic import sidereal_chart_at
 from astro_calc.vedic.readings import chart_interpretation
 from astro_calc.western import BirthSubject, natal_chart
 from astro_calc.western.interpretation import natal_interpretation
-from astro_server.api._interpretations import natal_items
+from astro_server.features.common.interpretations import natal_items
 
 
 def births(n: int, seed: int = 1) -> list[BirthSubject]:

@@ -28,8 +28,10 @@ import time
 from pathlib import Path
 
 from astro_server.app import create_app
-from astro_server.db import migrate_db
-from astro_server.services import accounts, billing, profiles
+from astro_server.features.profiles import service as profiles
+from astro_server.platform.auth import accounts
+from astro_server.platform.billing import billable as billing
+from astro_server.platform.db import migrate_db
 from astro_server.settings import Settings
 
 SUBJECT = {"date": "1990-05-01", "time": "07:30", "latitude": 13.75, "longitude": 100.5,
@@ -133,7 +135,7 @@ async def run(requests: int, rounds: int, server_url: str | None) -> None:
     try:
         await measure(requests, rounds, f"{server_url.rsplit('/', 1)[0]}/{name}")
     finally:
-        from astro_server.db import close_db
+        from astro_server.platform.db import close_db
 
         await close_db()
         await _admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

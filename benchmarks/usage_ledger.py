@@ -58,7 +58,8 @@ SELECT 'acct_other_' || (i % 100), 'debit', -1, 'op.' || (i % 40),
        now() - (i::double precision / $1) * interval '365 days', 0
 FROM generate_series(1, $1) AS i
 """
-# The endpoint's statements (services/usage.py), as PostgreSQL receives them: the ledger for the
+# The endpoint's statements (platform/billing/usage.py), as PostgreSQL receives them: the ledger
+# for the
 # open days and partial edges, usage_daily for the closed days.
 ROLLUP_SQL = (
     "SELECT operation AS grp, kind, sum(calls) AS n, sum(credits) AS credits FROM usage_daily "

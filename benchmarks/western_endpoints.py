@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from astro_server.app import create_app
-from astro_server.db import migrate_db
-from astro_server.services import accounts
+from astro_server.platform.auth import accounts
+from astro_server.platform.db import migrate_db
 from astro_server.settings import Settings
 
 NATAL = {"subject": {"date": "1990-05-01", "time": "07:30", "latitude": 13.75,

@@ -53,12 +53,13 @@ WORKER_SIDE = r"""
 import asyncio, base64, json, sys
 from datetime import timedelta
 
-from astro_server.db import close_db, init_db
-from astro_server.services import brands, files
-from astro_server.services.delivery import events
+from astro_server.platform.db import close_db, init_db
+from astro_server.features.brands import service as brands
+from astro_server.platform import files
+from astro_server.platform.delivery import events
 from astro_server.settings import Settings
-from astro_server.tasks import broker as broker_module
-from astro_server.tasks import delivery  # noqa: F401  (registers astro.deliver)
+from astro_server.platform import broker as broker_module
+from astro_server.platform.delivery import tasks as delivery  # noqa: F401
 
 
 async def main(command, *args):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 
 from astro_sdk import AstroClient
-from astro_server.reports.renderer import missing_components
+from astro_server.features.reports.render.renderer import missing_components
 from conftest import ServerProcess
 
 

@@ -55,9 +55,10 @@ EVENTS = [
 
 DELETE_PHOTO = r"""
 import asyncio, sys
-from astro_server.db import close_db, init_db
-from astro_server.models import StoredFile, VisualUpload
-from astro_server.services import files
+from astro_server.platform.db import close_db, init_db
+from astro_server.platform.models.files import StoredFile
+from astro_server.features.visual.models import VisualUpload
+from astro_server.platform import files
 from astro_server.settings import Settings
 
 async def main(upload_id):

@@ -18,7 +18,7 @@ from sdk_drift import drift, server_operations
 from astro_sdk import Credential
 from astro_sdk._client import registered_operations
 from astro_server.app import create_app
-from astro_server.db import migrate_db
+from astro_server.platform.db import migrate_db
 from astro_server.settings import Settings
 
 

@@ -13,7 +13,7 @@ import trustme
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from astro_server.services.delivery.http import DeliveryClient
+from astro_server.platform.delivery.http import DeliveryClient
 
 
 @dataclass

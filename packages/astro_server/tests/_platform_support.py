@@ -10,8 +10,8 @@ from typing import Any
 from quart import Blueprint, Quart
 
 from astro_server.app import create_app
-from astro_server.db import migrate_db
-from astro_server.services import accounts
+from astro_server.platform.auth import accounts
+from astro_server.platform.db import migrate_db
 from astro_server.settings import DEFAULT_RATE_LIMITS, Settings
 
 

@@ -16,7 +16,7 @@ from _platform_support import key_headers, new_account, running_app, settings_fo
 from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
-from astro_server.models import Account
+from astro_server.platform.models.accounts import Account
 
 # Bruce Lee, 1940-11-27 07:12 San Francisco: 庚辰 丁亥 甲戌 戊辰, the chart reproduced throughout
 # the BaZi literature (also in astro_calc's test_chinese_bazi.py).

@@ -20,8 +20,8 @@ from _platform_support import key_headers, new_account, running_app, settings_fo
 from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
-from astro_server.models import Account, ApiKey
-from astro_server.services import credentials
+from astro_server.platform.auth import credentials
+from astro_server.platform.models.accounts import Account, ApiKey
 
 MARKETS = "/api/v3/cultural/markets"
 CALENDAR = "/api/v3/cultural/calendar"

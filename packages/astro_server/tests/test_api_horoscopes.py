@@ -13,9 +13,9 @@ from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
 from astro_calc.horoscope import daily_horoscope
-from astro_server.models import PublishedHoroscope
-from astro_server.services import horoscopes
-from astro_server.tasks.scheduler import registered_periodic_tasks
+from astro_server.features.horoscopes import service as horoscopes
+from astro_server.features.horoscopes.models import PublishedHoroscope
+from astro_server.scheduler import registered_periodic_tasks
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ async def test_daily_serves_the_published_horoscope(app: Quart, key: str) -> Non
 
 
 async def test_head_on_a_billable_route_is_405_and_charges_nothing(app: Quart) -> None:
-    from astro_server.models import Account
+    from astro_server.platform.models.accounts import Account
 
     account_id, api_key = await new_account("free", credits=10)
     client: Client = app.test_client()

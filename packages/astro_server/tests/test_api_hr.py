@@ -26,7 +26,7 @@ from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
 from astro_calc.hr.narrative import words
-from astro_server.reports.renderer import missing_components
+from astro_server.features.reports.render.renderer import missing_components
 
 PATH = "/api/v3/reports/hr-screening"
 # Bruce Lee, 1940-11-27 07:12 San Francisco (PST, UTC-8): 庚辰 丁亥 甲戌 戊辰.
@@ -486,8 +486,8 @@ async def test_pdf_opens_with_the_disclaimer_and_extracts_exactly(
 async def test_pdf_under_a_brand_profile_and_another_accounts_profile_is_404(
     client: Client, key: str, tmp_path: Path
 ) -> None:
-    from astro_server.models import BrandProfile
-    from astro_server.services.credentials import new_id
+    from astro_server.features.brands.models import BrandProfile
+    from astro_server.platform.auth.credentials import new_id
 
     owner_id, owner_key = await new_account("pro", 1000)
     profile = await BrandProfile.create(
@@ -511,7 +511,7 @@ async def test_pdf_under_a_brand_profile_and_another_accounts_profile_is_404(
 async def test_without_a_renderer_only_the_pdf_is_refused_before_any_charge(
     client: Client, key: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import astro_server.api.hr as hr_api
+    import astro_server.features.reports.hr_routes as hr_api
 
     monkeypatch.setattr(hr_api, "missing_components", lambda: ["Chromium (apt install chromium)"])
     status, answer, headers = await _post(client, key, body(include_pdf=True))

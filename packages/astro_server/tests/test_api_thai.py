@@ -19,8 +19,8 @@ from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
 from astro_calc.thai import taksa_wheel, thai_festivals
-from astro_server.models import Account, ApiKey
-from astro_server.services import credentials
+from astro_server.platform.auth import credentials
+from astro_server.platform.models.accounts import Account, ApiKey
 
 CALENDAR = "/api/v3/thai/calendar"
 FESTIVALS = "/api/v3/thai/festivals"

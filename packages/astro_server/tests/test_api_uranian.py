@@ -26,7 +26,7 @@ from astro_calc.uranian import (
     uranian_midpoints,
     uranian_planetary_pictures,
 )
-from astro_server.models import Account
+from astro_server.platform.models.accounts import Account
 
 CHART = "/api/v3/uranian/chart"
 BODY: dict[str, Any] = {
@@ -199,7 +199,7 @@ async def test_insufficient_credits_is_402(client: Client) -> None:
 async def test_calculation_failure_is_a_500_internal_and_refunded(
     client: Client, key: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from astro_server.api import uranian as api
+    from astro_server.features.uranian import routes as api
 
     def broken(**_: object) -> None:
         raise RuntimeError("ephemeris exploded")
@@ -235,7 +235,7 @@ def test_response_bodies_are_msgspecs_encoding_of_the_calculation_byte_for_byte(
     """The server joins pre-encoded picture fragments instead of encoding structs: over random
     births, dials and orbs (including charts with no pictures) each body is exactly
     msgspec.json.encode of astro_calc's result for the same input."""
-    from astro_server.api import uranian as api
+    from astro_server.features.uranian import routes as api
 
     rng = random.Random(seed)
     computed_at = dt.datetime(2025, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
@@ -262,8 +262,8 @@ def test_response_bodies_are_msgspecs_encoding_of_the_calculation_byte_for_byte(
 
 
 async def _account_of(key: str) -> str:
-    from astro_server.models import ApiKey
-    from astro_server.services import credentials
+    from astro_server.platform.auth import credentials
+    from astro_server.platform.models.accounts import ApiKey
 
     api_key = await ApiKey.get(key_hash=credentials.digest(key))
     return str(api_key.account_id)  # type: ignore[attr-defined]

@@ -19,7 +19,7 @@ from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
 from astro_calc.vedic import BirthSubject, kundli_match
-from astro_server.models import Account
+from astro_server.platform.models.accounts import Account
 
 BOY = {
     "date": "1990-05-17",

@@ -22,11 +22,14 @@ from quart import Quart
 from quart.typing import TestClientProtocol as Client
 from werkzeug import Request, Response
 
-from astro_server.errors import APIError
-from astro_server.models import BrandProfile, StoredFile
-from astro_server.services import accounts, brands, files
-from astro_server.services.delivery import feeds
-from astro_server.services.delivery.http import DeliveryClient
+from astro_server.features.brands import service as brands
+from astro_server.features.brands.models import BrandProfile
+from astro_server.features.feeds import service as feeds
+from astro_server.platform import files
+from astro_server.platform.auth import accounts
+from astro_server.platform.delivery.http import DeliveryClient
+from astro_server.platform.errors import APIError
+from astro_server.platform.models.files import StoredFile
 
 BASE = "/v1/report-brand-profiles"
 PASSWORD = "correct horse battery"

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from astro_calc.horoscope import SIGNS, daily_horoscope
-from astro_server.services.campaigns.social_copy import (
+from astro_server.features.cultural.campaigns.social_copy import (
     LIMITS,
     campaign_copy,
     compose,

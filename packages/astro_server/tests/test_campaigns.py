@@ -27,14 +27,17 @@ from quart.typing import TestClientProtocol as Client
 from standardwebhooks.webhooks import Webhook
 
 from astro_calc.horoscope import SIGNS
-from astro_server.models import Account, Campaign, CampaignDay, FeedDelivery
-from astro_server.services import accounts
-from astro_server.services.campaigns import delivery as campaign_delivery
-from astro_server.services.campaigns import store
-from astro_server.services.campaigns.social_copy import LIMITS, grapheme_count
-from astro_server.services.delivery import events, feeds
+from astro_server.features.cultural.campaigns import delivery as campaign_delivery
+from astro_server.features.cultural.campaigns import store
+from astro_server.features.cultural.campaigns.social_copy import LIMITS, grapheme_count
+from astro_server.features.cultural.models import Campaign, CampaignDay
+from astro_server.features.feeds import service as feeds
+from astro_server.platform.auth import accounts
+from astro_server.platform.delivery import events
+from astro_server.platform.models.accounts import Account
+from astro_server.platform.models.delivery import FeedDelivery
+from astro_server.scheduler import registered_periodic_tasks
 from astro_server.settings import Settings
-from astro_server.tasks.scheduler import registered_periodic_tasks
 
 BASE = "/api/v3/campaigns"
 BODY: dict[str, Any] = {
@@ -508,7 +511,7 @@ async def test_test_mode_campaigns_are_seen_only_with_test_keys(
 
 
 def test_the_campaigns_blueprint_registers_the_campaign_tick() -> None:
-    import astro_server.api.campaigns  # noqa: F401  (every process building the app imports it)
+    import astro_server.features.cultural.campaign_routes  # noqa: F401  (every process building the app imports it)
 
     task = registered_periodic_tasks()["delivery.campaigns_tick"]
     assert task.interval_s(Settings()) == 2.0

@@ -12,7 +12,7 @@ import zstandard
 from _platform_support import key_headers, new_account, running_app
 from quart import Quart
 
-from astro_server.compression import MIN_BYTES, chosen_encoding
+from astro_server.platform.compression import MIN_BYTES, chosen_encoding
 from astro_server.settings import Settings
 
 NATAL = {"subject": {"date": "1990-05-01", "time": "07:30", "latitude": 13.75,

@@ -17,10 +17,11 @@ from quart import Quart
 from quart.typing import TestClientProtocol as Client
 from standardwebhooks.webhooks import Webhook
 
-from astro_server.models import FeedDelivery, HoroscopeFeedSubscription
-from astro_server.services import accounts
-from astro_server.services.delivery import feed_pipeline, feeds
-from astro_server.services.delivery.secrets_box import SecretBox
+from astro_server.features.feeds import service as feeds
+from astro_server.platform.auth import accounts
+from astro_server.platform.delivery import engine as feed_pipeline
+from astro_server.platform.delivery.secrets_box import SecretBox
+from astro_server.platform.models.delivery import FeedDelivery, HoroscopeFeedSubscription
 
 BASE = "/v1/horoscope-feed-subscriptions"
 PASSWORD = "correct horse battery"

@@ -19,12 +19,8 @@ from pytest_httpserver import HTTPServer
 from standardwebhooks.webhooks import Webhook
 from werkzeug import Request, Response
 
-from astro_server.services.delivery.http import DeliveryClient
-from astro_server.services.delivery.signing import (
-    new_message_id,
-    new_signing_secret,
-    sign_headers,
-)
+from astro_server.platform.delivery.http import DeliveryClient
+from astro_server.platform.delivery.signing import new_message_id, new_signing_secret, sign_headers
 
 HOOK_HOST = "hooks.receiver.test"
 

@@ -21,11 +21,16 @@ from _delivery_support import Clock, Receiver, fake_horoscope, start_receiver, s
 from _platform_support import running_app, settings_for
 from standardwebhooks.webhooks import Webhook
 
-from astro_server.models import FeedDelivery, FeedDeliveryAttempt, HoroscopeFeedSubscription
-from astro_server.services import accounts
-from astro_server.services.delivery import feed_pipeline, feeds
-from astro_server.services.delivery.http import DeliveryClient
-from astro_server.services.delivery.signing import verify
+from astro_server.features.feeds import service as feeds
+from astro_server.platform.auth import accounts
+from astro_server.platform.delivery import engine as feed_pipeline
+from astro_server.platform.delivery.http import DeliveryClient
+from astro_server.platform.delivery.signing import verify
+from astro_server.platform.models.delivery import (
+    FeedDelivery,
+    FeedDeliveryAttempt,
+    HoroscopeFeedSubscription,
+)
 from astro_server.settings import Settings
 
 

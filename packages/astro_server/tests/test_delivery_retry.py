@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from astro_server.services.delivery.retry import (
+from astro_server.platform.delivery.retry import (
     DEFAULT_POLICY,
     RetryPolicy,
     SubscriptionHealth,

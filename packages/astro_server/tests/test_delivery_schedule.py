@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from astro_server.services.delivery.schedule import (
+from astro_server.platform.delivery.schedule import (
     CATCH_UP,
     InvalidTimezone,
     delivery_zone,

@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 import pytest
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from astro_server.services.delivery.secrets_box import SecretBox, SecretDecryptionError
-from astro_server.services.delivery.signing import (
+from astro_server.platform.delivery.secrets_box import SecretBox, SecretDecryptionError
+from astro_server.platform.delivery.signing import (
     InvalidSignature,
     new_message_id,
     new_signing_secret,

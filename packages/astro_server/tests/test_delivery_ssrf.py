@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from astro_server.services.delivery.ssrf import (
+from astro_server.platform.delivery.ssrf import (
     UnsafeDestination,
     address_refusal,
     canonical_url,

@@ -20,8 +20,11 @@ from tortoise.exceptions import OperationalError
 
 import astro_sdk
 from astro_sdk import AsyncAstroClient
-from astro_server.models import Account, AuditEvent, LedgerEntry
-from astro_server.services import accounts, clock, scopes
+from astro_server.platform import clock
+from astro_server.platform.auth import accounts, scopes
+from astro_server.platform.models.accounts import Account
+from astro_server.platform.models.audit import AuditEvent
+from astro_server.platform.models.billing import LedgerEntry
 
 SUBJECT = {"date": "1990-05-14", "time": "06:30", "latitude": 28.61, "longitude": 77.21}
 
@@ -161,7 +164,7 @@ async def test_refunds_appear_in_the_ledger_and_usage_with_their_balance(
 ) -> None:
     from tortoise.transactions import in_transaction
 
-    from astro_server.services import billing
+    from astro_server.platform.billing import billable as billing
 
     account_id, key = await new_account("starter", 5)
     async with sdk(key) as client:
@@ -364,8 +367,8 @@ async def test_usage_sums_closed_days_once_and_matches_the_ledger(
 ) -> None:
     """Whole closed days come from usage_daily, made once; the partial edges and open days from
     the ledger: the totals equal a plain sum over the ledger, before and after more days close."""
-    from astro_server import db
-    from astro_server.models import UsageDaily, UsageRollup
+    from astro_server.platform import db
+    from astro_server.platform.models.billing import UsageDaily, UsageRollup
 
     moved = MovableClock()
     monkeypatch.setattr(clock, "now", moved)
@@ -438,10 +441,10 @@ async def test_the_scheduler_sums_closed_days_and_a_late_refund_lands_on_its_own
     closes."""
     from tortoise.transactions import in_transaction
 
-    from astro_server import db
-    from astro_server.models import LedgerEntry, UsageDaily, UsageRollup
-    from astro_server.services import billing, usage
-    from astro_server.tasks import maintenance
+    from astro_server.platform import db, maintenance
+    from astro_server.platform.billing import billable as billing
+    from astro_server.platform.billing import usage
+    from astro_server.platform.models.billing import LedgerEntry, UsageDaily, UsageRollup
 
     moved = MovableClock()
     monkeypatch.setattr(clock, "now", moved)
@@ -530,8 +533,8 @@ async def test_closed_days_sums_are_kept_per_window_and_match_the_ledger(
     """The closed days' sums of a window are read from usage_daily once, then from the
     process's cache (they never change): the same totals as a plain sum over the ledger, today's
     new rows still counted; at most CLOSED_CACHE_SIZE windows are kept, least recent dropped."""
-    from astro_server import db
-    from astro_server.services import usage
+    from astro_server.platform import db
+    from astro_server.platform.billing import usage
 
     monkeypatch.setattr(usage, "CLOSED_CACHE_SIZE", 2)
     usage._closed_cache.clear()
@@ -595,7 +598,7 @@ async def test_closed_days_sums_are_kept_per_window_and_match_the_ledger(
 async def test_key_requests_are_checked_at_their_limits(
     sdk: Callable[[str], AsyncIterator[AsyncAstroClient]],
 ) -> None:
-    from astro_server.services import keys
+    from astro_server.platform.auth import keys
 
     account_id, key = await new_account("free", 0)
     headers = {"X-API-Key": key}

@@ -18,11 +18,10 @@ from _platform_support import running_app, settings_for
 from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
-from astro_server.models import StoredFile
-from astro_server.services import files
-from astro_server.services.files import DirectoryStorage, S3Storage, Storage
+from astro_server.platform import files, maintenance
+from astro_server.platform.files import DirectoryStorage, S3Storage, Storage
+from astro_server.platform.models.files import StoredFile
 from astro_server.settings import Settings
-from astro_server.tasks import maintenance
 
 PDF = b"%PDF-1.7\n" + bytes(range(256)) * 40 + b"\n%%EOF\n"
 

@@ -10,7 +10,7 @@ from _platform_support import running_app
 from quart import Quart
 
 from astro_server.app import create_app
-from astro_server.reports.renderer import missing_components
+from astro_server.features.reports.render.renderer import missing_components
 from astro_server.settings import Settings
 
 

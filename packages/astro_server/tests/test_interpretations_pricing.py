@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from astro_server.errors import APIError
-from astro_server.services.pricing import (
+from astro_server.platform.billing.pricing import (
     INTERPRETATION_LEVELS,
     OPERATIONS,
     TIERS,
     variant_of,
 )
+from astro_server.platform.errors import APIError
 
 INTERPRETED = (
     "western.natal", "western.synastry", "western.composite", "western.returns",

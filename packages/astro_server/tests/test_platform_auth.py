@@ -13,10 +13,10 @@ from quart import Blueprint, Quart, Response, g
 from quart.typing import TestClientProtocol as Client
 from werkzeug.datastructures import Headers
 
-from astro_server.models import ApiKey, CustomerSession
-from astro_server.responses import json_response
-from astro_server.services import accounts, credentials
-from astro_server.services.auth import require_api_key, require_session
+from astro_server.platform.auth import accounts, credentials
+from astro_server.platform.auth.guards import require_api_key, require_session
+from astro_server.platform.models.accounts import ApiKey, CustomerSession
+from astro_server.platform.responses import json_response
 
 routes = Blueprint("auth_test_routes", __name__)
 

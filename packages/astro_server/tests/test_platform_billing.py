@@ -20,11 +20,12 @@ from quart.typing import TestClientProtocol as Client
 from quart_schema import validate_querystring, validate_request
 from tortoise.functions import Sum
 
-from astro_server.errors import APIError
-from astro_server.models import Account, IdempotencyRecord, LedgerEntry
-from astro_server.responses import json_response
-from astro_server.services.auth import require_api_key
-from astro_server.services.billing import billable, current_charge
+from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.billing.billable import billable, current_charge
+from astro_server.platform.errors import APIError
+from astro_server.platform.models.accounts import Account
+from astro_server.platform.models.billing import IdempotencyRecord, LedgerEntry
+from astro_server.platform.responses import json_response
 
 routes = Blueprint("billing_test_routes", __name__)
 executions: list[int] = []
@@ -243,7 +244,7 @@ async def test_same_key_same_body_replays_the_first_response_without_a_second_de
 
 
 async def test_a_large_first_response_replays_byte_for_byte(client: Client) -> None:
-    from astro_server.services import idempotency
+    from astro_server.platform.billing import idempotency
 
     _, key = await new_account("free", 5)
     headers = key_headers(key, **{"Idempotency-Key": "large-1"})
@@ -264,7 +265,7 @@ async def test_a_large_first_response_replays_byte_for_byte(client: Client) -> N
 def test_stored_bodies_round_trip_and_old_rows_still_decode() -> None:
     import base64
 
-    from astro_server.services.idempotency import (
+    from astro_server.platform.billing.idempotency import (
         _COMPRESS_FROM,
         decode_stored_body,
         encode_stored_body,
@@ -490,8 +491,8 @@ async def test_one_postgres_claim_batch_gives_each_request_its_own_outcome(
 
 
 async def _claim_one_mixed_batch() -> None:
-    from astro_server.services import idempotency
-    from astro_server.services.billing import _ClaimItem, _flush_claims
+    from astro_server.platform.billing import idempotency
+    from astro_server.platform.billing.billable import _ClaimItem, _flush_claims
 
     rich, _ = await new_account("starter", 5)
     poor, _ = await new_account("free", 1)
@@ -532,7 +533,7 @@ async def _claim_one_mixed_batch() -> None:
 
 
 async def _credential_of(account_id: str) -> Any:
-    from astro_server.models import ApiKey
+    from astro_server.platform.models.accounts import ApiKey
 
     return await ApiKey.get(account_id=account_id)
 
@@ -542,8 +543,9 @@ async def test_a_claim_cancelled_while_its_batch_is_in_flight_is_refunded(
 ) -> None:
     """A client that goes away while its request's batch is in the database: the batch still
     debits it, and the debit is refunded and its key released (PostgreSQL)."""
-    from astro_server.services import billing, idempotency
-    from astro_server.services.batching import Coalescer
+    from astro_server.platform.batching import Coalescer
+    from astro_server.platform.billing import billable as billing
+    from astro_server.platform.billing import idempotency
 
     async with running_app(settings_for(migrated_pg_database, tmp_path)):
         account_id, _ = await new_account("free", 5)

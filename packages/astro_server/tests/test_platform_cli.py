@@ -32,8 +32,9 @@ def _cli(env: dict[str, str], *args: str, check: bool = True) -> subprocess.Comp
 def test_operator_commands_from_an_empty_database(empty_database_url: str, tmp_path: Path) -> None:
     import asyncio
 
-    from astro_server.db import close_db, init_db
-    from astro_server.models import Account, ApiKey, Customer, LedgerEntry
+    from astro_server.platform.db import close_db, init_db
+    from astro_server.platform.models.accounts import Account, ApiKey, Customer
+    from astro_server.platform.models.billing import LedgerEntry
     from astro_server.settings import Settings
 
     database_url = empty_database_url

@@ -235,7 +235,7 @@ def test_migrate_names_the_migrations_it_applied_to_an_older_schema(tmp_path: Pa
     from tortoise import Tortoise
     from tortoise.migrations.api import migrate
 
-    from astro_server.db import MIGRATIONS_MODULE, tortoise_config
+    from astro_server.platform.db import MIGRATIONS_MODULE, tortoise_config
 
     package = importlib.import_module(MIGRATIONS_MODULE)
     folder = Path(str(package.__file__)).parent

@@ -12,8 +12,8 @@ from quart import Blueprint, Quart, Response
 from quart.typing import TestClientProtocol as Client
 from quart_schema import validate_request
 
-from astro_server.responses import json_response
-from astro_server.services.auth import require_api_key
+from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.responses import json_response
 
 routes = Blueprint("errors_test_routes", __name__)
 

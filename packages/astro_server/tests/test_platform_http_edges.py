@@ -13,7 +13,7 @@ from _platform_support import new_account, running_app, settings_for
 from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
-from astro_server.services import accounts
+from astro_server.platform.auth import accounts
 
 RATE_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")
 

@@ -22,11 +22,14 @@ from quart_schema import validate_request
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from astro_server.models import Account, Job, LedgerEntry
-from astro_server.services import billing, jobs
-from astro_server.services.auth import require_api_key
-from astro_server.services.billing import billable
-from astro_server.services.jobs import Progress, enqueue_job, job_accepted, job_handler
+from astro_server.platform import jobs
+from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.billing import billable as billing
+from astro_server.platform.billing.billable import billable
+from astro_server.platform.jobs import Progress, enqueue_job, job_accepted, job_handler
+from astro_server.platform.models.accounts import Account
+from astro_server.platform.models.billing import LedgerEntry
+from astro_server.platform.models.jobs import Job
 
 routes = Blueprint("jobs_test_routes", __name__)
 gate = asyncio.Event()
@@ -102,7 +105,7 @@ def held_kicks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     async def record(job_id: str) -> None:
         kicked.append(job_id)
 
-    monkeypatch.setattr("astro_server.tasks.broker.kick_job", record)
+    monkeypatch.setattr("astro_server.platform.broker.kick_job", record)
     return kicked
 
 

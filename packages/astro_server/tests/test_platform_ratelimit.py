@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from astro_server.services.ratelimit import MemoryRateLimiter, RedisRateLimiter
+from astro_server.platform.ratelimit import MemoryRateLimiter, RedisRateLimiter
 
 
 async def test_memory_limiter_allows_exactly_the_limit_per_window() -> None:
@@ -19,7 +19,7 @@ async def test_memory_limiter_allows_exactly_the_limit_per_window() -> None:
 
 async def test_memory_limiter_starts_a_new_window(monkeypatch: pytest.MonkeyPatch) -> None:
     now = [1_000_000.5]
-    monkeypatch.setattr("astro_server.services.ratelimit.time.time", lambda: now[0])
+    monkeypatch.setattr("astro_server.platform.ratelimit.time.time", lambda: now[0])
     limiter = MemoryRateLimiter()
     assert (await limiter.hit("k", 1)).allowed
     blocked = await limiter.hit("k", 1)

@@ -15,9 +15,9 @@ from _platform_support import new_account, running_app, settings_for
 from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
-from astro_server.models import CustomerSession
+from astro_server.platform.auth import accounts
+from astro_server.platform.models.accounts import CustomerSession
 from astro_server.portal import SESSION_COOKIE, csrf_token_for, i18n
-from astro_server.services import accounts
 
 PASSWORD = "correct horse battery"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')

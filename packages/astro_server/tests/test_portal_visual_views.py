@@ -117,7 +117,7 @@ def _messages(language: str) -> dict[str, str]:
 
 def _line_texts() -> dict[str, set[str]]:
     """Each palm line's shapes with a text (``breaks`` is a sentence, not a line)."""
-    from astro_server.services.visual.data import table
+    from astro_server.features.visual.data import table
 
     lines = table("palm")["texts"]["lines"]
     return {line: set(texts) for line, texts in lines.items() if "missing" in texts}
@@ -130,9 +130,9 @@ def _produced_label_keys() -> set[str]:
     ``find_lines`` needs a photo, so its shapes are the line texts the writer requires
     (``data/palm.json``: one text per shape and ``missing``, found: false); the detector's
     hand is mediapipe's Left/Right lower-cased (``detect.py``)."""
+    from astro_server.features.visual.face import measure_face
+    from astro_server.features.visual.palm import measure_hand
     from astro_server.portal.visual import value_label_keys
-    from astro_server.services.visual.face import measure_face
-    from astro_server.services.visual.palm import measure_hand
 
     rng = np.random.default_rng(20261125)
     keys: set[str] = set()
@@ -149,7 +149,7 @@ def _produced_label_keys() -> set[str]:
 
 
 def test_every_class_code_has_a_label_in_english_and_thai() -> None:
-    from astro_server.services.visual.data import table
+    from astro_server.features.visual.data import table
 
     keys = _produced_label_keys()
     # The random run reached every class the data files name (texts and bands).

@@ -20,10 +20,12 @@ from quart import Quart
 
 import astro_sdk
 from astro_sdk import AsyncAstroClient
-from astro_server import db
-from astro_server.models import AuditEvent, Customer
-from astro_server.runtime import Platform
-from astro_server.services import accounts, profile_crypto
+from astro_server.features.profiles import crypto as profile_crypto
+from astro_server.platform import db
+from astro_server.platform.auth import accounts
+from astro_server.platform.models.accounts import Customer
+from astro_server.platform.models.audit import AuditEvent
+from astro_server.platform.runtime import Platform
 
 SUBJECT = {"date": "1987-11-23", "time": "14:05", "latitude": 13.7563, "longitude": 100.5018}
 OTHER = {"date": "1990-05-14", "time": "06:30", "latitude": 28.61, "longitude": 77.21}
@@ -525,8 +527,8 @@ async def test_a_listing_that_returns_profiles_is_audited(sdk: Maker) -> None:
 
 
 async def test_rotation_re_encrypts_the_delivery_signing_secrets_too(app: Quart) -> None:
-    from astro_server.models import HoroscopeFeedSubscription, WebhookEndpoint
-    from astro_server.services.delivery.secrets_box import SecretBox, SecretDecryptionError
+    from astro_server.platform.delivery.secrets_box import SecretBox, SecretDecryptionError
+    from astro_server.platform.models.delivery import HoroscopeFeedSubscription, WebhookEndpoint
 
     old = app.extensions["astro"].settings.secret_key
     account_id, _ = await new_account("pro", 0)

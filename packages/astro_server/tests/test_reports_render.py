@@ -25,10 +25,10 @@ from PIL import Image
 
 from astro_calc.western import BirthSubject, natal_chart
 from astro_calc.western.interpretation import natal_interpretation
-from astro_server.reports.branding import ReportBrand
-from astro_server.reports.html import labels
-from astro_server.reports.natal import NatalChart, natal_report_html
-from astro_server.reports.renderer import (
+from astro_server.features.reports.render.branding import ReportBrand
+from astro_server.features.reports.render.html import labels
+from astro_server.features.reports.render.natal import NatalChart, natal_report_html
+from astro_server.features.reports.render.renderer import (
     close_renderer,
     missing_components,
     render_pdf,

@@ -29,10 +29,10 @@ from standardwebhooks import Webhook
 from test_visual_readings import grant_body
 from werkzeug import Request, Response
 
-from astro_server.models import FeedDeliveryAttempt
-from astro_server.services import accounts
-from astro_server.services.delivery import feeds
-from astro_server.services.delivery.http import DeliveryClient
+from astro_server.features.feeds import service as feeds
+from astro_server.platform.auth import accounts
+from astro_server.platform.delivery.http import DeliveryClient
+from astro_server.platform.models.delivery import FeedDeliveryAttempt
 
 BASE = "/v1/visual-reading-deliveries"
 EVENTS = ["visual_reading.succeeded", "visual_upload.validated"]
@@ -201,7 +201,7 @@ async def test_webhook_and_email_receive_a_reading_without_the_photo(
     assert link in parts["text/html"]
     assert "ดูโหงวเฮ้ง: ใบหน้ารูปไข่" in parts["text/plain"]  # the Thai summary
     assert all(p.get_content_maintype() != "image" for p in ready.walk())
-    from astro_server.models import FeedDelivery
+    from astro_server.platform.models.delivery import FeedDelivery
 
     for _ in range(200):  # the outcome is recorded once the batch's attempts are done
         rows = await FeedDelivery.all()
@@ -259,8 +259,8 @@ async def test_webhook_and_email_receive_a_reading_without_the_photo(
 async def test_an_unreachable_mail_server_is_a_failed_attempt_counted_like_a_webhook(
     database_url: str, tmp_path: Path
 ) -> None:
-    from astro_server.models import FeedDelivery, WebhookEndpoint
-    from astro_server.services.delivery.events import emit_account_event
+    from astro_server.platform.delivery.events import emit_account_event
+    from astro_server.platform.models.delivery import FeedDelivery, WebhookEndpoint
 
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))

@@ -21,8 +21,11 @@ from PIL import Image
 from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
-from astro_server.models import Account, LedgerEntry, StoredFile, VisualUpload
-from astro_server.services import files
+from astro_server.features.visual.models import VisualUpload
+from astro_server.platform import files
+from astro_server.platform.models.accounts import Account
+from astro_server.platform.models.billing import LedgerEntry
+from astro_server.platform.models.files import StoredFile
 
 GRANTS = "/api/v3/visual-readings/uploads"
 READINGS = "/api/v3/visual-readings"
@@ -357,7 +360,7 @@ async def test_a_reading_that_fails_is_refunded_once(client: Client, pro: tuple[
 
 
 async def customer(client: Client, email: str) -> tuple[str, dict[str, str]]:
-    from astro_server.services import accounts
+    from astro_server.platform.auth import accounts
 
     account_id, _ = await new_account("pro", 100)
     await accounts.create_customer(account_id, email, "correct horse battery")
@@ -418,7 +421,7 @@ async def test_customer_routes_bill_the_account_and_analytics_equal_the_ledger(
     palm = next(p for p in body["by_product"] if p["product"] == "palm_reading")
     ledger = await LedgerEntry.filter(account_id=account_id)
     assert sum(e.amount for e in ledger if e.kind != "top_up") == -5  # the refused one: net 0
-    from astro_server.models import Job
+    from astro_server.platform.models.jobs import Job
 
     job = await Job.get(id=reading["job_id"])
     debited = -sum(e.amount for e in ledger if e.id == job.ledger_entry_id)
@@ -544,8 +547,8 @@ async def test_without_the_visual_extra_the_routes_are_503_and_readyz_says_so(
     client: Client, pro: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     missing = lambda: ["mediapipe"]  # noqa: E731
-    monkeypatch.setattr("astro_server.api.visual_readings.missing_visual_dependencies", missing)
-    monkeypatch.setattr("astro_server.services.visual.missing_visual_dependencies", missing)
+    monkeypatch.setattr("astro_server.features.visual.routes.missing_visual_dependencies", missing)
+    monkeypatch.setattr("astro_server.features.visual.missing_visual_dependencies", missing)
     response = await client.post(GRANTS, json=grant_body(b"x"), headers=key_headers(pro[1]))
     assert response.status_code == 503
     body = await response.get_json()

@@ -31,9 +31,9 @@ from _platform_support import key_headers, new_account, running_app, settings_fo
 from _visual_support import encode, grace_hopper
 from quart import Quart
 
-from astro_server.models import VisualUpload
-from astro_server.services import files
-from astro_server.streaming import HIGH_WATER
+from astro_server.features.visual.models import VisualUpload
+from astro_server.platform import files
+from astro_server.platform.streaming import HIGH_WATER
 
 GRANTS = "/api/v3/visual-readings/uploads"
 

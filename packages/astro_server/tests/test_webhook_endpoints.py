@@ -20,10 +20,12 @@ from quart import Quart
 from quart.typing import TestClientProtocol as Client
 from standardwebhooks.webhooks import Webhook
 
-from astro_server.models import FeedDelivery, WebhookEndpoint
-from astro_server.services.delivery import events, feed_pipeline, feeds
-from astro_server.services.delivery.retry import utc_now
-from astro_server.services.delivery.secrets_box import SecretBox
+from astro_server.features.feeds import service as feeds
+from astro_server.platform.delivery import engine as feed_pipeline
+from astro_server.platform.delivery import events
+from astro_server.platform.delivery.retry import utc_now
+from astro_server.platform.delivery.secrets_box import SecretBox
+from astro_server.platform.models.delivery import FeedDelivery, WebhookEndpoint
 
 BASE = "/api/v3/webhook-endpoints"
 
@@ -266,7 +268,7 @@ async def test_rotation_signs_with_both_secrets_during_the_overlap(
 async def test_test_keys_get_test_events_only(
     client: Client, account: tuple[str, dict[str, str]], receiver: Receiver
 ) -> None:
-    from astro_server.services import accounts
+    from astro_server.platform.auth import accounts
 
     account_id, _ = account
     test_key = await accounts.create_api_key(account_id, "test")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from astro_server.services.delivery.http import DeliveryClient
+from astro_server.platform.delivery.http import DeliveryClient
 from astro_server.settings import Settings
 from astro_server.webhook_listen import check_forward_url, make_certificate, server_context
 

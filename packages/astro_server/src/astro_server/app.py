@@ -21,14 +21,14 @@ from werkzeug.routing import Rule
 
 from astro_calc.errors import CalcInputError
 from astro_server import __version__
-from astro_server.api._pictures import document_images
-from astro_server.compression import compress_if_accepted
-from astro_server.errors import APIError, validation_error
-from astro_server.responses import current_request_id, json_response
-from astro_server.runtime import Platform, die_with_supervisor, make_rate_limiter
-from astro_server.schemas import ErrorBody
+from astro_server.features.common.pictures import document_images
+from astro_server.platform.compression import compress_if_accepted
+from astro_server.platform.errors import APIError, validation_error
+from astro_server.platform.responses import current_request_id, json_response
+from astro_server.platform.runtime import Platform, die_with_supervisor, make_rate_limiter
+from astro_server.platform.schemas import ErrorBody
+from astro_server.platform.streaming import StreamingBody, StreamingHTTPConnection
 from astro_server.settings import Settings
-from astro_server.streaming import StreamingBody, StreamingHTTPConnection
 
 #: The interface spec's version, which the OpenAPI document carries.
 API_VERSION: Final = "1.1.0"
@@ -206,7 +206,7 @@ class _OpenAPIProvider(OpenAPIProvider):
     on every operation; a ``servers`` entry; picture routes' images."""
 
     def schema(self) -> dict[str, Any]:
-        from astro_server.api.profiles import document_profile_references
+        from astro_server.features.profiles.routes import document_profile_references
 
         document = super().schema()
         document["servers"] = [
@@ -216,7 +216,7 @@ class _OpenAPIProvider(OpenAPIProvider):
         document_profile_references(document)
         _document_common_errors(document)
         document_images(document)
-        from astro_server.api.campaigns import document_csv
+        from astro_server.features.cultural.campaign_routes import document_csv
 
         document_csv(document)
         return document
@@ -327,7 +327,7 @@ def _register_error_handlers(app: Quart) -> None:
 
     @app.errorhandler(RequestSchemaValidationError)
     async def _schema_error(err: RequestSchemaValidationError) -> Response:
-        from astro_server.validation import details_from_exception
+        from astro_server.platform.validation import details_from_exception
 
         if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
             return error_response(
@@ -356,7 +356,7 @@ def _register_error_handlers(app: Quart) -> None:
         }.get(status, "Request failed.")
         headers: dict[str, str] = {}
         if status in (404, 405) and "astro" in current_app.extensions:
-            from astro_server.services.auth import limit_unrouted
+            from astro_server.platform.auth.guards import limit_unrouted
 
             try:
                 await limit_unrouted()  # sets the RateLimit-* headers
@@ -379,7 +379,7 @@ _METHODS: Final = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "O
 
 
 def _register_request_hooks(app: Quart) -> None:
-    from astro_server.services import metrics
+    from astro_server.platform import metrics
 
     @app.before_request
     async def _assign_request_id() -> None:
@@ -433,9 +433,9 @@ def _register_request_hooks(app: Quart) -> None:
 def _register_lifecycle(app: Quart, settings: Settings) -> None:
     @app.before_serving
     async def _startup() -> None:
-        from astro_server.db import init_db
-        from astro_server.services import jobs
-        from astro_server.tasks import broker as broker_module
+        from astro_server.platform import broker as broker_module
+        from astro_server.platform import jobs
+        from astro_server.platform.db import init_db
 
         die_with_supervisor()
         await init_db(settings)
@@ -460,8 +460,8 @@ def _register_lifecycle(app: Quart, settings: Settings) -> None:
         gc.set_threshold(20_000, 50, 50)
         if settings.embedded:
             # Embedded mode: the scheduler (job sweeper, later publishing) runs in this process.
-            from astro_server.tasks import maintenance  # noqa: F401  (registers periodic tasks)
-            from astro_server.tasks.scheduler import Scheduler
+            from astro_server.platform import maintenance  # noqa: F401  (registers periodic tasks)
+            from astro_server.scheduler import Scheduler
 
             stop = asyncio.Event()
             task = asyncio.create_task(Scheduler(settings).run(stop))
@@ -469,9 +469,9 @@ def _register_lifecycle(app: Quart, settings: Settings) -> None:
 
     @app.after_serving
     async def _shutdown() -> None:
-        from astro_server.db import close_db
-        from astro_server.reports.renderer import close_renderer
-        from astro_server.tasks import broker as broker_module
+        from astro_server.features.reports.render.renderer import close_renderer
+        from astro_server.platform import broker as broker_module
+        from astro_server.platform.db import close_db
 
         await close_renderer()
         state: Platform | None = app.extensions.pop("astro", None)
@@ -491,8 +491,8 @@ def _register_lifecycle(app: Quart, settings: Settings) -> None:
 
 
 def create_app(settings: Settings | None = None) -> Quart:
-    from astro_server.logs import configure_logging
-    from astro_server.services.auth import SECURITY_SCHEMES
+    from astro_server.platform.auth.guards import SECURITY_SCHEMES
+    from astro_server.platform.logs import configure_logging
 
     settings = settings or Settings.from_env()
     configure_logging(settings.log_level)
@@ -503,7 +503,7 @@ def create_app(settings: Settings | None = None) -> Quart:
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.config["ASTRO_VERSION"] = __version__
     app.config["ASTRO_API_VERSION"] = API_VERSION
-    from astro_server.api.docs import asset_urls
+    from astro_server.platform.routes.docs import asset_urls
 
     app.config.update(asset_urls())  # /docs loads Swagger UI from this server, not a CDN
     QuartSchema(
@@ -521,74 +521,74 @@ def create_app(settings: Settings | None = None) -> Quart:
     _register_error_handlers(app)
     _register_lifecycle(app, settings)
 
-    from astro_server.api.auth import blueprint as auth
-    from astro_server.api.developer import blueprint as developer
-    from astro_server.api.docs import blueprint as docs
-    from astro_server.api.estimates import blueprint as estimates
-    from astro_server.api.health import blueprint as health
-    from astro_server.api.jobs import blueprint as jobs
-    from astro_server.api.metrics import blueprint as metrics_bp
+    from astro_server.features.auth.routes import blueprint as auth
+    from astro_server.features.developer.estimates import blueprint as estimates
+    from astro_server.features.developer.jobs_routes import blueprint as jobs
+    from astro_server.features.developer.routes import blueprint as developer
+    from astro_server.platform.routes.docs import blueprint as docs
+    from astro_server.platform.routes.health import blueprint as health
+    from astro_server.platform.routes.metrics import blueprint as metrics_bp
 
     for blueprint in (docs, health, metrics_bp, auth, estimates, jobs, developer):
         app.register_blueprint(blueprint)
     # Calculation and customer blueprints (one per tag group) are registered below.
-    from astro_server.api.horoscope_feeds import blueprint as horoscope_feeds
+    from astro_server.features.feeds.routes import blueprint as horoscope_feeds
 
     app.register_blueprint(horoscope_feeds)
-    from astro_server.api.files import blueprint as files_bp
+    from astro_server.platform.files.routes import blueprint as files_bp
 
     app.register_blueprint(files_bp)
-    from astro_server.api.webhook_endpoints import blueprint as webhook_endpoints
+    from astro_server.features.webhooks.routes import blueprint as webhook_endpoints
 
     app.register_blueprint(webhook_endpoints)
-    from astro_server.api.brand_profiles import blueprint as brand_profiles
+    from astro_server.features.brands.routes import blueprint as brand_profiles
 
     app.register_blueprint(brand_profiles)
-    from astro_server.api.visual_readings import blueprint as visual_readings
+    from astro_server.features.visual.routes import blueprint as visual_readings
 
     app.register_blueprint(visual_readings)
-    from astro_server.api.customer_visual_readings import blueprint as customer_visual_readings
+    from astro_server.features.visual.customer_routes import blueprint as customer_visual_readings
 
     app.register_blueprint(customer_visual_readings)
-    from astro_server.api.visual_reading_deliveries import blueprint as visual_reading_deliveries
+    from astro_server.features.visual.delivery_routes import blueprint as visual_reading_deliveries
 
     app.register_blueprint(visual_reading_deliveries)
-    from astro_server.api.vedic import blueprint as vedic
+    from astro_server.features.vedic.routes import blueprint as vedic
 
     app.register_blueprint(vedic)
-    from astro_server.api.horoscopes import blueprint as horoscopes
-    from astro_server.api.numerology import blueprint as numerology
-    from astro_server.api.tarot import blueprint as tarot
+    from astro_server.features.horoscopes.routes import blueprint as horoscopes
+    from astro_server.features.numerology.routes import blueprint as numerology
+    from astro_server.features.tarot.routes import blueprint as tarot
 
     for blueprint in (tarot, numerology, horoscopes):
         app.register_blueprint(blueprint)
-    from astro_server.api.uranian import blueprint as uranian
-    from astro_server.api.western import blueprint as western
+    from astro_server.features.uranian.routes import blueprint as uranian
+    from astro_server.features.western.routes import blueprint as western
 
     app.register_blueprint(western)
     app.register_blueprint(uranian)
-    from astro_server.api.thai import blueprint as thai
+    from astro_server.features.thai.routes import blueprint as thai
 
     app.register_blueprint(thai)
-    from astro_server.api.chinese import blueprint as chinese
+    from astro_server.features.chinese.routes import blueprint as chinese
 
     app.register_blueprint(chinese)
-    from astro_server.api.cultural import blueprint as cultural
+    from astro_server.features.cultural.routes import blueprint as cultural
 
     app.register_blueprint(cultural)
-    from astro_server.api.hr import blueprint as hr
-    from astro_server.api.reports import blueprint as reports
+    from astro_server.features.reports.hr_routes import blueprint as hr
+    from astro_server.features.reports.routes import blueprint as reports
     from astro_server.portal import blueprint as portal
 
     app.register_blueprint(portal)  # the customer portal: web pages over the session routes
     app.register_blueprint(reports)
     app.register_blueprint(hr)
-    from astro_server.api.profiles import blueprint as profiles
-    from astro_server.api.team import blueprint as team
+    from astro_server.features.profiles.routes import blueprint as profiles
+    from astro_server.features.team.routes import blueprint as team
 
     app.register_blueprint(profiles)
     app.register_blueprint(team)
-    from astro_server.api.campaigns import blueprint as campaigns
+    from astro_server.features.cultural.campaign_routes import blueprint as campaigns
 
     app.register_blueprint(campaigns)
     return app

@@ -56,7 +56,7 @@ def _with_db(action: Callable[[], Awaitable[T]]) -> T:
     settings = _settings()
 
     async def run() -> T:
-        from astro_server.db import close_db, has_schema, init_db, migrate_db
+        from astro_server.platform.db import close_db, has_schema, init_db, migrate_db
 
         try:
             if settings.embedded:
@@ -108,7 +108,7 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from astro_server.db import migrate_db
+    from astro_server.platform.db import migrate_db
 
     applied = asyncio.run(migrate_db(_settings()))
     if not applied:
@@ -124,8 +124,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from hypercorn.config import Config
     from hypercorn.run import run
 
-    from astro_server.db import migrate_db
-    from astro_server.logs import configure_logging
+    from astro_server.platform.db import migrate_db
+    from astro_server.platform.logs import configure_logging
 
     settings = _settings()
     configure_logging(settings.log_level)
@@ -164,8 +164,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from astro_server.logs import configure_logging
-    from astro_server.tasks.worker import run_worker
+    from astro_server.platform.logs import configure_logging
+    from astro_server.worker import run_worker
 
     settings = _settings()
     if not settings.redis_url:
@@ -187,7 +187,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 
 def cmd_scheduler(args: argparse.Namespace) -> int:
-    from astro_server.logs import configure_logging
+    from astro_server.platform.logs import configure_logging
 
     settings = _settings()
     if not settings.redis_url:
@@ -200,11 +200,13 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
 
     async def run() -> None:
         from astro_server.app import create_app
-        from astro_server.db import close_db, init_db
-        from astro_server.services import jobs
-        from astro_server.tasks import broker as broker_module
-        from astro_server.tasks import maintenance  # noqa: F401  (registers periodic tasks)
-        from astro_server.tasks.scheduler import Scheduler
+        from astro_server.platform import broker as broker_module
+        from astro_server.platform import (
+            jobs,
+            maintenance,  # noqa: F401  (registers periodic tasks)
+        )
+        from astro_server.platform.db import close_db, init_db
+        from astro_server.scheduler import Scheduler
 
         create_app(settings)  # imports every module that registers periodic tasks
         await init_db(settings)
@@ -231,7 +233,7 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
 
 
 def cmd_create_account(args: argparse.Namespace) -> int:
-    from astro_server.services.accounts import create_account
+    from astro_server.platform.auth.accounts import create_account
 
     account, key = _with_db(lambda: create_account(args.name, args.tier, args.credits))
     _emit(
@@ -244,8 +246,8 @@ def cmd_create_account(args: argparse.Namespace) -> int:
 
 
 def cmd_create_key(args: argparse.Namespace) -> int:
-    from astro_server.services.accounts import create_api_key
-    from astro_server.services.scopes import ALL, SCOPES
+    from astro_server.platform.auth.accounts import create_api_key
+    from astro_server.platform.auth.scopes import ALL, SCOPES
 
     wanted = frozenset(args.scopes.replace(",", " ").split()) or frozenset({ALL})
     unknown = sorted(s for s in wanted if s != ALL and s not in SCOPES)
@@ -259,7 +261,7 @@ def cmd_create_key(args: argparse.Namespace) -> int:
 
 
 def cmd_revoke_key(args: argparse.Namespace) -> int:
-    from astro_server.services.accounts import revoke_api_key
+    from astro_server.platform.auth.accounts import revoke_api_key
 
     count = _with_db(lambda: revoke_api_key(args.key_prefix))
     _emit(args, {"revoked": count}, f"revoked {count} key(s)")
@@ -267,7 +269,7 @@ def cmd_revoke_key(args: argparse.Namespace) -> int:
 
 
 def cmd_create_customer(args: argparse.Namespace) -> int:
-    from astro_server.services.accounts import create_customer
+    from astro_server.platform.auth.accounts import create_customer
 
     customer = _with_db(lambda: create_customer(args.account, args.email, args.password))
     _emit(args, {"customer_id": customer.id}, f"customer {customer.id} ({customer.email})")
@@ -275,7 +277,7 @@ def cmd_create_customer(args: argparse.Namespace) -> int:
 
 
 def cmd_add_credits(args: argparse.Namespace) -> int:
-    from astro_server.services.billing import add_credits
+    from astro_server.platform.billing.billable import add_credits
 
     balance = _with_db(lambda: add_credits(args.account, args.credits))
     _emit(args, {"account_id": args.account, "credits": balance}, f"balance: {balance}")
@@ -290,7 +292,7 @@ def cmd_rotate_master_key(args: argparse.Namespace) -> int:
     ``--new-key-env`` (default ASTRO_NEW_SECRET_KEY), then start everything with
     ASTRO_SECRET_KEY set to the new key. One transaction: on any failure nothing changed.
     """
-    from astro_server.services.profile_crypto import rotate_master_key
+    from astro_server.features.profiles.crypto import rotate_master_key
 
     new_key = os.environ.get(args.new_key_env, "")
     if not new_key:
@@ -312,8 +314,8 @@ def cmd_rotate_master_key(args: argparse.Namespace) -> int:
 
 
 def cmd_crypto_shred(args: argparse.Namespace) -> int:
-    from astro_server.services.audit import record_audit
-    from astro_server.services.profile_crypto import crypto_shred
+    from astro_server.features.profiles.crypto import crypto_shred
+    from astro_server.platform.audit import record_audit
 
     async def shred() -> int:
         count = await crypto_shred(args.account)
@@ -340,7 +342,7 @@ def _json_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from astro_server.services.pricing import TIERS
+    from astro_server.platform.billing.pricing import TIERS
     from astro_server.webhook_listen import DEFAULT_PORT, add_arguments, cmd_webhook_listen
 
     parser = argparse.ArgumentParser(

@@ -6,7 +6,7 @@ certificate it makes at start (ECDSA P-256, self-signed, for ``localhost``, ``12
 temporary directory only for as long as :mod:`ssl` needs to load it); the certificate, public,
 is written to ``<ASTRO_DATA_DIR>/webhook-listen.pem``, where an embedded server started with
 ``ASTRO_LOCAL_WEBHOOKS=1`` trusts it for loopback destinations only (see
-:mod:`astro_server.services.delivery.http`).
+:mod:`astro_server.platform.delivery.http`).
 
 Each delivery is verified with :func:`astro_sdk.webhooks.verify` (the same check a receiver
 should make), printed, and, with ``--forward-to``, sent on to a loopback URL with its

@@ -1,1 +1,0 @@
-"""One blueprint per tag group; handlers are thin: parse -> service -> respond."""

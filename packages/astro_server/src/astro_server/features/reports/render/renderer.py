@@ -1,0 +1,300 @@
+"""HTML to PDF with Chromium's print-to-PDF, driven by playwright.
+
+Why Chromium: it is the one engine tried here whose PDFs both render Thai correctly (stacked tone
+marks, sara am, line breaks between words from ICU's dictionary) and give the text back exactly
+with ``pdftotext`` (fpdf2 and WeasyPrint broke the text layer; see the shared ENVIRONMENT notes).
+
+One browser per process and event loop, launched on first use and reused; every report gets a new
+browser context (no cookies, cache or storage shared between reports) and page. The page runs no
+script (``java_script_enabled=False``) and loads nothing: every request it would make is aborted
+(``page.route("**/*", abort)``), so images must be ``data:`` URIs (not network requests). Fonts
+come from a private fontconfig listing only the bundled fonts directory (see
+:func:`astro_server.features.reports.render.html.font_face_css`). A browser that crashed is
+launched again on
+the next report.
+
+Chromium writes the title (from ``<title>``), the language (``/Lang`` from ``<html lang>``, in a
+tagged PDF) and subset-embedded fonts, but no author: :func:`set_pdf_metadata` adds Author and
+Creator with pypdf as an incremental update, which appends a new Info dictionary after the
+untouched original bytes, so the text layer is exactly Chromium's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import os
+import re
+import shutil
+import tempfile
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Playwright, Route
+
+log = logging.getLogger("astro_server.features.reports.render")
+
+#: Launch flags that work offline in a container (shared ENVIRONMENT notes).
+CHROMIUM_FLAGS: tuple[str, ...] = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--font-render-hinting=none",
+)
+_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+#: Pages rendered at once by one process (each costs a renderer process, ~60 MB).
+MAX_CONCURRENT_PAGES = 4
+RENDER_TIMEOUT_MS = 30_000
+
+
+class RendererUnavailable(RuntimeError):
+    """A component the renderer needs is missing; ``missing`` names what to install."""
+
+    def __init__(self, missing: list[str]) -> None:
+        self.missing = missing
+        super().__init__("PDF renderer unavailable: missing " + "; ".join(missing))
+
+
+def find_chromium() -> str | None:
+    """``ASTRO_CHROMIUM_PATH`` when set, else ``/usr/bin/chromium``, else one on PATH."""
+    configured = os.environ.get("ASTRO_CHROMIUM_PATH")
+    if configured:
+        return configured if os.access(configured, os.X_OK) else None
+    if os.access("/usr/bin/chromium", os.X_OK):
+        return "/usr/bin/chromium"
+    for name in _CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def missing_components() -> list[str]:
+    """What the PDF renderer lacks on this machine, as install hints (empty when ready)."""
+    missing: list[str] = []
+    for module, hint in (
+        ("playwright", "the Python package playwright (pip install 'astro-server[reports]')"),
+        ("pypdf", "the Python package pypdf (pip install 'astro-server[reports]')"),
+    ):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(hint)
+    if find_chromium() is None:
+        missing.append(
+            "Chromium (apt-get install --no-install-recommends chromium, "
+            "or set ASTRO_CHROMIUM_PATH)"
+        )
+    return missing
+
+
+_STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
+
+
+def set_pdf_metadata(pdf: bytes, *, author: str, creator: str, subject: str = "") -> bytes:
+    """Add Author, Creator and Subject to the PDF's Info dictionary as an incremental update.
+
+    The original bytes stay as Chromium wrote them; appended are a new Info object (the old
+    entries, Title and dates included, plus ours), an xref section for it and a trailer whose
+    ``/Prev`` points at the original cross-reference (PDF 1.7, 7.5.6). pypdf reads the trailer
+    and serialises the objects (text strings as UTF-16 where needed); its incremental writer
+    does the same but rewrites every object's entry and took ten times longer.
+    """
+    from pypdf import PdfReader
+    from pypdf.generic import (
+        DictionaryObject,
+        IndirectObject,
+        NameObject,
+        NumberObject,
+        TextStringObject,
+    )
+
+    found = _STARTXREF.search(pdf[-64:])
+    if found is None:
+        raise ValueError("not a PDF ending in startxref/%%EOF")
+    trailer = PdfReader(io.BytesIO(pdf)).trailer
+    size = int(cast(int, trailer["/Size"]))
+    info = DictionaryObject()
+    old_info = trailer.get("/Info")
+    old = old_info.get_object() if old_info is not None else None
+    if isinstance(old, DictionaryObject):
+        for key, value in old.items():
+            info[NameObject(key)] = value
+    info[NameObject("/Author")] = TextStringObject(author)
+    info[NameObject("/Creator")] = TextStringObject(creator)
+    if subject:
+        info[NameObject("/Subject")] = TextStringObject(subject)
+    new_trailer = DictionaryObject(
+        {
+            NameObject("/Size"): NumberObject(size + 1),
+            NameObject("/Root"): trailer.raw_get("/Root"),
+            NameObject("/Info"): IndirectObject(size, 0, None),
+            NameObject("/Prev"): NumberObject(int(found.group(1))),
+        }
+    )
+    if "/ID" in trailer:
+        new_trailer[NameObject("/ID")] = trailer.raw_get("/ID")
+    out = io.BytesIO()
+    out.write(pdf)
+    if not pdf.endswith(b"\n"):
+        out.write(b"\n")
+    info_offset = out.tell()
+    out.write(f"{size} 0 obj\n".encode())
+    info.write_to_stream(out)
+    out.write(b"\nendobj\n")
+    xref_offset = out.tell()
+    out.write(f"xref\n{size} 1\n{info_offset:010d} 00000 n \ntrailer\n".encode())
+    new_trailer.write_to_stream(out)
+    out.write(f"\nstartxref\n{xref_offset}\n%%EOF\n".encode())
+    return out.getvalue()
+
+
+@dataclass
+class _Session:
+    playwright: Playwright
+    browser: Browser
+    fontconfig_dir: str
+
+
+def _fontconfig() -> str:
+    """A fontconfig set-up naming only the bundled fonts (no system font can slip into a
+    report); returns its directory (``fonts.conf`` and the cache)."""
+    from xml.sax.saxutils import escape
+
+    from astro_server.features.reports.render.html import fonts_directory
+
+    folder = tempfile.mkdtemp(prefix="astro-report-fonts-")
+    config = (
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+        f"  <dir>{escape(str(fonts_directory()))}</dir>\n"
+        f"  <cachedir>{escape(folder)}/cache</cachedir>\n"
+        # Unhinted outlines and fractional advances, as web fonts get: hinting snaps advances
+        # to whole pixels, and pdftotext then reads the gaps as spaces ("P R EPARED").
+        '  <match target="font">\n'
+        '    <edit name="hinting" mode="assign"><bool>false</bool></edit>\n'
+        '    <edit name="hintstyle" mode="assign"><const>hintnone</const></edit>\n'
+        '    <edit name="antialias" mode="assign"><bool>true</bool></edit>\n'
+        "  </match>\n</fontconfig>\n"
+    )
+    Path(folder, "fonts.conf").write_text(config, encoding="utf-8")
+    return folder
+
+
+async def _refuse(route: Route) -> None:
+    await route.abort("blockedbyclient")
+
+
+class PdfRenderer:
+    """One Chromium for this event loop; :meth:`pdf` renders one HTML document."""
+
+    def __init__(self) -> None:
+        self._session: _Session | None = None
+        self._lock = asyncio.Lock()
+        self._pages = asyncio.Semaphore(MAX_CONCURRENT_PAGES)
+
+    async def _browser(self) -> Browser:
+        async with self._lock:
+            session = self._session
+            if session is not None and session.browser.is_connected():
+                return session.browser
+            if session is not None:
+                await self._stop(session)
+                self._session = None
+            missing = missing_components()
+            if missing:
+                raise RendererUnavailable(missing)
+            from playwright.async_api import async_playwright
+
+            fontconfig_dir = _fontconfig()
+            driver = await async_playwright().start()
+            try:
+                browser = await driver.chromium.launch(
+                    executable_path=find_chromium(),
+                    args=list(CHROMIUM_FLAGS),
+                    headless=True,
+                    env={
+                        **os.environ,
+                        "FONTCONFIG_FILE": str(Path(fontconfig_dir, "fonts.conf")),
+                    },
+                )
+            except BaseException:
+                await driver.stop()
+                shutil.rmtree(fontconfig_dir, ignore_errors=True)
+                raise
+            log.info("Chromium launched for PDF rendering (%s)", browser.version)
+            self._session = _Session(driver, browser, fontconfig_dir)
+            return browser
+
+    async def pdf(self, html: str) -> bytes:
+        """Print ``html`` to an A4 PDF (page size and margins from its ``@page`` rules)."""
+        browser = await self._browser()
+        async with self._pages:
+            context = await browser.new_context(
+                java_script_enabled=False, offline=True, service_workers="block"
+            )
+            try:
+                context.set_default_timeout(RENDER_TIMEOUT_MS)
+                page = await context.new_page()
+                await page.route("**/*", _refuse)
+                await page.set_content(html, wait_until="load", timeout=RENDER_TIMEOUT_MS)
+                return await page.pdf(
+                    prefer_css_page_size=True,
+                    print_background=True,
+                    tagged=True,
+                    outline=True,
+                )
+            finally:
+                with contextlib.suppress(Exception):
+                    await context.close()
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self._session is not None:
+                await self._stop(self._session)
+                self._session = None
+
+    @staticmethod
+    async def _stop(session: _Session) -> None:
+        with contextlib.suppress(Exception):
+            await session.browser.close()
+        with contextlib.suppress(Exception):
+            await session.playwright.stop()
+        shutil.rmtree(session.fontconfig_dir, ignore_errors=True)
+
+
+_renderers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, PdfRenderer] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def renderer() -> PdfRenderer:
+    """This event loop's renderer (playwright objects belong to the loop that made them)."""
+    loop = asyncio.get_running_loop()
+    found = _renderers.get(loop)
+    if found is None:
+        found = _renderers[loop] = PdfRenderer()
+    return found
+
+
+async def close_renderer() -> None:
+    """Close this loop's browser (app and worker shutdown, test teardown)."""
+    found = _renderers.pop(asyncio.get_running_loop(), None)
+    if found is not None:
+        await found.close()
+
+
+async def render_pdf(html: str, *, author: str, creator: str, subject: str = "") -> bytes:
+    """The PDF of ``html`` with its metadata completed (see module docstring)."""
+    pdf = await renderer().pdf(html)
+    return await asyncio.to_thread(
+        set_pdf_metadata, pdf, author=author, creator=creator, subject=subject
+    )

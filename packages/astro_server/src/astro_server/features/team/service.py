@@ -1,0 +1,255 @@
+"""Teams (enterprise): an account's logins (customers) with roles, invitations, role changes and
+removal. Used by the API-key routes (``/api/v3/team/members``, scope ``team``: the key acts for
+the account) and the session routes (``/v1/team/members``: reads for any role, changes for
+owners).
+
+* An invitation (``inv_`` + 24 hex) holds the e-mail and role; its token (``inv_tok_`` + random)
+  is returned once and stored as a SHA-256 digest; it works once, for 72 hours.
+  ``POST /auth/accept-invitation {token, password}`` makes the login (or re-enables a removed
+  login of the same account with that e-mail).
+* Removing a member disables the login and ends its sessions at once (sessions are checked
+  against the database on every request). The row stays, so audit rows keep their actor.
+* The last owner (an enabled login with role ``owner``) can be neither demoted nor removed: 409
+  ``conflict`` (code ``last_owner``). The check and the change are one transaction that first
+  locks the account row (PostgreSQL ``FOR UPDATE``; SQLite has one writer).
+* Audit rows: ``team.invited``, ``team.joined``, ``team.role_changed``, ``team.removed``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tortoise import connections
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
+
+from astro_server.features.feeds.service import iso
+from astro_server.platform import clock, db
+from astro_server.platform.audit import record_audit
+from astro_server.platform.auth import credentials
+from astro_server.platform.billing.pricing import tier_allows
+from astro_server.platform.errors import APIError, not_found
+from astro_server.platform.models.accounts import (
+    Account,
+    Customer,
+    CustomerSession,
+    TeamInvitation,
+)
+
+INVITATION_LIFETIME = timedelta(hours=72)
+TOKEN_PREFIX = "inv_tok_"  # noqa: S105 - a prefix, not a secret
+MAX_MEMBERS = 1000
+
+
+def require_enterprise(account: Account) -> None:
+    if not tier_allows(account.tier, "enterprise"):
+        raise APIError(
+            403,
+            f"Teams need the 'enterprise' tier or higher; this account is on {account.tier!r}.",
+            error="forbidden",
+        )
+
+
+def _conflict(message: str, code: str) -> APIError:
+    return APIError(409, message, error="conflict", code=code)
+
+
+def member_view(customer: Customer) -> dict[str, Any]:
+    return {
+        "id": customer.id,
+        "email": customer.email,
+        "role": customer.role,
+        "created_at": iso(customer.created_at),
+    }
+
+
+def invitation_view(invitation: TeamInvitation) -> dict[str, Any]:
+    return {
+        "id": invitation.id,
+        "email": invitation.email,
+        "role": invitation.role,
+        "created_at": iso(invitation.created_at),
+        "expires_at": iso(invitation.expires_at),
+    }
+
+
+async def list_members(account_id: str) -> tuple[list[Customer], list[TeamInvitation]]:
+    members = await Customer.filter(account_id=account_id, disabled_at=None).order_by(
+        "created_at", "id"
+    )
+    pending = await TeamInvitation.filter(
+        account_id=account_id, accepted_at=None, expires_at__gt=clock.now()
+    ).order_by("created_at", "id")
+    return list(members), list(pending)
+
+
+async def invite(
+    account_id: str, email: str, role: str, invited_by: str
+) -> tuple[TeamInvitation, str]:
+    email = email.strip().lower()
+    existing = await Customer.get_or_none(email=email)
+    if existing is not None and not (
+        existing.account_id == account_id  # type: ignore[attr-defined]
+        and existing.disabled_at is not None
+    ):
+        raise _conflict(f"A login with the e-mail {email} already exists.", "email_taken")
+    if await Customer.filter(account_id=account_id, disabled_at=None).count() >= MAX_MEMBERS:
+        raise _conflict(f"A team has at most {MAX_MEMBERS} logins.", "team_limit")
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    now = clock.now()
+    async with in_transaction() as conn:
+        invitation = await TeamInvitation.create(
+            id=credentials.new_id("inv_"),
+            account_id=account_id,
+            email=email,
+            role=role,
+            token_hash=credentials.digest(token),
+            invited_by=invited_by,
+            created_at=now,
+            expires_at=now + INVITATION_LIFETIME,
+            using_db=conn,
+        )
+        await record_audit("team.invited", invitation.id, using_db=conn)
+    return invitation, token
+
+
+async def accept(token: str, password: str) -> Customer:
+    """Use an invitation: the new login (401 for an unknown, used or expired token)."""
+    token_hash = credentials.digest(token)
+    invitation = await TeamInvitation.get_or_none(token_hash=token_hash)
+    if (
+        invitation is None
+        or not credentials.digests_equal(invitation.token_hash, token_hash)
+        or invitation.accepted_at is not None
+        or invitation.expires_at <= clock.now()
+    ):
+        raise APIError(
+            401, "This invitation is unknown, used or expired.", error="unauthorized", code="401"
+        )
+    password_hash = await asyncio.to_thread(credentials.hash_password, password)
+    now = clock.now()
+    try:
+        async with in_transaction() as conn:
+            claimed = (
+                await TeamInvitation.filter(id=invitation.id, accepted_at=None)
+                .using_db(conn)
+                .update(accepted_at=now)
+            )
+            if not claimed:
+                raise APIError(
+                    401,
+                    "This invitation is unknown, used or expired.",
+                    error="unauthorized",
+                    code="401",
+                )
+            existing = await Customer.filter(email=invitation.email).using_db(conn).first()
+            if existing is not None:
+                same_account = existing.account_id == invitation.account_id  # type: ignore[attr-defined]
+                if not same_account or existing.disabled_at is None:
+                    raise _conflict(
+                        f"A login with the e-mail {invitation.email} already exists.",
+                        "email_taken",
+                    )
+                await (
+                    Customer.filter(id=existing.id)
+                    .using_db(conn)
+                    .update(password_hash=password_hash, role=invitation.role, disabled_at=None)
+                )
+                customer_id = existing.id
+            else:
+                customer_id = credentials.new_id("cus_")
+                await Customer.create(
+                    id=customer_id,
+                    account_id=invitation.account_id,
+                    email=invitation.email,
+                    password_hash=password_hash,
+                    role=invitation.role,
+                    using_db=conn,
+                )
+            await (
+                TeamInvitation.filter(id=invitation.id)
+                .using_db(conn)
+                .update(customer_id=customer_id)
+            )
+            await record_audit(
+                "team.joined",
+                customer_id,
+                account_id=invitation.account_id,
+                actor_id=customer_id,
+                actor_kind="customer",
+                using_db=conn,
+            )
+    except IntegrityError:
+        raise _conflict(
+            f"A login with the e-mail {invitation.email} already exists.", "email_taken"
+        ) from None
+    return await Customer.get(id=customer_id)
+
+
+async def _lock_account(conn: BaseDBAsyncClient, account_id: str) -> None:
+    if connections.get("default").capabilities.dialect == "postgres":
+        await db.fetch("SELECT id FROM accounts WHERE id = ? FOR UPDATE", [account_id], conn)
+
+
+async def _member(account_id: str, member_id: str, conn: BaseDBAsyncClient) -> Customer:
+    member = (
+        await Customer.filter(id=member_id, account_id=account_id, disabled_at=None)
+        .using_db(conn)
+        .first()
+    )
+    if member is None:
+        raise not_found("Team member")
+    return member
+
+
+async def _other_owners(account_id: str, member_id: str, conn: BaseDBAsyncClient) -> int:
+    return int(
+        await Customer.filter(account_id=account_id, role="owner", disabled_at=None)
+        .exclude(id=member_id)
+        .using_db(conn)
+        .count()
+    )
+
+
+def _last_owner() -> APIError:
+    return _conflict(
+        "The account's last owner can be neither demoted nor removed; make another owner first.",
+        "last_owner",
+    )
+
+
+async def change_role(account_id: str, member_id: str, role: str) -> Customer:
+    async with in_transaction() as conn:
+        await _lock_account(conn, account_id)
+        member = await _member(account_id, member_id, conn)
+        if (
+            member.role == "owner"
+            and role != "owner"
+            and not await _other_owners(account_id, member_id, conn)
+        ):
+            raise _last_owner()
+        if member.role != role:
+            await Customer.filter(id=member_id).using_db(conn).update(role=role)
+            await record_audit("team.role_changed", member_id, using_db=conn)
+        member.role = role
+    return member
+
+
+async def remove(account_id: str, member_id: str) -> None:
+    now = datetime.now(UTC)
+    async with in_transaction() as conn:
+        await _lock_account(conn, account_id)
+        member = await _member(account_id, member_id, conn)
+        if member.role == "owner" and not await _other_owners(account_id, member_id, conn):
+            raise _last_owner()
+        await Customer.filter(id=member_id).using_db(conn).update(disabled_at=now)
+        await (
+            CustomerSession.filter(customer_id=member_id, revoked_at=None)
+            .using_db(conn)
+            .update(revoked_at=now)
+        )
+        await record_audit("team.removed", member_id, using_db=conn)

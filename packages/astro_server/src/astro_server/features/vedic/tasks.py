@@ -1,0 +1,64 @@
+"""Job handler for the kundli matching batch (spec operation 11).
+
+The result holds one entry per record, in request order: ``{"id", "status": "succeeded",
+"result": <match>}`` or ``{"id", "status": "failed", "error": {"error": "validation_error",
+"field": "records[i].girl.time", "message": ...}}``. One record failing never fails the job.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import msgspec
+
+from astro_calc.errors import CalcInputError
+from astro_calc.vedic import BirthSubject, kundli_match
+from astro_server.platform.jobs import Progress, job_handler
+
+BATCH_KIND = "vedic.kundli_matching_batch"
+
+
+def _subject(raw: dict[str, Any]) -> BirthSubject:
+    return BirthSubject(
+        date.fromisoformat(raw["date"]),
+        raw["time"],
+        float(raw["latitude"]),
+        float(raw["longitude"]),
+        raw.get("timezoneOffsetMinutes"),
+        raw.get("ayanamsa", "lahiri"),
+        raw.get("timezone"),
+    )
+
+
+@job_handler(BATCH_KIND)
+def kundli_matching_batch(params: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    records: list[dict[str, Any]] = params["records"]
+    school = params.get("school", "north")
+    results: list[dict[str, Any]] = []
+    for i, record in enumerate(records):
+        try:
+            match = kundli_match(_subject(record["boy"]), _subject(record["girl"]), school=school)
+        except CalcInputError as exc:
+            results.append(
+                {
+                    "id": record["id"],
+                    "status": "failed",
+                    "error": {
+                        "error": "validation_error",
+                        "field": f"records[{i}].{exc.field}",
+                        "message": exc.message,
+                    },
+                }
+            )
+        else:
+            results.append(
+                {"id": record["id"], "status": "succeeded", "result": msgspec.to_builtins(match)}
+            )
+        progress((i + 1) / len(records))
+    return {
+        "school": school,
+        "succeeded": sum(r["status"] == "succeeded" for r in results),
+        "failed": sum(r["status"] == "failed" for r in results),
+        "results": results,
+    }

@@ -1,0 +1,257 @@
+"""The one price table: every billable operation's tier and credit price.
+
+Both the real debit (:func:`astro_server.platform.billing.billable.billable`) and the free preflight
+(``POST /api/v3/estimates``) read :data:`OPERATIONS`, so they cannot disagree. Adding a billable
+endpoint is one row here plus ``@billable("<name>")`` on its handler::
+
+    "western.natal": Operation(tier="free", credits=1, description="Western natal chart"),
+    "vedic.kundli_matching_batch": Operation(
+        tier="starter", credits=2, per_unit="records", description="Kundli matching, per pair"
+    ),
+
+Tiers, lowest first: ``free < starter < pro < enterprise``. A per-unit operation costs
+``credits * quantity``; the quantity comes from the request (``len(params[per_unit])`` for the
+estimate, the ``quantity`` callable given to ``billable`` for the real call).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from astro_server.platform.errors import APIError, validation_error
+
+TIERS: tuple[str, ...] = ("free", "starter", "pro", "enterprise")
+_TIER_RANK = {name: rank for rank, name in enumerate(TIERS)}
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One billable operation: the lowest tier allowed and its price in credits.
+
+    ``per_unit`` names the request field whose length multiplies the price (``"records"``);
+    ``None`` means a flat price per call.
+    """
+
+    tier: str
+    credits: int
+    description: str
+    per_unit: str | None = None
+    max_quantity: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.tier not in _TIER_RANK:
+            raise ValueError(f"unknown tier {self.tier!r}")
+        if self.credits < 0:
+            raise ValueError("credits must be >= 0")
+
+
+#: The interpretation levels that are priced as their own operations, and what each adds to the
+#: bare calculation's price. Both need :data:`INTERPRETATION_TIER`.
+INTERPRETATION_LEVELS: tuple[str, ...] = ("summary", "full")
+INTERPRETATION_EXTRA_CREDITS: dict[str, int] = {"summary": 1, "full": 2}
+INTERPRETATION_TIER = "pro"
+
+
+def _interpretation_rows(bases: Mapping[str, tuple[str, int]]) -> dict[str, Operation]:
+    """``<base>.interpretations_summary`` and ``_full`` for each base (description, credits)."""
+    rows: dict[str, Operation] = {}
+    for name, (description, credits) in bases.items():
+        for level in INTERPRETATION_LEVELS:
+            rows[f"{name}.interpretations_{level}"] = Operation(
+                tier=INTERPRETATION_TIER,
+                credits=credits + INTERPRETATION_EXTRA_CREDITS[level],
+                description=f"{description}, with {level} interpretations",
+            )
+    return rows
+
+
+OPERATIONS: dict[str, Operation] = {
+    # Developer workflow: preflight is free for everyone.
+    "estimates.create": Operation(tier="free", credits=0, description="Eligibility and estimate"),
+    # Calculations (flat price per call).
+    "western.natal": Operation(tier="free", credits=1, description="Western natal chart"),
+    "western.synastry": Operation(tier="free", credits=2, description="Western synastry"),
+    "western.composite": Operation(
+        tier="free", credits=2, description="Western composite or Davison chart"
+    ),
+    "western.returns": Operation(tier="free", credits=1, description="Solar or lunar return"),
+    "western.progressions": Operation(
+        tier="free", credits=1, description="Secondary progressions or solar-arc directions"
+    ),
+    "western.transits": Operation(
+        tier="free", credits=2, description="Transits over a range of up to a year"
+    ),
+    "uranian.chart": Operation(
+        tier="free", credits=2, description="Uranian chart with interpreted planetary pictures"
+    ),
+    "uranian.midpoints": Operation(tier="free", credits=1, description="Uranian midpoints"),
+    "uranian.planetary_pictures": Operation(
+        tier="free", credits=2, description="Uranian planetary pictures"
+    ),
+    "vedic.chart": Operation(tier="free", credits=1, description="Vedic sidereal chart"),
+    "vedic.kundli_matching": Operation(
+        tier="free", credits=1, description="Kundli matching (Ashtakoota), one pair"
+    ),
+    "vedic.dasha": Operation(tier="free", credits=1, description="Vimshottari dasha"),
+    "vedic.panchanga": Operation(tier="free", credits=1, description="Panchanga"),
+    "vedic.remedies": Operation(tier="free", credits=1, description="Vedic remedies"),
+    "chinese.bazi": Operation(
+        tier="free", credits=1, description="BaZi chart with luck and annual pillars, readings"
+    ),
+    "chinese.qimen": Operation(tier="free", credits=1, description="Qi Men Dun Jia hourly chart"),
+    "chinese.calendar": Operation(
+        tier="free", credits=1, description="Chinese date, or a year's solar terms and months"
+    ),
+    "korean.saju": Operation(tier="free", credits=1, description="Korean Saju chart, readings"),
+    "thai.calendar": Operation(tier="free", credits=1, description="Thai lunar calendar"),
+    "thai.festivals": Operation(tier="free", credits=1, description="Thai festivals of a year"),
+    "thai.lunar": Operation(tier="free", credits=1, description="Moon phase and Thai lunar date"),
+    "thai.wheel": Operation(tier="free", credits=1, description="Taksa wheel of a birth"),
+    "thai.auspicious_times": Operation(
+        tier="free", credits=2, description="Thai auspicious days and hours, up to 366 days"
+    ),
+    "cultural.calendar": Operation(
+        tier="starter", credits=3, description="Cultural market calendar, up to 366 days"
+    ),
+    "cultural.best_dates": Operation(
+        tier="starter", credits=5, description="Best dates for an activity across markets"
+    ),
+    # Chart pictures (SVG, or PNG rendered from it).
+    "western.natal_wheel": Operation(
+        tier="free", credits=2, description="Natal wheel picture (SVG or PNG)"
+    ),
+    "western.synastry_wheel": Operation(
+        tier="free", credits=3, description="Synastry bi-wheel picture (SVG or PNG)"
+    ),
+    "western.transits_wheel": Operation(
+        tier="free", credits=3, description="Transits bi-wheel picture (SVG or PNG)"
+    ),
+    "uranian.dial": Operation(tier="free", credits=2, description="Uranian dial picture"),
+    "vedic.chart_diagram": Operation(
+        tier="free", credits=2, description="Vedic North or South Indian chart picture"
+    ),
+    "thai.wheel_diagram": Operation(tier="free", credits=2, description="Taksa wheel picture"),
+    "tarot.draw": Operation(tier="free", credits=1, description="Tarot draw, any spread"),
+    "numerology.profile": Operation(tier="free", credits=1, description="Numerology profile"),
+    "horoscopes.daily": Operation(tier="free", credits=1, description="Published daily horoscope"),
+    "horoscopes.range": Operation(
+        tier="free", credits=2, description="Published horoscopes, up to 31 days"
+    ),
+    # Premium interpretations: each interpreted endpoint's texts are their own operations, at a
+    # higher tier and price than the bare calculation (which keeps its own row).
+    **_interpretation_rows(
+        {
+            "western.natal": ("Western natal chart", 1),
+            "western.synastry": ("Western synastry", 2),
+            "western.composite": ("Western composite or Davison chart", 2),
+            "western.returns": ("Solar or lunar return", 1),
+            "western.progressions": ("Secondary progressions or solar-arc directions", 1),
+            "western.transits": ("Transits over a range of up to a year", 2),
+            "vedic.chart": ("Vedic sidereal chart", 1),
+            "vedic.dasha": ("Vimshottari dasha", 1),
+            "vedic.kundli_matching": ("Kundli matching (Ashtakoota), one pair", 1),
+        }
+    ),
+    # Batch jobs are priced per record.
+    "vedic.kundli_matching_batch": Operation(
+        tier="starter",
+        credits=2,
+        per_unit="records",
+        max_quantity=50,
+        description="Kundli matching batch, per record",
+    ),
+    # Premium interpretation, PDF and visual workflows need a higher tier.
+    "reports.natal_pdf": Operation(tier="pro", credits=10, description="Natal chart PDF report"),
+    "reports.hr_screening": Operation(
+        tier="pro", credits=20, description="HR talent assessment report"
+    ),
+    "visual_readings.upload": Operation(
+        tier="pro", credits=5, description="Private visual reading (palm or face)"
+    ),
+    # Enterprise workflows. A campaign is paid once, at creation, per day of its range (any
+    # signs, languages and markets within the limits); its content and deliveries are free.
+    "campaigns.create": Operation(
+        tier="enterprise",
+        credits=2,
+        per_unit="days",
+        max_quantity=92,
+        description="Campaign content calendar, per campaign day",
+    ),
+}
+
+
+def variant_of(name: str, params: Mapping[str, Any]) -> str:
+    """The operation a request of ``name`` is charged as: ``<name>.interpretations_<level>``
+    when ``params`` ask for interpretations (``summary`` or ``full``) and the table has that
+    row; ``name`` itself for ``none``, no option, or an operation without interpretations.
+    An unknown level is a 400 naming ``params.interpretations``."""
+    level = params.get("interpretations", "none")
+    if level == "none":
+        return name
+    variant = f"{name}.interpretations_{level}"
+    if level not in INTERPRETATION_LEVELS:
+        raise validation_error(
+            [{"field": "params.interpretations", "message": "must be none, summary or full"}]
+        )
+    return variant if variant in OPERATIONS else name
+
+
+def tier_allows(account_tier: str, required_tier: str) -> bool:
+    return _TIER_RANK.get(account_tier, -1) >= _TIER_RANK[required_tier]
+
+
+def get_operation(name: str) -> Operation:
+    try:
+        return OPERATIONS[name]
+    except KeyError:
+        raise APIError(
+            400,
+            f"Unknown operation {name!r}.",
+            error="validation_error",
+            details=[{"field": "operation", "message": "not a billable operation"}],
+        ) from None
+
+
+def price(operation: Operation, quantity: int = 1) -> int:
+    """Credits for ``quantity`` units (1 for flat-priced operations)."""
+    return operation.credits * (quantity if operation.per_unit else 1)
+
+
+def _days_in_range(params: Mapping[str, Any]) -> int:
+    """Days of ``params.start..params.end`` counting both ends (ISO dates)."""
+    found: dict[str, date] = {}
+    for name in ("start", "end"):
+        try:
+            found[name] = date.fromisoformat(str(params[name]))
+        except (KeyError, ValueError):
+            raise validation_error(
+                [{"field": f"params.{name}", "message": "an ISO date (YYYY-MM-DD) is required"}]
+            ) from None
+    days = (found["end"] - found["start"]).days + 1
+    if days < 1:
+        raise validation_error([{"field": "params.end", "message": "must not be before start"}])
+    return days
+
+
+def quantity_from_params(operation: Operation, params: Mapping[str, Any]) -> int:
+    """The unit count an estimate uses: ``len(params[per_unit])`` (an int is taken as is);
+    for ``days`` without a ``days`` field, the days of ``params.start..params.end``."""
+    if not operation.per_unit:
+        return 1
+    field = f"params.{operation.per_unit}"
+    value = params.get(operation.per_unit)
+    if operation.per_unit == "days" and value is None:
+        value = _days_in_range(params)
+    if isinstance(value, bool) or value is None:
+        raise validation_error([{"field": field, "message": "required to price this operation"}])
+    count = value if isinstance(value, int) else len(value) if isinstance(value, list) else None
+    if count is None or count < 1:
+        raise validation_error([{"field": field, "message": "must be a non-empty list"}])
+    if operation.max_quantity is not None and count > operation.max_quantity:
+        raise validation_error(
+            [{"field": field, "message": f"at most {operation.max_quantity} allowed"}]
+        )
+    return count

@@ -1,0 +1,462 @@
+"""Asynchronous jobs: queue, run on a worker, report, refund on failure.
+
+Queue a job from a billable handler (the charge of the request pays for it)::
+
+    @blueprint.post("/api/v3/vedic/kundli-matching/batch")
+    @require_api_key
+    @billable("vedic.kundli_matching_batch", quantity=lambda body: len(body.records))
+    @validate_request(BatchRequest)
+    async def batch(data: BatchRequest) -> Response:
+        handle = await enqueue_job(g.account.id, "vedic.kundli_matching_batch", data.model_dump())
+        return job_accepted(handle)
+
+and register the function that does the work (sync functions run in a thread)::
+
+    @job_handler("vedic.kundli_matching_batch")
+    def kundli_matching_batch(params: dict, progress: Progress) -> dict:
+        for i, record in enumerate(params["records"]):
+            ...
+            progress((i + 1) / len(params["records"]))
+        return {"results": [...]}
+
+The module defining a handler must be imported by the app (e.g. from your blueprint module), so
+the worker, which builds the app, knows it.
+
+Lifecycle: ``queued -> running -> succeeded | failed``, and ``queued -> canceled``. A worker
+claims a job with a conditional UPDATE (queued, or running with an expired lease) that takes a
+lease and counts the attempt; a heartbeat renews the lease and saves progress while the handler
+runs; results are written only by the holder of the current attempt. A job whose worker died is
+put back in the queue by the sweeper once its lease expired; after ``job_max_attempts`` attempts
+it fails. Failing or canceling refunds the job's charge exactly once (the ledger allows one refund
+per debit, and the status change that triggers it is conditional).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import msgspec
+from quart import Response
+from tortoise.exceptions import IntegrityError
+from tortoise.expressions import F, Q
+from tortoise.transactions import in_transaction
+
+from astro_server.platform import metrics
+from astro_server.platform.auth.credentials import new_id
+from astro_server.platform.billing import billable as billing
+from astro_server.platform.errors import APIError, not_found
+from astro_server.platform.models.jobs import Job
+from astro_server.platform.paging import newest_first
+from astro_server.platform.responses import json_response
+from astro_server.settings import Settings
+
+log = logging.getLogger("astro_server.jobs")
+
+Progress = Callable[[float], None]
+JobFunction = Callable[..., Any]
+
+STATUSES = ("queued", "running", "succeeded", "failed", "canceled")
+FINISHED = ("succeeded", "failed", "canceled")
+
+
+#: Called once a job of the kind has ended without success, after its refund is committed:
+#: ``hook(job, error, status)`` with ``status`` ``failed`` or ``canceled``.
+FailureHook = Callable[[Any, dict[str, Any], str], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class _Registered:
+    function: JobFunction
+    takes_progress: bool
+    is_async: bool
+    on_failure: FailureHook | None = None
+
+
+_HANDLERS: dict[str, _Registered] = {}
+_settings = Settings()
+_running_here: dict[str, int] = {}  # job id -> attempt held by this process
+
+
+def configure(settings: Settings) -> None:
+    """Lease length and attempt bound for this process (called by the app and the worker)."""
+    global _settings
+    _settings = settings
+
+
+def job_handler(
+    kind: str, on_failure: FailureHook | None = None
+) -> Callable[[JobFunction], JobFunction]:
+    """Register the function that runs jobs of ``kind``: ``fn(params)`` or ``fn(params, progress)``.
+
+    It returns a JSON-able result (dicts, lists, msgspec Structs, pydantic models); raising marks
+    the job failed and refunds it. ``progress(fraction)`` (0..1) may be called at any time.
+    ``on_failure`` runs after the job is marked failed or canceled and refunded, whatever ended
+    it (the function raised, its attempts ran out, the caller canceled it), so an object the job
+    works on turns failed only once the refund can be seen.
+    """
+
+    def decorator(fn: JobFunction) -> JobFunction:
+        if kind in _HANDLERS and _HANDLERS[kind].function is not fn:
+            raise ValueError(f"a handler for job kind {kind!r} is already registered")
+        positional = [
+            p
+            for p in inspect.signature(fn).parameters.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+        _HANDLERS[kind] = _Registered(
+            fn, len(positional) >= 2, inspect.iscoroutinefunction(fn), on_failure
+        )
+        return fn
+
+    return decorator
+
+
+def registered_kinds() -> list[str]:
+    return sorted(_HANDLERS)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _iso(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def job_handle(job_id: str) -> dict[str, str]:
+    return {"job_id": job_id, "status": "queued", "poll": f"/api/v3/jobs/{job_id}"}
+
+
+def job_accepted(handle: dict[str, str]) -> Response:
+    """The 202 response carrying a job handle."""
+    return json_response(handle, 202, {"Location": handle["poll"]})
+
+
+async def enqueue_job(
+    account_id: str,
+    kind: str,
+    params: dict[str, Any],
+    credits: int | None = None,
+    *,
+    ledger_entry_id: int | None = None,
+) -> dict[str, str]:
+    """Create the job row and hand it to the broker; returns the job handle.
+
+    Inside a ``@billable`` handler ``credits`` and the debit default to the request's charge, so
+    a failed or canceled job refunds exactly what the request paid. If the broker refuses the
+    job, the row is removed and a 503 raised (the billable wrapper then refunds the request).
+    """
+    if kind not in _HANDLERS:
+        raise RuntimeError(f"no @job_handler registered for {kind!r}")
+    from quart import g, has_request_context
+
+    charge = billing.current_charge() if has_request_context() else None
+    if credits is None:
+        credits = charge.credits if charge else 0
+    if ledger_entry_id is None and charge is not None:
+        ledger_entry_id = charge.ledger_entry_id
+    # A job made with a test key is a test object (see platform/auth/guards.py).
+    livemode = bool(getattr(g, "livemode", True)) if has_request_context() else True
+    job = await Job.create(
+        id=new_id("job_"),
+        account_id=account_id,
+        kind=kind,
+        status="queued",
+        params=params,
+        credits_charged=credits,
+        ledger_entry_id=ledger_entry_id,
+        livemode=livemode,
+        created_at=_now(),
+    )
+    from astro_server.platform.broker import kick_job
+
+    try:
+        await kick_job(job.id)
+    except Exception as exc:
+        await Job.filter(id=job.id).delete()
+        log.exception("could not queue job %s", job.id)
+        raise APIError(503, "The job queue is unavailable; retry later.") from exc
+    metrics.JOB_TRANSITIONS.labels(kind=kind, status="queued").inc()
+    return job_handle(job.id)
+
+
+def job_view(job: Job) -> dict[str, Any]:
+    """The job record returned by ``GET /api/v3/jobs/{id}``."""
+    return {
+        "job_id": job.id,
+        "status": job.status,
+        "kind": job.kind,
+        "created_at": _iso(job.created_at),
+        "started_at": _iso(job.started_at),
+        "finished_at": _iso(job.finished_at),
+        "progress": round(job.progress, 4),
+        "result": job.result,
+        "error": job.error,
+        "credits_charged": job.credits_charged,
+        "credits_refunded": job.credits_refunded,
+        "attempts": job.attempts,
+        "livemode": job.livemode,
+    }
+
+
+async def get_owned_job(job_id: str, account_id: str, livemode: bool = True) -> Job:
+    """The account's job in the caller's mode (a test key sees only test jobs): else 404."""
+    job = await Job.get_or_none(id=job_id, account_id=account_id, livemode=livemode)
+    if job is None:
+        raise not_found("Job")
+    return job
+
+
+async def list_jobs(
+    account_id: str,
+    limit: int,
+    cursor: str | None,
+    status: str | None = None,
+    livemode: bool = True,
+) -> tuple[list[Job], str | None]:
+    """The account's jobs of one mode, newest first; ``cursor`` is the last id of the previous
+    page."""
+    owned = Job.filter(account_id=account_id, livemode=livemode)
+    query = owned.filter(status=status) if status else owned
+    return await newest_first(query, limit=limit, cursor=cursor, scope=owned)
+
+
+async def _fail(
+    job: Job,
+    error: dict[str, Any],
+    attempt: int | None,
+    statuses: tuple[str, ...],
+    new_status: str = "failed",
+) -> bool:
+    """Conditionally mark the job failed (or canceled) and refund it, in one transaction."""
+    refundable = job.credits_charged > 0 and job.ledger_entry_id is not None
+    for refund in (refundable, False):
+        try:
+            async with in_transaction() as conn:
+                query = Job.filter(id=job.id, status__in=list(statuses))
+                if attempt is not None:
+                    query = query.filter(attempts=attempt)
+                changes: dict[str, Any] = {
+                    "status": new_status,
+                    "error": error,
+                    "finished_at": _now(),
+                    "lease_expires_at": None,
+                }
+                if refund:
+                    changes["credits_refunded"] = job.credits_charged
+                changed = await query.using_db(conn).update(**changes)
+                if changed and refund:
+                    assert job.ledger_entry_id is not None
+                    await billing.refund(
+                        conn,
+                        job.account_id,
+                        job.ledger_entry_id,
+                        job.credits_charged,
+                        job.kind,
+                        job_id=job.id,
+                    )
+        except IntegrityError:
+            log.warning("job %s: its debit was already refunded", job.id)
+            continue
+        if changed:
+            metrics.JOB_TRANSITIONS.labels(kind=job.kind, status=new_status).inc()
+            if refund:
+                metrics.CREDITS_REFUNDED.labels(kind=job.kind).inc(job.credits_charged)
+            registered = _HANDLERS.get(job.kind)
+            if registered is not None and registered.on_failure is not None:
+                try:
+                    await registered.on_failure(job, error, new_status)
+                except Exception:
+                    log.exception("job %s: its failure hook failed", job.id)
+        return bool(changed)
+    return False
+
+
+async def cancel_job(job_id: str, account_id: str, livemode: bool = True) -> Job:
+    job = await get_owned_job(job_id, account_id, livemode)
+    if job.status != "queued" or not await _fail(
+        job,
+        {"error": "canceled", "message": "Canceled by the caller."},
+        None,
+        ("queued",),
+        new_status="canceled",
+    ):
+        current = await Job.get(id=job_id)
+        raise APIError(
+            409,
+            f"Only queued jobs can be canceled; this job is {current.status}.",
+            error="conflict",
+        )
+    return await Job.get(id=job_id)
+
+
+class _ProgressReporter:
+    def __init__(self) -> None:
+        self.value = 0.0
+
+    def __call__(self, fraction: float) -> None:
+        self.value = min(1.0, max(0.0, float(fraction)))
+
+
+async def _claim(job_id: str) -> Job | None:
+    now = _now()
+    claimable = Q(status="queued") | Q(status="running", lease_expires_at__lt=now)
+    changed = await Job.filter(
+        Q(id=job_id), claimable, Q(attempts__lt=_settings.job_max_attempts)
+    ).update(
+        status="running",
+        attempts=F("attempts") + 1,
+        started_at=now,
+        lease_expires_at=now + timedelta(seconds=_settings.job_lease_s),
+    )
+    if not changed:
+        return None
+    return await Job.get(id=job_id)
+
+
+async def _heartbeat(job: Job, attempt: int, progress: _ProgressReporter) -> None:
+    interval = min(1.0, _settings.job_lease_s / 3)
+    while True:
+        await asyncio.sleep(interval)
+        await Job.filter(id=job.id, status="running", attempts=attempt).update(
+            lease_expires_at=_now() + timedelta(seconds=_settings.job_lease_s),
+            progress=progress.value,
+        )
+
+
+def _error_body(exc: BaseException) -> dict[str, Any]:
+    from astro_calc.errors import CalcInputError
+
+    if isinstance(exc, CalcInputError):
+        return {"error": "validation_error", "message": exc.message, "field": exc.field}
+    if isinstance(exc, APIError):
+        return {"error": exc.error, "message": exc.message}
+    return {"error": "job_failed", "message": "The job could not be completed."}
+
+
+async def run_job(job_id: str) -> None:
+    """Claim and run one job (the body of the taskiq task ``astro.run_job``)."""
+    job = await _claim(job_id)
+    if job is None:
+        await _fail_if_exhausted(job_id)
+        return
+    attempt = job.attempts
+    metrics.JOB_TRANSITIONS.labels(kind=job.kind, status="running").inc()
+    registered = _HANDLERS.get(job.kind)
+    if registered is None:
+        await _fail(
+            job,
+            {"error": "job_failed", "message": f"Unknown job kind {job.kind}."},
+            attempt,
+            ("running",),
+        )
+        return
+    progress = _ProgressReporter()
+    args: tuple[Any, ...] = (job.params, progress) if registered.takes_progress else (job.params,)
+    _running_here[job.id] = attempt
+    beat = asyncio.create_task(_heartbeat(job, attempt, progress))
+    try:
+        if registered.is_async:
+            outcome = await registered.function(*args)
+        else:
+            outcome = await asyncio.to_thread(registered.function, *args)
+        result = msgspec.to_builtins(outcome, builtin_types=(datetime,))
+        result = msgspec.json.decode(msgspec.json.encode(result))
+        if isinstance(result, str):
+            # tortoise's JSONField takes a str as JSON text already: give it the JSON literal.
+            result = msgspec.json.encode(result).decode()
+    except asyncio.CancelledError:
+        raise  # worker shutting down: the lease lapses and the job is retried elsewhere
+    except Exception as exc:
+        log.exception("job %s (%s) failed", job.id, job.kind)
+        await _fail(job, _error_body(exc), attempt, ("running",))
+        return
+    finally:
+        beat.cancel()
+        _running_here.pop(job.id, None)
+    changed = await Job.filter(id=job.id, status="running", attempts=attempt).update(
+        status="succeeded",
+        result=result,
+        progress=1.0,
+        finished_at=_now(),
+        lease_expires_at=None,
+    )
+    if changed:
+        metrics.JOB_TRANSITIONS.labels(kind=job.kind, status="succeeded").inc()
+    else:
+        log.warning("job %s: attempt %s lost its lease; result discarded", job.id, attempt)
+
+
+async def _fail_if_exhausted(job_id: str) -> None:
+    job = await Job.get_or_none(id=job_id)
+    if (
+        job is not None
+        and job.status in ("queued", "running")
+        and job.attempts >= _settings.job_max_attempts
+        and (job.lease_expires_at is None or job.lease_expires_at < _now())
+    ):
+        await _fail(
+            job,
+            {"error": "job_failed", "message": "The job was interrupted too many times."},
+            job.attempts,
+            ("queued", "running"),
+        )
+
+
+async def release_running_jobs() -> list[str]:
+    """Give back the leases this process holds (worker shutdown); returns the re-queued ids.
+
+    The interrupted attempt still counts towards ``job_max_attempts``.
+    """
+    released = []
+    for job_id, attempt in list(_running_here.items()):
+        changed = await Job.filter(id=job_id, status="running", attempts=attempt).update(
+            status="queued", lease_expires_at=None, updated_at=_now()
+        )
+        if changed:
+            released.append(job_id)
+    _running_here.clear()
+    return released
+
+
+async def sweep_jobs(kick: Callable[[str], Awaitable[None]] | None = None) -> dict[str, int]:
+    """Re-queue jobs whose worker died (lease expired) and fail those out of attempts.
+
+    Also re-sends queued jobs that waited longer than two leases (a lost broker message).
+    """
+    from astro_server.platform.broker import kick_job
+
+    send = kick or kick_job
+    now = _now()
+    lease = timedelta(seconds=_settings.job_lease_s)
+    counts = {"requeued": 0, "failed": 0, "resent": 0}
+    expired = await Job.filter(status="running", lease_expires_at__lt=now)
+    for job in expired:
+        if job.attempts >= _settings.job_max_attempts:
+            await _fail_if_exhausted(job.id)
+            counts["failed"] += 1
+            continue
+        changed = await Job.filter(
+            id=job.id, status="running", attempts=job.attempts, lease_expires_at__lt=now
+        ).update(status="queued", lease_expires_at=None, updated_at=now)
+        if changed:
+            await send(job.id)
+            counts["requeued"] += 1
+    stale = await Job.filter(status="queued", updated_at__lt=now - 2 * lease)
+    for job in stale:
+        if job.attempts >= _settings.job_max_attempts:
+            await _fail_if_exhausted(job.id)
+            counts["failed"] += 1
+            continue
+        await Job.filter(id=job.id, status="queued").update(updated_at=now)
+        await send(job.id)
+        counts["resent"] += 1
+    return counts

@@ -1,1 +1,0 @@
-"""Services behind the handlers: auth, billing, pricing, idempotency, rate limits, jobs, ..."""

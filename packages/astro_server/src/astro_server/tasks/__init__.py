@@ -1,1 +1,0 @@
-"""taskiq broker and task functions, shared by the API process and ``astro-server worker``."""
