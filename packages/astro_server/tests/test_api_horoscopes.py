@@ -15,7 +15,7 @@ from quart.typing import TestClientProtocol as Client
 from astro_calc.horoscope import daily_horoscope
 from astro_server.features.horoscopes import service as horoscopes
 from astro_server.features.horoscopes.models import PublishedHoroscope
-from astro_server.scheduler import registered_periodic_tasks
+from astro_server.registry import PERIODIC_TASKS
 
 
 @pytest.fixture
@@ -126,7 +126,7 @@ async def test_end_before_start_is_400(app: Quart, key: str) -> None:
 
 
 async def test_publishing_task_is_registered_and_publishes_coming_days(app: Quart) -> None:
-    assert "horoscopes.publish_coming_days" in registered_periodic_tasks()
+    assert "horoscopes.publish_coming_days" in {task.name for task in PERIODIC_TASKS}
     count = await horoscopes.publish_coming_days(date(2025, 9, 1), days_ahead=1)
     assert count == 2 * 2 * 12
     assert await PublishedHoroscope.filter(date=date(2025, 9, 2)).count() == 24

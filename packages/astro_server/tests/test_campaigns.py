@@ -36,7 +36,7 @@ from astro_server.platform.auth import accounts
 from astro_server.platform.delivery import events
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.delivery import FeedDelivery
-from astro_server.scheduler import registered_periodic_tasks
+from astro_server.registry import PERIODIC_TASKS
 from astro_server.settings import Settings
 
 BASE = "/api/v3/campaigns"
@@ -510,8 +510,6 @@ async def test_test_mode_campaigns_are_seen_only_with_test_keys(
     assert (await client.get(f"{BASE}/{campaign['id']}", headers=test)).status_code == 200
 
 
-def test_the_campaigns_blueprint_registers_the_campaign_tick() -> None:
-    import astro_server.features.cultural.campaign_routes  # noqa: F401  (every process building the app imports it)
-
-    task = registered_periodic_tasks()["delivery.campaigns_tick"]
+def test_the_registry_lists_the_campaign_tick() -> None:
+    task = next(task for task in PERIODIC_TASKS if task.name == "delivery.campaigns_tick")
     assert task.interval_s(Settings()) == 2.0

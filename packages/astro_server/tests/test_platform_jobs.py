@@ -13,23 +13,25 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from _platform_support import key_headers, new_account, running_app, settings_for
 from pydantic import BaseModel, Field
-from quart import Blueprint, Quart, Response, g
+from quart import Blueprint, Quart, Response
 from quart.typing import TestClientProtocol as Client
 from quart_schema import validate_request
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
 from astro_server.platform import jobs
-from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.auth.guards import current_caller, require_api_key
 from astro_server.platform.billing import billable as billing
 from astro_server.platform.billing.billable import billable
-from astro_server.platform.jobs import Progress, enqueue_job, job_accepted, job_handler
+from astro_server.platform.jobs import JobKind, Progress, enqueue_job
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.billing import LedgerEntry
 from astro_server.platform.models.jobs import Job
+from astro_server.platform.responses import job_accepted
 
 routes = Blueprint("jobs_test_routes", __name__)
 gate = asyncio.Event()
@@ -45,17 +47,26 @@ class Work(BaseModel):
 @billable("vedic.kundli_matching_batch", quantity=lambda body: len(body.records))
 @validate_request(Work)
 async def queue_work(data: Work) -> Response:
-    handle = await enqueue_job(g.account.id, data.kind, {"records": data.records})
+    caller = current_caller()
+    handle = await enqueue_job(
+        TEST_KINDS[data.kind],
+        Records(data.records),
+        account_id=caller.account_id,
+        livemode=caller.livemode,
+        charge=billing.current_charge(),
+    )
     return job_accepted(handle)
 
 
-@job_handler("test.echo")
-def echo_records(params: dict[str, Any]) -> dict[str, Any]:
-    return {"sum": sum(params["records"])}
+class Records(msgspec.Struct, frozen=True):
+    records: list[int]
 
 
-@job_handler("test.fail")
-async def always_fails(params: dict[str, Any]) -> None:
+def echo_records(params: Records) -> dict[str, Any]:
+    return {"sum": sum(params.records)}
+
+
+async def always_fails(params: Records) -> None:
     raise ValueError("secret internal detail")
 
 
@@ -69,16 +80,26 @@ async def record_failure(job: Job, error: dict[str, Any], status: str) -> None:
     hooked.append((row.status, status, error["error"], row.credits_refunded, account.credits))
 
 
-@job_handler("test.hooked", on_failure=record_failure)
-async def fails_with_a_hook(params: dict[str, Any]) -> None:
+async def fails_with_a_hook(params: Records) -> None:
     raise ValueError("boom")
 
 
-@job_handler("test.gated")
-async def gated(params: dict[str, Any], progress: Progress) -> str:
+async def gated(params: Records, progress: Progress) -> str:
     progress(0.5)
     await gate.wait()
     return "done"
+
+
+TEST_KINDS = {
+    kind.name: kind
+    for kind in (
+        JobKind("test.echo", Records, echo_records),
+        JobKind("test.fail", Records, always_fails),
+        JobKind("test.hooked", Records, fails_with_a_hook, on_failure=record_failure),
+        JobKind("test.gated", Records, gated),
+    )
+}
+jobs.register_job_kinds(TEST_KINDS.values())
 
 
 @pytest.fixture

@@ -17,7 +17,8 @@ from astro_server.platform.billing import billable as billing
 from astro_server.platform.billing import idempotency
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.billing import IdempotencyRecord, LedgerEntry
-from astro_server.scheduler import PeriodicTask, Scheduler, periodic, registered_periodic_tasks
+from astro_server.platform.periodic import PeriodicTask, Scheduler
+from astro_server.registry import PERIODIC_TASKS
 from astro_server.settings import Settings
 
 
@@ -28,28 +29,26 @@ async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
 
 
 def test_platform_periodic_tasks_are_registered() -> None:
-    names = set(registered_periodic_tasks())
+    names = {task.name for task in PERIODIC_TASKS}
     assert {
         "jobs.sweep",
         "billing.refund_abandoned_claims",
         "idempotency.purge_expired",
         "usage.roll_up",
     } <= names
-    sweep = registered_periodic_tasks()["jobs.sweep"]
+    sweep = next(task for task in PERIODIC_TASKS if task.name == "jobs.sweep")
     assert sweep.interval_s(Settings(sweep_interval_s=2.5)) == 2.5
     assert maintenance.sweep_jobs is sweep.function
 
 
-async def test_scheduler_runs_a_registered_task_at_its_interval() -> None:
+async def test_scheduler_runs_a_task_at_its_interval() -> None:
     calls: list[float] = []
 
-    @periodic(every_s=0.1, name="test.tick")
     async def tick() -> None:
         calls.append(asyncio.get_running_loop().time())
 
-    assert registered_periodic_tasks()["test.tick"].function is tick
     stop = asyncio.Event()
-    scheduler = Scheduler(Settings(), tasks={"test.tick": registered_periodic_tasks()["test.tick"]})
+    scheduler = Scheduler(Settings(), [PeriodicTask("test.tick", 0.1, tick)])
     runner = asyncio.create_task(scheduler.run(stop))
     await asyncio.sleep(0.55)
     stop.set()
@@ -62,7 +61,7 @@ async def test_a_failing_periodic_task_does_not_stop_the_scheduler() -> None:
     async def broken() -> None:
         raise RuntimeError("x")
 
-    scheduler = Scheduler(Settings())
+    scheduler = Scheduler(Settings(), [])
     await scheduler.run_once(PeriodicTask("test.broken", 1, broken))
     assert scheduler.runs.get("test.broken") is None
 
@@ -81,7 +80,7 @@ async def test_two_schedulers_sharing_redis_run_a_task_once_per_period(
     task = PeriodicTask("test.once", 30, count)
     clients = [aioredis.from_url(redis_namespace) for _ in range(2)]
     try:
-        schedulers = [Scheduler(Settings(), client) for client in clients]
+        schedulers = [Scheduler(Settings(), [task], client) for client in clients]
         await asyncio.gather(*(s.run_once(task) for s in schedulers))
         await schedulers[0].run_once(task)
     finally:

@@ -20,7 +20,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Rule
 
 from astro_calc.errors import CalcInputError
-from astro_server import __version__
+from astro_server import __version__, registry
 from astro_server.features.common.pictures import document_images
 from astro_server.platform.compression import compress_if_accepted
 from astro_server.platform.errors import APIError, validation_error
@@ -434,12 +434,11 @@ def _register_lifecycle(app: Quart, settings: Settings) -> None:
     @app.before_serving
     async def _startup() -> None:
         from astro_server.platform import broker as broker_module
-        from astro_server.platform import jobs
         from astro_server.platform.db import init_db
 
         die_with_supervisor()
+        wired = registry.build_platform(settings)
         await init_db(settings)
-        jobs.configure(settings)
         state = Platform(settings=settings, rate_limiter=make_rate_limiter(settings))
         state.broker = broker_module.make_broker(settings)
         try:
@@ -459,12 +458,11 @@ def _register_lifecycle(app: Quart, settings: Settings) -> None:
         # requests, PostgreSQL + Redis); memory grows by at most a few MB of young garbage.
         gc.set_threshold(20_000, 50, 50)
         if settings.embedded:
-            # Embedded mode: the scheduler (job sweeper, later publishing) runs in this process.
-            from astro_server.platform import maintenance  # noqa: F401  (registers periodic tasks)
-            from astro_server.scheduler import Scheduler
+            # Embedded mode: the scheduler (job sweeper, publishing, deliveries) runs here.
+            from astro_server.platform.periodic import Scheduler
 
             stop = asyncio.Event()
-            task = asyncio.create_task(Scheduler(settings).run(stop))
+            task = asyncio.create_task(Scheduler(settings, wired.periodic_tasks).run(stop))
             state.background.extend([stop, task])
 
     @app.after_serving
@@ -521,74 +519,6 @@ def create_app(settings: Settings | None = None) -> Quart:
     _register_error_handlers(app)
     _register_lifecycle(app, settings)
 
-    from astro_server.features.auth.routes import blueprint as auth
-    from astro_server.features.developer.estimates import blueprint as estimates
-    from astro_server.features.developer.jobs_routes import blueprint as jobs
-    from astro_server.features.developer.routes import blueprint as developer
-    from astro_server.platform.routes.docs import blueprint as docs
-    from astro_server.platform.routes.health import blueprint as health
-    from astro_server.platform.routes.metrics import blueprint as metrics_bp
-
-    for blueprint in (docs, health, metrics_bp, auth, estimates, jobs, developer):
+    for blueprint in registry.blueprints():
         app.register_blueprint(blueprint)
-    # Calculation and customer blueprints (one per tag group) are registered below.
-    from astro_server.features.feeds.routes import blueprint as horoscope_feeds
-
-    app.register_blueprint(horoscope_feeds)
-    from astro_server.platform.files.routes import blueprint as files_bp
-
-    app.register_blueprint(files_bp)
-    from astro_server.features.webhooks.routes import blueprint as webhook_endpoints
-
-    app.register_blueprint(webhook_endpoints)
-    from astro_server.features.brands.routes import blueprint as brand_profiles
-
-    app.register_blueprint(brand_profiles)
-    from astro_server.features.visual.routes import blueprint as visual_readings
-
-    app.register_blueprint(visual_readings)
-    from astro_server.features.visual.customer_routes import blueprint as customer_visual_readings
-
-    app.register_blueprint(customer_visual_readings)
-    from astro_server.features.visual.delivery_routes import blueprint as visual_reading_deliveries
-
-    app.register_blueprint(visual_reading_deliveries)
-    from astro_server.features.vedic.routes import blueprint as vedic
-
-    app.register_blueprint(vedic)
-    from astro_server.features.horoscopes.routes import blueprint as horoscopes
-    from astro_server.features.numerology.routes import blueprint as numerology
-    from astro_server.features.tarot.routes import blueprint as tarot
-
-    for blueprint in (tarot, numerology, horoscopes):
-        app.register_blueprint(blueprint)
-    from astro_server.features.uranian.routes import blueprint as uranian
-    from astro_server.features.western.routes import blueprint as western
-
-    app.register_blueprint(western)
-    app.register_blueprint(uranian)
-    from astro_server.features.thai.routes import blueprint as thai
-
-    app.register_blueprint(thai)
-    from astro_server.features.chinese.routes import blueprint as chinese
-
-    app.register_blueprint(chinese)
-    from astro_server.features.cultural.routes import blueprint as cultural
-
-    app.register_blueprint(cultural)
-    from astro_server.features.reports.hr_routes import blueprint as hr
-    from astro_server.features.reports.routes import blueprint as reports
-    from astro_server.portal import blueprint as portal
-
-    app.register_blueprint(portal)  # the customer portal: web pages over the session routes
-    app.register_blueprint(reports)
-    app.register_blueprint(hr)
-    from astro_server.features.profiles.routes import blueprint as profiles
-    from astro_server.features.team.routes import blueprint as team
-
-    app.register_blueprint(profiles)
-    app.register_blueprint(team)
-    from astro_server.features.cultural.campaign_routes import blueprint as campaigns
-
-    app.register_blueprint(campaigns)
     return app

@@ -199,18 +199,13 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
     configure_logging(settings.log_level)
 
     async def run() -> None:
-        from astro_server.app import create_app
         from astro_server.platform import broker as broker_module
-        from astro_server.platform import (
-            jobs,
-            maintenance,  # noqa: F401  (registers periodic tasks)
-        )
         from astro_server.platform.db import close_db, init_db
-        from astro_server.scheduler import Scheduler
+        from astro_server.platform.periodic import Scheduler
+        from astro_server.registry import build_platform
 
-        create_app(settings)  # imports every module that registers periodic tasks
+        wired = build_platform(settings)
         await init_db(settings)
-        jobs.configure(settings)
         broker = broker_module.make_broker(settings)
         await broker.startup()
         broker_module.set_current(broker)
@@ -222,7 +217,7 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         try:
-            await Scheduler(settings, client).run(stop)
+            await Scheduler(settings, wired.periodic_tasks, client).run(stop)
         finally:
             await client.aclose()
             await broker.shutdown()

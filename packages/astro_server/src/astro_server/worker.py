@@ -26,19 +26,18 @@ async def _bounded(awaitable: object, timeout_s: float) -> None:
 
 
 async def run_worker(settings: Settings, drain_s: float = 5.0) -> None:
-    from astro_server.app import create_app
     from astro_server.platform import broker as broker_module
     from astro_server.platform import jobs
     from astro_server.platform.db import close_db, init_db
+    from astro_server.registry import build_platform
 
     if not settings.redis_url:
         raise SystemExit(
             "astro-server worker needs ASTRO_REDIS_URL (embedded mode runs jobs "
             "inside the API process)"
         )
-    create_app(settings)  # imports every blueprint, so every @job_handler is registered
+    build_platform(settings)  # the job kinds and broker tasks of the registry; no web app
     await init_db(settings)
-    jobs.configure(settings)
     from astro_server.features.visual import missing_visual_dependencies
 
     if not missing_visual_dependencies():

@@ -1,34 +1,47 @@
 """Asynchronous jobs: queue, run on a worker, report, refund on failure.
 
-Queue a job from a billable handler (the charge of the request pays for it)::
+A job kind is declared once, with the type of its parameters, and listed in
+:mod:`astro_server.registry` (the worker knows exactly the kinds listed there)::
 
-    @blueprint.post("/api/v3/vedic/kundli-matching/batch")
-    @require_api_key
-    @billable("vedic.kundli_matching_batch", quantity=lambda body: len(body.records))
-    @validate_request(BatchRequest)
-    async def batch(data: BatchRequest) -> Response:
-        handle = await enqueue_job(g.account.id, "vedic.kundli_matching_batch", data.model_dump())
-        return job_accepted(handle)
+    class BatchParams(msgspec.Struct, frozen=True):
+        records: list[dict[str, Any]]
+        school: str = "north"
 
-and register the function that does the work (sync functions run in a thread)::
-
-    @job_handler("vedic.kundli_matching_batch")
-    def kundli_matching_batch(params: dict, progress: Progress) -> dict:
-        for i, record in enumerate(params["records"]):
+    def run_batch(params: BatchParams, progress: Progress) -> dict[str, Any]:
+        for i, record in enumerate(params.records):
             ...
-            progress((i + 1) / len(params["records"]))
+            progress((i + 1) / len(params.records))
         return {"results": [...]}
 
-The module defining a handler must be imported by the app (e.g. from your blueprint module), so
-the worker, which builds the app, knows it.
+    KUNDLI_BATCH = JobKind("vedic.kundli_matching_batch", BatchParams, run_batch)
 
-Lifecycle: ``queued -> running -> succeeded | failed``, and ``queued -> canceled``. A worker
-claims a job with a conditional UPDATE (queued, or running with an expired lease) that takes a
-lease and counts the attempt; a heartbeat renews the lease and saves progress while the handler
-runs; results are written only by the holder of the current attempt. A job whose worker died is
-put back in the queue by the sweeper once its lease expired; after ``job_max_attempts`` attempts
-it fails. Failing or canceling refunds the job's charge exactly once (the ledger allows one refund
-per debit, and the status change that triggers it is conditional).
+A route queues one with the request's charge (``@billable`` made it), so a failed job refunds
+exactly what the request paid::
+
+    handle = await enqueue_job(
+        KUNDLI_BATCH, params, account_id=caller.account_id, livemode=caller.livemode, charge=charge
+    )
+
+The parameters are encoded once (msgspec, into the job row) and decoded once, into the declared
+type, on the worker; sync functions run in a thread.
+
+Lifecycle (one table; every change is a conditional UPDATE):
+
+=========  ===========================  ===============================================
+from       to                           when
+=========  ===========================  ===============================================
+(new)      queued                       :func:`enqueue_job` (the row, then the message)
+queued     running                      a worker claims it (takes a lease, counts an attempt)
+running    running                      the heartbeat renews the lease, saves progress
+running    succeeded                    the handler returned (holder of the current attempt)
+running    failed                       the handler raised, or attempts ran out: refunded
+running    queued                       the lease expired (worker died) or the worker stops
+queued     canceled                     the caller canceled it: refunded
+=========  ===========================  ===============================================
+
+Failing or canceling refunds the job's charge exactly once (the ledger allows one refund per
+debit, and the status change that triggers it is conditional); the kind's ``on_failure`` hook
+runs after that refund is committed.
 """
 
 from __future__ import annotations
@@ -36,13 +49,12 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import msgspec
-from quart import Response
 from tortoise.exceptions import IntegrityError
 from tortoise.expressions import F, Q
 from tortoise.transactions import in_transaction
@@ -53,7 +65,6 @@ from astro_server.platform.billing import billable as billing
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.models.jobs import Job
 from astro_server.platform.paging import newest_first
-from astro_server.platform.responses import json_response
 from astro_server.settings import Settings
 
 log = logging.getLogger("astro_server.jobs")
@@ -70,15 +81,38 @@ FINISHED = ("succeeded", "failed", "canceled")
 FailureHook = Callable[[Any, dict[str, Any], str], Awaitable[None]]
 
 
+P = TypeVar("P", bound=msgspec.Struct)
+
+
 @dataclass(frozen=True)
-class _Registered:
-    function: JobFunction
-    takes_progress: bool
-    is_async: bool
+class JobKind(Generic[P]):
+    """One kind of job: its name (stored on the row, priced in the price table), the msgspec
+    type of its parameters, and the function that runs it: ``run(params)`` or
+    ``run(params, progress)``, sync (run in a thread) or async. It returns a JSON-able result
+    (dicts, lists, msgspec Structs, pydantic models); raising marks the job failed and refunds
+    it. ``on_failure`` runs after the job is marked failed or canceled and refunded, whatever
+    ended it, so an object the job works on turns failed only once the refund can be seen."""
+
+    name: str
+    params_type: type[P]
+    run: JobFunction
     on_failure: FailureHook | None = None
 
+    @property
+    def takes_progress(self) -> bool:
+        positional = [
+            p
+            for p in inspect.signature(self.run).parameters.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+        return len(positional) >= 2
 
-_HANDLERS: dict[str, _Registered] = {}
+    @property
+    def is_async(self) -> bool:
+        return inspect.iscoroutinefunction(self.run)
+
+
+_HANDLERS: dict[str, JobKind[Any]] = {}
 _settings = Settings()
 _running_here: dict[str, int] = {}  # job id -> attempt held by this process
 
@@ -89,32 +123,13 @@ def configure(settings: Settings) -> None:
     _settings = settings
 
 
-def job_handler(
-    kind: str, on_failure: FailureHook | None = None
-) -> Callable[[JobFunction], JobFunction]:
-    """Register the function that runs jobs of ``kind``: ``fn(params)`` or ``fn(params, progress)``.
-
-    It returns a JSON-able result (dicts, lists, msgspec Structs, pydantic models); raising marks
-    the job failed and refunds it. ``progress(fraction)`` (0..1) may be called at any time.
-    ``on_failure`` runs after the job is marked failed or canceled and refunded, whatever ended
-    it (the function raised, its attempts ran out, the caller canceled it), so an object the job
-    works on turns failed only once the refund can be seen.
-    """
-
-    def decorator(fn: JobFunction) -> JobFunction:
-        if kind in _HANDLERS and _HANDLERS[kind].function is not fn:
-            raise ValueError(f"a handler for job kind {kind!r} is already registered")
-        positional = [
-            p
-            for p in inspect.signature(fn).parameters.values()
-            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-        ]
-        _HANDLERS[kind] = _Registered(
-            fn, len(positional) >= 2, inspect.iscoroutinefunction(fn), on_failure
-        )
-        return fn
-
-    return decorator
+def register_job_kinds(kinds: Iterable[JobKind[Any]]) -> None:
+    """The kinds this process runs and queues (:func:`astro_server.registry.build_platform`)."""
+    for kind in kinds:
+        known = _HANDLERS.get(kind.name)
+        if known is not None and known is not kind:
+            raise ValueError(f"job kind {kind.name!r} is declared twice")
+        _HANDLERS[kind.name] = kind
 
 
 def registered_kinds() -> list[str]:
@@ -135,44 +150,33 @@ def job_handle(job_id: str) -> dict[str, str]:
     return {"job_id": job_id, "status": "queued", "poll": f"/api/v3/jobs/{job_id}"}
 
 
-def job_accepted(handle: dict[str, str]) -> Response:
-    """The 202 response carrying a job handle."""
-    return json_response(handle, 202, {"Location": handle["poll"]})
-
-
 async def enqueue_job(
-    account_id: str,
-    kind: str,
-    params: dict[str, Any],
-    credits: int | None = None,
+    kind: JobKind[P],
+    params: P,
     *,
-    ledger_entry_id: int | None = None,
+    account_id: str,
+    livemode: bool,
+    charge: billing.Charge | None = None,
 ) -> dict[str, str]:
     """Create the job row and hand it to the broker; returns the job handle.
 
-    Inside a ``@billable`` handler ``credits`` and the debit default to the request's charge, so
-    a failed or canceled job refunds exactly what the request paid. If the broker refuses the
-    job, the row is removed and a 503 raised (the billable wrapper then refunds the request).
+    ``charge`` is the debit the job refunds if it fails or is canceled (a billable route passes
+    its request's charge; None: nothing to refund).
+    ``livemode`` False makes a test object (a test key's job). If the broker refuses the job,
+    the row is removed and a 503 raised (the billable route then refunds the request).
     """
-    if kind not in _HANDLERS:
-        raise RuntimeError(f"no @job_handler registered for {kind!r}")
-    from quart import g, has_request_context
-
-    charge = billing.current_charge() if has_request_context() else None
-    if credits is None:
-        credits = charge.credits if charge else 0
-    if ledger_entry_id is None and charge is not None:
-        ledger_entry_id = charge.ledger_entry_id
-    # A job made with a test key is a test object (see platform/auth/guards.py).
-    livemode = bool(getattr(g, "livemode", True)) if has_request_context() else True
+    if _HANDLERS.get(kind.name) is not kind:
+        raise RuntimeError(f"job kind {kind.name!r} is not in the registry")
+    if not isinstance(params, kind.params_type):
+        raise TypeError(f"{kind.name} takes {kind.params_type.__name__}, not {type(params)}")
     job = await Job.create(
         id=new_id("job_"),
         account_id=account_id,
-        kind=kind,
+        kind=kind.name,
         status="queued",
-        params=params,
-        credits_charged=credits,
-        ledger_entry_id=ledger_entry_id,
+        params=msgspec.to_builtins(params),
+        credits_charged=charge.credits if charge else 0,
+        ledger_entry_id=charge.ledger_entry_id if charge else None,
         livemode=livemode,
         created_at=_now(),
     )
@@ -184,7 +188,7 @@ async def enqueue_job(
         await Job.filter(id=job.id).delete()
         log.exception("could not queue job %s", job.id)
         raise APIError(503, "The job queue is unavailable; retry later.") from exc
-    metrics.JOB_TRANSITIONS.labels(kind=kind, status="queued").inc()
+    metrics.JOB_TRANSITIONS.labels(kind=kind.name, status="queued").inc()
     return job_handle(job.id)
 
 
@@ -360,14 +364,24 @@ async def run_job(job_id: str) -> None:
         )
         return
     progress = _ProgressReporter()
-    args: tuple[Any, ...] = (job.params, progress) if registered.takes_progress else (job.params,)
+    try:
+        params = msgspec.convert(job.params, registered.params_type)
+    except msgspec.ValidationError as exc:
+        await _fail(
+            job,
+            {"error": "job_failed", "message": f"Malformed job parameters: {exc}."},
+            attempt,
+            ("running",),
+        )
+        return
+    args: tuple[Any, ...] = (params, progress) if registered.takes_progress else (params,)
     _running_here[job.id] = attempt
     beat = asyncio.create_task(_heartbeat(job, attempt, progress))
     try:
         if registered.is_async:
-            outcome = await registered.function(*args)
+            outcome = await registered.run(*args)
         else:
-            outcome = await asyncio.to_thread(registered.function, *args)
+            outcome = await asyncio.to_thread(registered.run, *args)
         result = msgspec.to_builtins(outcome, builtin_types=(datetime,))
         result = msgspec.json.decode(msgspec.json.encode(result))
         if isinstance(result, str):

@@ -20,3 +20,8 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
 def current_request_id() -> str:
     rid = getattr(g, "request_id", None)
     return rid if isinstance(rid, str) else ""
+
+
+def job_accepted(handle: dict[str, str]) -> Response:
+    """The 202 response carrying a job handle (``Location`` is the job to poll)."""
+    return json_response(handle, 202, {"Location": handle["poll"]})

@@ -30,7 +30,7 @@ from typing import Any, Literal, TypeVar, cast
 
 import msgspec
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-from quart import Blueprint, Response, g, request
+from quart import Blueprint, Response, request
 from quart_schema import document_response, operation_id, tag, validate_request
 
 from astro_calc.errors import CalcInputError
@@ -49,8 +49,8 @@ from astro_server.features.common.subject import check_zone, offset_minutes_fiel
 from astro_server.features.reports import hr_service as hr_reports
 from astro_server.features.reports import service as reports
 from astro_server.features.reports.render.renderer import missing_components
-from astro_server.features.reports.routes import BRAND_ID_PATTERN, Branding, _livemode
-from astro_server.platform.auth.guards import require_api_key
+from astro_server.features.reports.routes import BRAND_ID_PATTERN, Branding
+from astro_server.platform.auth.guards import current_caller, require_api_key
 from astro_server.platform.billing.billable import billable
 from astro_server.platform.errors import APIError
 from astro_server.platform.msgspec_docs import response_model
@@ -266,16 +266,19 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
     generated_at = dt.datetime.now(dt.UTC).replace(microsecond=0)
     pdf: dict[str, object] = {}
     if data.include_pdf:
+        caller = current_caller()
         brand = None
         if data.brand_profile_id is not None:
-            brand = await reports.brand_params_from_profile(g.account.id, data.brand_profile_id)
+            brand = await reports.brand_params_from_profile(
+                caller.account_id, data.brand_profile_id
+            )
         elif data.branding is not None:
             brand = await reports.brand_params_from_branding(
-                g.account.id, data.branding.model_dump()
+                caller.account_id, data.branding.model_dump()
             )
         result = await hr_reports.create_hr_pdf(
-            account_id=g.account.id,
-            livemode=_livemode(),
+            account_id=caller.account_id,
+            livemode=caller.livemode,
             assessment=msgspec.to_builtins(assessment),
             locale=data.locale,
             brand=brand,

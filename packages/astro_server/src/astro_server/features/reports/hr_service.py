@@ -19,26 +19,38 @@ import logging
 import re
 from typing import Any, Final
 
+import msgspec
+
 from astro_server.features.reports.models import Report
 from astro_server.features.reports.render.natal import Locale
-from astro_server.features.reports.render.renderer import RendererUnavailable
 from astro_server.features.reports.service import (
     _brand,
-    _emit,
     _now,
-    error_event,
-    result_body,
+    run_report_job,
     wait_for_job,
 )
 from astro_server.platform import files
 from astro_server.platform.auth.credentials import new_id
 from astro_server.platform.errors import APIError
-from astro_server.platform.jobs import enqueue_job, job_handler
+from astro_server.platform.jobs import JobKind, enqueue_job
 from astro_server.platform.models.files import StoredFile
 
 log = logging.getLogger("astro_server.features.reports.render")
 
 HR_JOB_KIND: Final = "reports.hr_screening"
+
+
+class HrReportParams(msgspec.Struct, frozen=True):
+    """The HR assessment PDF job: its report row, the computed assessment, the language, the
+    brand and the server's address."""
+
+    report_id: str
+    assessment: dict[str, Any]
+    locale: Locale
+    brand: dict[str, Any] | None = None
+    base_url: str | None = None
+
+
 HR_REPORT_KIND: Final = "hr_screening"
 
 
@@ -67,15 +79,10 @@ async def create_hr_pdf(
         status="queued",
         created_at=_now(),
     )
-    params = {
-        "report_id": report.id,
-        "assessment": assessment,
-        "locale": locale,
-        "brand": brand,
-        "base_url": base_url,
-    }
+    params = HrReportParams(report.id, assessment, locale, brand, base_url)
     try:
-        handle = await enqueue_job(account_id, HR_JOB_KIND, params, credits=0, ledger_entry_id=None)
+        # No charge on the job: the request itself is refunded by @billable when this fails.
+        handle = await enqueue_job(HR_REPORT, params, account_id=account_id, livemode=livemode)
     except BaseException:
         await Report.filter(id=report.id).delete()
         raise
@@ -91,17 +98,17 @@ async def create_hr_pdf(
     return job.result
 
 
-async def render_hr_file(params: dict[str, Any], report: Report) -> StoredFile:
+async def render_hr_file(params: HrReportParams, report: Report) -> StoredFile:
     """Build, print and store the assessment's PDF (no status changes)."""
     import asyncio
 
     from astro_server.features.reports.render.hr import hr_labels, hr_report_html
     from astro_server.features.reports.render.renderer import render_pdf
 
-    locale: Locale = params["locale"]
-    brand = await _brand(report.account_id, params.get("brand"))
+    locale = params.locale
+    brand = await _brand(report.account_id, params.brand)
     html = await asyncio.to_thread(
-        hr_report_html, params["assessment"], locale=locale, brand=brand, generated_at=_now()
+        hr_report_html, params.assessment, locale=locale, brand=brand, generated_at=_now()
     )
     words = hr_labels(locale)
     brand_name = brand.name or words["default_brand_name"]
@@ -112,37 +119,17 @@ async def render_hr_file(params: dict[str, Any], report: Report) -> StoredFile:
         report.account_id,
         payload,
         "application/pdf",
-        _filename(params["assessment"]["candidate_summary"]["name"]),
+        _filename(params.assessment["candidate_summary"]["name"]),
         "report_pdf",
         livemode=report.livemode,
     )
 
 
-@job_handler(HR_JOB_KIND)
-async def run_hr_report(params: dict[str, Any]) -> dict[str, Any]:
-    """The job: print the PDF; on failure mark the report failed, announce it and re-raise."""
-    report = await Report.get(id=params["report_id"])
-    if report.status == "succeeded" and report.file_id:
-        file = await StoredFile.get(id=report.file_id)  # a repeated delivery of a finished job
-        return result_body(report, file, params.get("base_url"))
-    await Report.filter(id=report.id).update(status="running")
-    try:
-        try:
-            file = await render_hr_file(params, report)
-        except RendererUnavailable as exc:
-            raise APIError(503, str(exc)) from exc
-    except Exception as exc:
-        error = {"error": "report_failed", "message": "The report could not be rendered."}
-        if isinstance(exc, APIError):
-            error = {"error": exc.error, "message": exc.message}
-        await Report.filter(id=report.id).update(status="failed", error=error, finished_at=_now())
-        await _emit(report, "report.failed", {**error_event(report), "error": error})
-        log.warning("report %s failed: %s", report.id, type(exc).__name__)
-        raise
-    await Report.filter(id=report.id).update(
-        status="succeeded", file_id=file.id, finished_at=_now()
+async def run_hr_report(params: HrReportParams) -> dict[str, Any]:
+    """The HR assessment PDF job (the reports' one runner: :func:`run_report_job`)."""
+    return await run_report_job(
+        params.report_id, params.base_url, lambda report: render_hr_file(params, report)
     )
-    report.status = "succeeded"
-    body = result_body(report, file, params.get("base_url"))
-    await _emit(report, "report.succeeded", {**body, "kind": report.kind, "status": "succeeded"})
-    return body
+
+
+HR_REPORT = JobKind(HR_JOB_KIND, HrReportParams, run_hr_report)

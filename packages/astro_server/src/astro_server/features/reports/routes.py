@@ -38,11 +38,10 @@ from astro_server.features.common.subject import subject_errors
 from astro_server.features.reports import service as reports
 from astro_server.features.reports.render.renderer import missing_components
 from astro_server.features.western.routes import WesternSubject
-from astro_server.platform.auth.guards import require_api_key, require_session
-from astro_server.platform.billing.billable import billable
+from astro_server.platform.auth.guards import current_caller, require_api_key, require_session
+from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.errors import APIError
-from astro_server.platform.jobs import job_accepted
-from astro_server.platform.responses import json_response
+from astro_server.platform.responses import job_accepted, json_response
 from astro_server.platform.schemas import ErrorBody, JobHandle
 
 blueprint = Blueprint("reports", __name__)
@@ -169,31 +168,27 @@ def requires_renderer(func: F) -> F:
     return cast(F, document_response(ErrorBody, 503)(wrapper))
 
 
-def _livemode() -> bool:
-    if g.credential_kind != "api_key":
-        return True
-    secret = request.headers.get("X-API-Key", "") or request.headers.get("Authorization", "")
-    return "ak_test_" not in secret
-
-
 async def _create(data: NatalReportRequest, customer_id: str | None) -> Response:
     with subject_errors("birth_subject"):
         data.birth_subject.resolve()  # a local time the clock skipped is a 400, not a job
+    caller = current_caller()
     brand: dict[str, Any] | None = None
     if data.brand_profile_id is not None:
-        brand = await reports.brand_params_from_profile(g.account.id, data.brand_profile_id)
+        brand = await reports.brand_params_from_profile(caller.account_id, data.brand_profile_id)
     elif data.branding is not None:
-        brand = await reports.brand_params_from_branding(g.account.id, data.branding.model_dump())
+        brand = await reports.brand_params_from_branding(
+            caller.account_id, data.branding.model_dump()
+        )
     body = data.model_dump(mode="json", exclude={"branding", "brand_profile_id", "run_async"})
     base_url = request.host_url.rstrip("/")
     report, handle = await reports.create_natal_report(
-        account_id=g.account.id,
-        livemode=_livemode(),
+        account_id=caller.account_id,
+        livemode=caller.livemode,
         customer_id=customer_id,
         request=body,
         brand=brand,
         base_url=base_url,
-        charged=data.run_async,
+        charge=current_charge() if data.run_async else None,
     )
     if data.run_async:
         handle = {**handle, "report_id": report.id}

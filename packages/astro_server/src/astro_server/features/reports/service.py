@@ -25,7 +25,10 @@ import asyncio
 import datetime as dt
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
+
+import msgspec
 
 from astro_calc.western import BirthSubject, natal_chart
 from astro_server.features.reports.models import Report
@@ -34,9 +37,10 @@ from astro_server.features.reports.render.natal import Locale, natal_report_html
 from astro_server.features.reports.render.renderer import RendererUnavailable
 from astro_server.platform import files
 from astro_server.platform.auth.credentials import new_id
+from astro_server.platform.billing.billable import Charge
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.files.service import now as files_now
-from astro_server.platform.jobs import FINISHED, job_handler
+from astro_server.platform.jobs import FINISHED, JobKind, enqueue_job
 from astro_server.platform.models.files import StoredFile
 from astro_server.platform.models.jobs import Job
 from astro_server.platform.paging import newest_first
@@ -44,6 +48,18 @@ from astro_server.platform.paging import newest_first
 log = logging.getLogger("astro_server.features.reports.render")
 
 NATAL_JOB_KIND: Final = "reports.natal"
+
+
+class NatalReportParams(msgspec.Struct, frozen=True):
+    """The natal report job: its report row, the validated request body (``birth_subject``,
+    ``name``, ``format``, ``locale``, ``house_system``), the brand and the server's address."""
+
+    report_id: str
+    request: dict[str, Any]
+    brand: dict[str, Any] | None = None
+    base_url: str | None = None
+
+
 REPORT_ID_PATTERN: Final = r"^rep_[a-f0-9]{24}$"
 _REPORT_ID: Final = re.compile(REPORT_ID_PATTERN)
 #: How long a synchronous request waits for its job before answering 503.
@@ -141,12 +157,10 @@ async def create_natal_report(
     request: dict[str, Any],
     brand: dict[str, Any] | None,
     base_url: str,
-    charged: bool,
+    charge: Charge | None,
 ) -> tuple[Report, dict[str, str]]:
-    """The report row and its queued job; ``charged``: the job carries the request's charge
-    (async requests), else none (sync: ``@billable`` refunds the request itself)."""
-    from astro_server.platform.jobs import enqueue_job
-
+    """The report row and its queued job; ``charge``: what the job refunds if it fails (async
+    requests), or None (sync: ``@billable`` refunds the request itself)."""
     report = await Report.create(
         id=new_id("rep_"),
         account_id=account_id,
@@ -158,19 +172,11 @@ async def create_natal_report(
         status="queued",
         created_at=_now(),
     )
-    params = {
-        "report_id": report.id,
-        "request": request,
-        "brand": brand,
-        "base_url": base_url,
-    }
+    params = NatalReportParams(report.id, request, brand, base_url)
     try:
-        if charged:
-            handle = await enqueue_job(account_id, NATAL_JOB_KIND, params)
-        else:
-            handle = await enqueue_job(
-                account_id, NATAL_JOB_KIND, params, credits=0, ledger_entry_id=None
-            )
+        handle = await enqueue_job(
+            NATAL_REPORT, params, account_id=account_id, livemode=livemode, charge=charge
+        )
     except BaseException:
         await Report.filter(id=report.id).delete()
         raise
@@ -212,9 +218,9 @@ async def _emit(report: Report, event_type: str, data: dict[str, Any]) -> None:
         log.exception("could not emit %s for %s", event_type, report.id)
 
 
-async def render_report_file(params: dict[str, Any], report: Report) -> StoredFile:
+async def render_report_file(params: NatalReportParams, report: Report) -> StoredFile:
     """Compute, build, print and store the report's file (no status changes)."""
-    request = params["request"]
+    request = params.request
     subject = request["birth_subject"]
     chart = await asyncio.to_thread(
         natal_chart,
@@ -230,7 +236,7 @@ async def render_report_file(params: dict[str, Any], report: Report) -> StoredFi
         house_system=request["house_system"],
         include_minor=False,
     )
-    brand = await _brand(report.account_id, params.get("brand"))
+    brand = await _brand(report.account_id, params.brand)
     locale: Locale = request["locale"]
     generated_at = _now()
     html = await asyncio.to_thread(
@@ -263,19 +269,24 @@ async def render_report_file(params: dict[str, Any], report: Report) -> StoredFi
     )
 
 
-@job_handler(NATAL_JOB_KIND)
-async def run_natal_report(params: dict[str, Any]) -> dict[str, Any]:
-    """The job: render the report; on failure mark it failed, announce it, and re-raise (the
-    job fails and, for an async request, refunds)."""
-    report = await Report.get(id=params["report_id"])
+async def run_report_job(
+    report_id: str,
+    base_url: str | None,
+    render: Callable[[Report], Awaitable[StoredFile]],
+) -> dict[str, Any]:
+    """The one job runner of every report kind: ``render`` builds, prints and stores the file;
+    the runner moves the report through running -> succeeded | failed and announces it
+    (``report.succeeded`` / ``report.failed``). On failure it re-raises, so the job fails and,
+    for an async request, refunds. A repeated delivery of a finished job (at-least-once
+    execution) answers the stored result without rendering again."""
+    report = await Report.get(id=report_id)
     if report.status == "succeeded" and report.file_id:
-        # A second attempt after the first one finished its work (at-least-once execution).
         file = await StoredFile.get(id=report.file_id)
-        return result_body(report, file, params.get("base_url"))
+        return result_body(report, file, base_url)
     await Report.filter(id=report.id).update(status="running")
     try:
         try:
-            file = await render_report_file(params, report)
+            file = await render(report)
         except RendererUnavailable as exc:
             raise APIError(503, str(exc)) from exc
     except Exception as exc:
@@ -290,9 +301,19 @@ async def run_natal_report(params: dict[str, Any]) -> dict[str, Any]:
         status="succeeded", file_id=file.id, finished_at=_now()
     )
     report.status = "succeeded"
-    body = result_body(report, file, params.get("base_url"))
+    body = result_body(report, file, base_url)
     await _emit(report, "report.succeeded", {**body, "kind": report.kind, "status": "succeeded"})
     return body
+
+
+async def run_natal_report(params: NatalReportParams) -> dict[str, Any]:
+    """The natal report job (see :func:`run_report_job`)."""
+    return await run_report_job(
+        params.report_id, params.base_url, lambda report: render_report_file(params, report)
+    )
+
+
+NATAL_REPORT = JobKind(NATAL_JOB_KIND, NatalReportParams, run_natal_report)
 
 
 def error_event(report: Report) -> dict[str, Any]:

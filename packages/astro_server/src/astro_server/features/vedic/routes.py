@@ -19,11 +19,11 @@ The OpenAPI document describes each success body from the astro_calc struct the 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
-from quart import Blueprint, Response, g
+from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag, validate_request
 
 from astro_calc import ephemeris, vedic
@@ -61,12 +61,12 @@ from astro_server.features.common.subject import (
     names_subject_fields,
     timezone_field,
 )
-from astro_server.features.vedic import tasks as vedic_tasks  # registers the batch job handler
-from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable
-from astro_server.platform.jobs import enqueue_job, job_accepted
+from astro_server.features.vedic import tasks as vedic_tasks
+from astro_server.platform.auth.guards import current_caller, require_api_key
+from astro_server.platform.billing.billable import billable, current_charge
+from astro_server.platform.jobs import enqueue_job
 from astro_server.platform.msgspec_docs import response_model
-from astro_server.platform.responses import json_response
+from astro_server.platform.responses import job_accepted, json_response
 from astro_server.platform.schemas import ErrorBody, JobHandle
 
 blueprint = Blueprint("vedic", __name__)
@@ -248,8 +248,16 @@ async def vedic_kundli_matching(data: MatchRequest) -> Response:
 @operation_id("vedicKundliMatchingBatch")
 async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
     """Queue 1 to 50 matches; poll the job for one result per record id. Priced per record."""
-    params: dict[str, Any] = data.model_dump(mode="json")
-    handle = await enqueue_job(g.account.id, vedic_tasks.BATCH_KIND, params)
+    dumped = data.model_dump(mode="json")
+    params = vedic_tasks.BatchParams(records=dumped["records"], school=dumped["school"])
+    caller = current_caller()
+    handle = await enqueue_job(
+        vedic_tasks.KUNDLI_BATCH,
+        params,
+        account_id=caller.account_id,
+        livemode=caller.livemode,
+        charge=current_charge(),
+    )
     return job_accepted(handle)
 
 

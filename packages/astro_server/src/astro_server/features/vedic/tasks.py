@@ -14,9 +14,14 @@ import msgspec
 
 from astro_calc.errors import CalcInputError
 from astro_calc.vedic import BirthSubject, kundli_match
-from astro_server.platform.jobs import Progress, job_handler
+from astro_server.platform.jobs import JobKind, Progress
 
-BATCH_KIND = "vedic.kundli_matching_batch"
+
+class BatchParams(msgspec.Struct, frozen=True):
+    """The batch as the route validated it (records with ``id``, ``boy``, ``girl``)."""
+
+    records: list[dict[str, Any]]
+    school: str = "north"
 
 
 def _subject(raw: dict[str, Any]) -> BirthSubject:
@@ -31,10 +36,9 @@ def _subject(raw: dict[str, Any]) -> BirthSubject:
     )
 
 
-@job_handler(BATCH_KIND)
-def kundli_matching_batch(params: dict[str, Any], progress: Progress) -> dict[str, Any]:
-    records: list[dict[str, Any]] = params["records"]
-    school = params.get("school", "north")
+def kundli_matching_batch(params: BatchParams, progress: Progress) -> dict[str, Any]:
+    records = params.records
+    school = params.school
     results: list[dict[str, Any]] = []
     for i, record in enumerate(records):
         try:
@@ -62,3 +66,6 @@ def kundli_matching_batch(params: dict[str, Any], progress: Progress) -> dict[st
         "failed": sum(r["status"] == "failed" for r in results),
         "results": results,
     }
+
+
+KUNDLI_BATCH = JobKind("vedic.kundli_matching_batch", BatchParams, kundli_matching_batch)

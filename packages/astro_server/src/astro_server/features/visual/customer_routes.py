@@ -32,7 +32,7 @@ from astro_server.features.visual.routes import (
     _check_tier,
     _require_extra,
 )
-from astro_server.platform.auth.guards import require_session
+from astro_server.platform.auth.guards import current_caller, require_session
 from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.errors import validation_error
 from astro_server.platform.responses import json_response
@@ -146,8 +146,14 @@ async def complete_upload(upload_id: str) -> Response:
 async def create_reading(data: ReadingRequest) -> Response:
     """Queue a reading billed to the customer's account; poll ``/v1/visual-readings/{id}``."""
     charge = current_charge()
+    caller = current_caller()
     reading, handle = await visual.create_reading(
-        g.account.id, data.upload_id, data.language, data.hand, charge.credits if charge else 0
+        caller.account_id,
+        data.upload_id,
+        data.language,
+        data.hand,
+        livemode=caller.livemode,
+        charge=charge,
     )
     poll = f"{BASE}/{reading.id}"
     body = {**handle, "poll": poll, "reading_id": reading.id}

@@ -26,12 +26,11 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from astro_server.features.visual import EXTRA_HINT, missing_visual_dependencies
 from astro_server.features.visual import service as visual
 from astro_server.platform import files
-from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.auth.guards import current_caller, require_api_key
 from astro_server.platform.billing.billable import billable, forbidden_for_tier
 from astro_server.platform.billing.pricing import OPERATIONS, tier_allows
 from astro_server.platform.errors import APIError
-from astro_server.platform.jobs import job_accepted
-from astro_server.platform.responses import json_response
+from astro_server.platform.responses import job_accepted, json_response
 from astro_server.platform.schemas import ErrorBody, JobHandle
 
 blueprint = Blueprint("visual_readings", __name__)
@@ -239,8 +238,14 @@ async def create_reading(data: ReadingRequest) -> Response:
     from astro_server.platform.billing.billable import current_charge
 
     charge = current_charge()
+    caller = current_caller()
     reading, handle = await visual.create_reading(
-        g.account.id, data.upload_id, data.language, data.hand, charge.credits if charge else 0
+        caller.account_id,
+        data.upload_id,
+        data.language,
+        data.hand,
+        livemode=caller.livemode,
+        charge=charge,
     )
     return job_accepted({**handle, "reading_id": reading.id})
 

@@ -14,15 +14,17 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import msgspec
 import numpy as np
 
 from astro_server.features.visual import writer
 from astro_server.features.visual.models import VisualReading, VisualUpload
 from astro_server.platform import files
+from astro_server.platform.billing.billable import Charge
 from astro_server.platform.delivery.events import emit_account_event
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.files import service as file_service
-from astro_server.platform.jobs import enqueue_job, job_handler
+from astro_server.platform.jobs import JobKind, enqueue_job
 from astro_server.platform.models.files import StoredFile
 from astro_server.platform.paging import newest_first
 
@@ -210,8 +212,16 @@ async def complete_upload(account_id: str, upload_id: str) -> tuple[int, dict[st
 
 
 async def create_reading(
-    account_id: str, upload_id: str, language: str, hand: str | None, credits: int
+    account_id: str,
+    upload_id: str,
+    language: str,
+    hand: str | None,
+    *,
+    livemode: bool,
+    charge: Charge | None,
 ) -> tuple[VisualReading, dict[str, str]]:
+    """The reading row and its queued job, paid by ``charge`` (refunded once if it fails)."""
+    credits = charge.credits if charge else 0
     upload = await VisualUpload.get_or_none(id=upload_id, account_id=account_id)
     if upload is None:
         raise not_found("Upload")
@@ -247,7 +257,13 @@ async def create_reading(
         estimated_cost_micros=writer.estimate_cost_micros(settings, upload.kind),
         created_at=file_service.now(),
     )
-    handle = await enqueue_job(account_id, JOB_KIND, {"reading_id": reading.id})
+    handle = await enqueue_job(
+        READING,
+        ReadingParams(reading_id=reading.id),
+        account_id=account_id,
+        livemode=livemode,
+        charge=charge,
+    )
     await VisualReading.filter(id=reading.id).update(job_id=handle["job_id"])
     reading.job_id = handle["job_id"]
     return reading, handle
@@ -278,7 +294,7 @@ def _analyse(kind: str, rgb: np.ndarray) -> tuple[dict[str, Any], bytes]:
 async def _reading_failed(job: Any, error: dict[str, Any], status: str) -> None:
     """The job's failure hook: runs once the job is failed (or canceled) and refunded, so a
     reading shows ``failed`` only when its refund can be seen; then ``visual_reading.failed``."""
-    reading = await VisualReading.get_or_none(id=job.params.get("reading_id"))
+    reading = await VisualReading.get_or_none(id=(job.params or {}).get("reading_id"))
     if reading is None or reading.status in ("succeeded", "failed"):
         return
     if error.get("error") == "job_failed":  # not one of ours: say what failed
@@ -295,11 +311,14 @@ async def _reading_failed(job: Any, error: dict[str, Any], status: str) -> None:
     )
 
 
-@job_handler(JOB_KIND, on_failure=_reading_failed)
-async def run_reading(params: dict[str, Any]) -> dict[str, Any]:
+class ReadingParams(msgspec.Struct, frozen=True):
+    reading_id: str
+
+
+async def run_reading(params: ReadingParams) -> dict[str, Any]:
     from PIL import Image
 
-    reading = await VisualReading.get(id=params["reading_id"])
+    reading = await VisualReading.get(id=params.reading_id)
     settings = file_service.current_settings()
     await VisualReading.filter(id=reading.id).update(status="running")
     # Raising fails the job, which refunds it and then calls _reading_failed.
@@ -481,3 +500,6 @@ async def analytics(
         [{"date": d, "by_product": list(r.values())} for d, r in days.items()] if by_day else None
     )
     return list(total.values()), per_day
+
+
+READING = JobKind(JOB_KIND, ReadingParams, run_reading, on_failure=_reading_failed)

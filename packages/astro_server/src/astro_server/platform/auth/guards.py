@@ -27,9 +27,10 @@ Stack them under the route decorator::
 Session routes also check the customer's team role (``platform/auth/roles.py``: GET needs
 ``viewer``, other methods ``member``, unless the handler says ``@require_role(...)``).
 
-Both set ``g.account`` (the paying :class:`Account`), ``g.credential_id``,
-``g.credential_kind`` and ``g.livemode``; ``require_session`` also sets ``g.customer``, and
-``require_api_key`` ``g.api_key`` (its :class:`KeyIdentity`).
+Both build the frozen :class:`~astro_server.platform.caller.Caller` (account, credential,
+scopes, mode, role, request id, client address) that a route reads with :func:`current_caller`
+and hands to services; ``g.account`` (the paying :class:`Account`), ``g.customer`` (sessions) and
+``g.api_key`` (keys) stay for the HTTP edge itself (billing, rate limits).
 
 API keys also carry scopes (``platform/auth/scopes.py``: a call outside them is 403 ``forbidden``
 naming the scope), an environment (``ak_test_`` keys: ``g.livemode`` False, their own rate limit
@@ -60,6 +61,7 @@ from quart_schema import (
 
 from astro_server.platform import clock, db
 from astro_server.platform.auth import credentials, roles, scopes
+from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError, unauthorized
 from astro_server.platform.models.accounts import Account, Customer, CustomerSession
 from astro_server.platform.runtime import platform
@@ -287,6 +289,15 @@ async def enforce_rate_limit(credential_id: str, tier: str, livemode: bool = Tru
     return decision.generation
 
 
+def current_caller() -> Caller:
+    """The caller the route's guard authenticated (:func:`require_api_key` or
+    :func:`require_session`); for routes to hand to services."""
+    caller = getattr(g, "caller", None)
+    if not isinstance(caller, Caller):
+        raise RuntimeError("current_caller() outside a route guarded by require_api_key/session")
+    return caller
+
+
 def current_livemode() -> bool:
     """False while serving a test key (``ak_test_``); True otherwise (live keys, sessions)."""
     return bool(getattr(g, "livemode", True))
@@ -415,6 +426,16 @@ def require_api_key(func: F) -> F:
         g.account = account
         g.api_key = key
         g.livemode = key.livemode
+        g.caller = Caller(
+            account.id,
+            account.tier,
+            key.key_id,
+            "api_key",
+            key.livemode,
+            tuple(sorted(key.scopes)),
+            request_id=getattr(g, "request_id", None),
+            client_address=request.remote_addr or None,
+        )
         return await current_app.ensure_async(func)(*args, **kwargs)
 
     # 403: a key without the route's scope (platform/auth/scopes.py).
@@ -442,6 +463,16 @@ def require_session(func: F) -> F:
         needed = roles.needed_role(func, request.method)
         if not roles.at_least(customer.role, needed):
             raise roles.forbidden_role(needed, customer.role)
+        g.caller = Caller(
+            account.id,
+            account.tier,
+            session.id,
+            "session",
+            role=customer.role,
+            customer_id=customer.id,
+            request_id=getattr(g, "request_id", None),
+            client_address=request.remote_addr or None,
+        )
         return await current_app.ensure_async(func)(*args, **kwargs)
 
     # 403: a login whose role is below the route's (platform/auth/roles.py).

@@ -2,8 +2,7 @@
 
 One ``astro.deliver`` message carries a batch of delivery ids and the token they were dispatched
 with (a message from before batching carries one id as a string; it is still understood).
-Imported by the horoscope feeds blueprint, so every process that builds the app (API, worker,
-scheduler) registers both before its broker is made.
+Both are listed in :mod:`astro_server.registry` (``PERIODIC_TASKS``, ``BROKER_TASKS``).
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ import logging
 from astro_server.platform import broker as broker_module
 from astro_server.platform.delivery import engine as feed_pipeline
 from astro_server.platform.delivery.retry import utc_now
-from astro_server.scheduler import periodic
+from astro_server.platform.periodic import PeriodicTask
 
 log = logging.getLogger("astro_server.delivery")
 
@@ -32,10 +31,6 @@ async def deliver_task(delivery_ids: list[str] | str, token: str) -> None:
         log.info("deliveries: %s", feed_pipeline.batch_summary(statuses))
 
 
-broker_module.register_task(feed_pipeline.DELIVER_TASK, deliver_task)
-
-
-@periodic(every_s=TICK_INTERVAL_S, name="delivery.horoscope_feeds_tick")
 async def horoscope_feeds_tick() -> None:
     """Schedule what fell due and hand due attempts (new ones and retries) to the workers."""
     scheduled, dispatched = await feed_pipeline.tick(utc_now(), kick=kick_delivery)
@@ -43,3 +38,8 @@ async def horoscope_feeds_tick() -> None:
         log.info(
             "feeds tick: %d subscriptions scheduled, %d attempts dispatched", scheduled, dispatched
         )
+
+
+HOROSCOPE_FEEDS_TICK = PeriodicTask(
+    "delivery.horoscope_feeds_tick", TICK_INTERVAL_S, horoscope_feeds_tick
+)

@@ -1,15 +1,16 @@
-"""Periodic tasks: a small registry and the loop that runs them.
+"""Periodic tasks: what one is, and the loop that runs them.
 
-Register a coroutine function with no arguments::
+A task is declared once and listed in :mod:`astro_server.registry`::
 
-    @periodic(every_s=60)
-    async def publish_daily_horoscopes() -> None: ...
+    async def publish_coming_days() -> None: ...
+
+    PUBLISH = PeriodicTask("horoscopes.publish_coming_days", 3600, publish_coming_days)
 
 ``astro-server scheduler`` runs the loop in production (run ONE scheduler; with Redis a lock per
 task and period also stops a second one from running a task twice); in embedded mode the API
-process runs it. The module defining a periodic task must be imported by the app (as job
-handlers are). ``every_s`` may be a number or a function of the Settings (for intervals that are
-configurable).
+process runs it. ``every`` may be a number of seconds or a function of the Settings (for
+intervals that are configurable). :meth:`Scheduler.run_due` runs every task once, now: tests drive
+the scheduler with it instead of waiting for the clock.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,40 +42,27 @@ class PeriodicTask:
         return max(0.05, float(value))
 
 
-_PERIODIC: dict[str, PeriodicTask] = {}
-
-
-def periodic(
-    every_s: Interval, name: str | None = None
-) -> Callable[[PeriodicFunction], PeriodicFunction]:
-    def decorator(fn: PeriodicFunction) -> PeriodicFunction:
-        task_name = name or f"{fn.__module__}.{fn.__qualname__}"
-        _PERIODIC[task_name] = PeriodicTask(task_name, every_s, fn)
-        return fn
-
-    return decorator
-
-
-def registered_periodic_tasks() -> dict[str, PeriodicTask]:
-    return dict(_PERIODIC)
-
-
 class Scheduler:
-    """Runs every registered periodic task at its interval until ``stop`` is set."""
+    """Runs each of ``tasks`` at its interval until ``stop`` is set."""
 
     def __init__(
         self,
         settings: Settings,
+        tasks: Iterable[PeriodicTask],
         redis_client: Any | None = None,
-        tasks: dict[str, PeriodicTask] | None = None,
     ) -> None:
         self.settings = settings
         self.redis = redis_client
-        self.tasks = tasks  # None: every registered task
+        self.tasks = {task.name: task for task in tasks}
         self.runs: dict[str, int] = {}
 
     def _tasks(self) -> dict[str, PeriodicTask]:
-        return dict(self.tasks) if self.tasks is not None else registered_periodic_tasks()
+        return self.tasks
+
+    async def run_due(self) -> None:
+        """Run every task once, now, in order (tests: "the scheduler's next tick")."""
+        for task in self.tasks.values():
+            await self.run_once(task)
 
     async def _locked(self, task: PeriodicTask, interval_s: float) -> bool:
         if self.redis is None:

@@ -1,0 +1,146 @@
+"""Everything the server runs, listed once.
+
+Like starlette's ``routes=[...]`` and ``middleware=[...]``: reading this module tells what a
+process serves and runs; importing a feature module registers nothing. :func:`build_platform`
+is what every entry point calls, the web app (``app.create_app``), the worker, the scheduler and
+the CLI, each taking the parts it needs:
+
+* :func:`blueprints`: the HTTP routes, one blueprint per tag group, in the OpenAPI document's
+  order (the web app only; the worker never builds it);
+* :data:`JOB_KINDS`: every kind of asynchronous job, with its typed parameters
+  (:class:`~astro_server.platform.jobs.JobKind`);
+* :data:`PERIODIC_TASKS`: what the scheduler runs
+  (:class:`~astro_server.platform.periodic.PeriodicTask`);
+* :data:`BROKER_TASKS`: taskiq tasks that are not jobs (one webhook delivery attempt).
+
+``tests/test_registry.py`` fails when a job kind, periodic task or model module exists that is
+not listed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from astro_server.features.cultural import tasks as cultural_tasks
+from astro_server.features.horoscopes import tasks as horoscope_tasks
+from astro_server.features.reports.hr_service import HR_REPORT
+from astro_server.features.reports.service import NATAL_REPORT
+from astro_server.features.vedic.tasks import KUNDLI_BATCH
+from astro_server.features.visual.service import READING
+from astro_server.platform import jobs, maintenance
+from astro_server.platform.delivery import tasks as delivery_tasks
+from astro_server.platform.delivery.engine import DELIVER_TASK
+from astro_server.platform.jobs import JobKind
+from astro_server.platform.periodic import PeriodicTask
+from astro_server.settings import Settings
+
+if TYPE_CHECKING:
+    from quart import Blueprint
+
+JOB_KINDS: tuple[JobKind[Any], ...] = (KUNDLI_BATCH, NATAL_REPORT, HR_REPORT, READING)
+
+PERIODIC_TASKS: tuple[PeriodicTask, ...] = (
+    maintenance.SWEEP_JOBS,
+    maintenance.REFUND_ABANDONED_CLAIMS,
+    maintenance.PURGE_IDEMPOTENCY_RECORDS,
+    maintenance.DELETE_EXPIRED_FILES,
+    maintenance.ROLL_UP_USAGE,
+    delivery_tasks.HOROSCOPE_FEEDS_TICK,
+    cultural_tasks.CAMPAIGNS_TICK,
+    horoscope_tasks.PUBLISH_DAILY_HOROSCOPES,
+)
+
+BROKER_TASKS: dict[str, Callable[..., Awaitable[Any]]] = {
+    DELIVER_TASK: delivery_tasks.deliver_task,
+}
+
+
+def blueprints() -> list[Blueprint]:
+    """Every blueprint, in registration order (the OpenAPI document lists paths in it)."""
+    from astro_server.features.auth.routes import blueprint as auth
+    from astro_server.features.brands.routes import blueprint as brand_profiles
+    from astro_server.features.chinese.routes import blueprint as chinese
+    from astro_server.features.cultural.campaign_routes import blueprint as campaigns
+    from astro_server.features.cultural.routes import blueprint as cultural
+    from astro_server.features.developer.estimates import blueprint as estimates
+    from astro_server.features.developer.jobs_routes import blueprint as jobs_routes
+    from astro_server.features.developer.routes import blueprint as developer
+    from astro_server.features.feeds.routes import blueprint as horoscope_feeds
+    from astro_server.features.horoscopes.routes import blueprint as horoscopes
+    from astro_server.features.numerology.routes import blueprint as numerology
+    from astro_server.features.profiles.routes import blueprint as profiles
+    from astro_server.features.reports.hr_routes import blueprint as hr
+    from astro_server.features.reports.routes import blueprint as reports
+    from astro_server.features.tarot.routes import blueprint as tarot
+    from astro_server.features.team.routes import blueprint as team
+    from astro_server.features.thai.routes import blueprint as thai
+    from astro_server.features.uranian.routes import blueprint as uranian
+    from astro_server.features.vedic.routes import blueprint as vedic
+    from astro_server.features.visual.customer_routes import blueprint as customer_visual
+    from astro_server.features.visual.delivery_routes import blueprint as visual_deliveries
+    from astro_server.features.visual.routes import blueprint as visual_readings
+    from astro_server.features.webhooks.routes import blueprint as webhook_endpoints
+    from astro_server.features.western.routes import blueprint as western
+    from astro_server.platform.files.routes import blueprint as files
+    from astro_server.platform.routes.docs import blueprint as docs
+    from astro_server.platform.routes.health import blueprint as health
+    from astro_server.platform.routes.metrics import blueprint as metrics
+    from astro_server.portal import blueprint as portal
+
+    return [
+        docs,
+        health,
+        metrics,
+        auth,
+        estimates,
+        jobs_routes,
+        developer,
+        horoscope_feeds,
+        files,
+        webhook_endpoints,
+        brand_profiles,
+        visual_readings,
+        customer_visual,
+        visual_deliveries,
+        vedic,
+        tarot,
+        numerology,
+        horoscopes,
+        western,
+        uranian,
+        thai,
+        chinese,
+        cultural,
+        portal,  # the customer portal: web pages over the session routes
+        reports,
+        hr,
+        profiles,
+        team,
+        campaigns,
+    ]
+
+
+@dataclass(frozen=True)
+class Platform:
+    """What a process of any kind runs, once :func:`build_platform` has wired it."""
+
+    settings: Settings
+    job_kinds: tuple[JobKind[Any], ...] = JOB_KINDS
+    periodic_tasks: tuple[PeriodicTask, ...] = PERIODIC_TASKS
+    broker_tasks: dict[str, Callable[..., Awaitable[Any]]] = field(
+        default_factory=lambda: dict(BROKER_TASKS)
+    )
+
+
+def build_platform(settings: Settings) -> Platform:
+    """Wire the platform for ``settings``: the job kinds this process may queue and run, the
+    broker's extra tasks, the job lease settings. Idempotent; no web app is built."""
+    from astro_server.platform import broker
+
+    jobs.register_job_kinds(JOB_KINDS)
+    jobs.configure(settings)
+    for name, function in BROKER_TASKS.items():
+        broker.register_task(name, function)
+    return Platform(settings)
