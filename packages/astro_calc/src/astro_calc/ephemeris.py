@@ -424,21 +424,23 @@ def houses(
     if not in_order:
         eps = obliquity(jd_ut)
         ayan = ayanamsa_value(jd_ut, ayanamsa) if ayanamsa is not None else 0.0
+    # Positional (fields in declaration order: a chart builds one per call); pyswisseph gives
+    # floats already.
     return Houses(
-        system=used,
-        requested_system=system,
-        cusps=ordered,
-        ascendant=float(ascmc[0]) % 360.0,
-        midheaven=float(ascmc[1]) % 360.0,
-        armc=float(ascmc[2]) % 360.0,
-        vertex=float(ascmc[3]) % 360.0,
-        ascendant_speed=float(ascmc_speed[0]),
-        midheaven_speed=float(ascmc_speed[1]),
-        in_order=in_order,
-        latitude=latitude,
-        obliquity=eps,
-        ayanamsa_deg=ayan,
-        warnings=tuple(warnings),
+        used,
+        system,
+        ordered,
+        ascmc[0] % 360.0,
+        ascmc[1] % 360.0,
+        ascmc[2] % 360.0,
+        ascmc[3] % 360.0,
+        ascmc_speed[0],
+        ascmc_speed[1],
+        in_order,
+        latitude,
+        eps,
+        ayan,
+        tuple(warnings),
     )
 
 

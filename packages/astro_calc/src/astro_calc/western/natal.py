@@ -163,6 +163,8 @@ def angles_from(ascendant: float, midheaven: float, vertex: float) -> Angles:
 
 
 def check_bodies(bodies: Iterable[str]) -> tuple[str, ...]:
+    if bodies is DEFAULT_BODIES:
+        return DEFAULT_BODIES
     chosen = tuple(bodies)
     for name in chosen:
         if name not in WESTERN_BODIES:
@@ -210,8 +212,12 @@ def planet_positions(
 ) -> tuple[PlanetPosition, ...]:
     out: list[PlanetPosition] = []
     append = out.append
-    house_of = house_finder(houses)
     rows = _SIGN_ROWS
+    start = houses.cusps[0]
+    # house_finder's bisection, inlined when the cusps run in order (every system outside the
+    # polar circles): a chart looks up a dozen bodies.
+    offsets = [(c - start) % 360.0 for c in houses.cusps] if houses.in_order else None
+    house_of = houses.house_of
     for name, p in positions.items():
         lon = p.longitude
         speed = p.speed
@@ -225,7 +231,9 @@ def planet_positions(
                 speed,
                 sign,
                 lon % 30.0,
-                house_of(lon),
+                bisect_right(offsets, (lon - start) % 360.0)
+                if offsets is not None
+                else house_of(lon),
                 speed < 0,
                 dignities,
                 score,
@@ -235,8 +243,9 @@ def planet_positions(
 
 
 def house_cusps(cusps: tuple[float, ...]) -> tuple[HouseCusp, ...]:
+    signs = SIGNS
     return tuple(
-        HouseCusp(i + 1, c, SIGNS[int(c // 30.0) % 12], c % 30.0) for i, c in enumerate(cusps)
+        [HouseCusp(i, c, signs[int(c // 30.0) % 12], c % 30.0) for i, c in enumerate(cusps, 1)]
     )
 
 
