@@ -215,7 +215,7 @@ def main() -> None:
     print()
     print(
         f"astro_calc (13 bodies) / raw floor time: {floor / lean:.2f}x best rounds, "
-        f"{statistics.median(ratios):.2f}x median of paired rounds (target <= 1.5x)"
+        f"{statistics.median(ratios):.2f}x median of paired rounds (target <= 1.25x, issue 33)"
     )
     print(f"astro_calc (default)   / raw floor time: {floor / full:.2f}x")
     print(f"astro_calc with encode / raw floor time: {floor / enc:.2f}x")

@@ -19,6 +19,7 @@ and against independent libraries in the test suite.
 
 from __future__ import annotations
 
+import enum
 import math
 import os
 import threading
@@ -116,7 +117,9 @@ _POLAR_FRAGILE: Final = frozenset({"P", "K", "G"})
 EphemerisName = Literal["moshier", "swiss"]
 
 
-class BodyPosition(msgspec.Struct, frozen=True):
+# Result structs hold only numbers, strings and tuples of them (no cycles can form), so they are
+# kept out of the garbage collector's tracking (gc=False): a chart makes dozens of them.
+class BodyPosition(msgspec.Struct, frozen=True, gc=False):
     name: str
     longitude: float
     latitude: float
@@ -130,7 +133,7 @@ class BodyPosition(msgspec.Struct, frozen=True):
         return self.speed < 0
 
 
-class Houses(msgspec.Struct, frozen=True):
+class Houses(msgspec.Struct, frozen=True, gc=False):
     system: str  # the letter actually used
     requested_system: str
     cusps: tuple[float, ...]  # 12 cusps, cusps[0] is house 1
@@ -173,17 +176,30 @@ class Houses(msgspec.Struct, frozen=True):
 
 
 def ephemeris_path() -> str | None:
+    """``ASTRO_EPHE_PATH``, read live (tests and the benchmark change it in a running process).
+    Reading an unset variable costs about a microsecond (``os.environ`` raises and catches a
+    KeyError), so a chart reads it once and hands it on as ``path=`` (see :class:`FromEnv`)."""
     path = os.environ.get("ASTRO_EPHE_PATH")
     return path or None
 
 
-def _base_flags() -> int:
-    return int(swe.FLG_SWIEPH if ephemeris_path() else swe.FLG_MOSEPH)
+class FromEnv(enum.Enum):
+    """The default of a ``path=`` argument: read :func:`ephemeris_path` in the call itself. A
+    caller that makes several calls for one result reads the path once and passes it."""
+
+    READ = 0
 
 
-def ephemeris_name() -> EphemerisName:
+FROM_ENV: Final = FromEnv.READ
+
+
+def _path(path: str | FromEnv | None) -> str | None:
+    return ephemeris_path() if isinstance(path, FromEnv) else path
+
+
+def ephemeris_name(path: str | FromEnv | None = FROM_ENV) -> EphemerisName:
     """Which ephemeris calculations ask for: Swiss files when a path is set, else Moshier."""
-    return "swiss" if ephemeris_path() else "moshier"
+    return "swiss" if _path(path) else "moshier"
 
 
 #: The ephemeris path last given to pyswisseph by this module; ``_UNSET`` when unknown: at start,
@@ -206,14 +222,15 @@ def _foreign_set_ephe_path(*args: object, **kwargs: object) -> None:
 swe.set_ephe_path = _foreign_set_ephe_path
 
 
-def _prepare(ayanamsa: str | None) -> int:
-    """Set pyswisseph's global state for one call; the caller holds ``_LOCK``."""
+def _prepare(ayanamsa: str | None, path: str | FromEnv | None = FROM_ENV) -> int:
+    """Set pyswisseph's global state for one call and return the flags it needs (the ephemeris
+    for ``path``, speeds, sidereal for an ayanamsa); the caller holds ``_LOCK``."""
     global _configured_path
-    path = ephemeris_path()
+    path = _path(path)
     if path != _configured_path:
         _swe_set_ephe_path(path)
         _configured_path = path
-    flags: int = _base_flags() | int(swe.FLG_SPEED)
+    flags: int = (swe.FLG_SWIEPH if path else swe.FLG_MOSEPH) | swe.FLG_SPEED
     if ayanamsa is not None:
         swe.set_sid_mode(_ayanamsa_id(ayanamsa), 0, 0)
         flags |= swe.FLG_SIDEREAL
@@ -300,22 +317,32 @@ def held_tropical() -> Iterator[Callable[[float, str], BodyPosition]]:
 
 
 def body_positions(
-    jd_ut: float, names: tuple[str, ...] | list[str], *, ayanamsa: str | None = None
+    jd_ut: float,
+    names: tuple[str, ...] | list[str],
+    *,
+    ayanamsa: str | None = None,
+    path: str | FromEnv | None = FROM_ENV,
 ) -> tuple[dict[str, BodyPosition], EphemerisName, tuple[str, ...]]:
     """Positions of many bodies under one lock; bodies needing absent files are skipped with a
     warning. Returns (positions, ephemeris used, warnings): "moshier" when any body was computed
     from the Moshier ephemeris (no path set, or Swiss files missing for a body or a date), "swiss"
     only when every file-based body came from Swiss Ephemeris files (the mean node and mean
-    Lilith are analytic and need no file either way)."""
+    Lilith are analytic and need no file either way). ``path``: see :class:`FromEnv`."""
     out: dict[str, BodyPosition] = {}
     warnings: list[str] = []
-    used: EphemerisName = ephemeris_name()
+    path = _path(path)
+    used: EphemerisName = "swiss" if path else "moshier"
+    ids = BODY_IDS
+    calc = swe.calc_ut
+    moshier = swe.FLG_MOSEPH
     with _LOCK:
-        flags = _prepare(ayanamsa)
+        flags = _prepare(ayanamsa, path)
         for name in names:
-            ipl = body_id(name)
+            ipl = ids.get(name)
+            if ipl is None:
+                ipl = body_id(name)  # raises the input error
             try:
-                values, ret = swe.calc_ut(jd_ut, ipl, flags)
+                values, ret = calc(jd_ut, ipl, flags)
             except swe.Error as exc:
                 if name in FILE_BODIES:
                     warnings.append(
@@ -323,7 +350,7 @@ def body_positions(
                     )
                     continue
                 raise _out_of_span(exc) or exc from None
-            if ret & swe.FLG_MOSEPH:
+            if ret & moshier:
                 used = "moshier"
             lon, lat, dist, slon, slat, sdist = values
             out[name] = BodyPosition(name, lon % 360.0, lat, dist, slon, slat, sdist)
@@ -333,17 +360,17 @@ def body_positions(
 def ayanamsa_value(jd_ut: float, name: str = "lahiri") -> float:
     """Ayanamsa in degrees for the named sidereal mode at a Julian day (UT)."""
     with _LOCK:
-        _prepare(None)
+        flags = _prepare(None) & ~swe.FLG_SPEED
         swe.set_sid_mode(_ayanamsa_id(name), 0, 0)
-        _ret, value = swe.get_ayanamsa_ex_ut(jd_ut, _base_flags())
+        _ret, value = swe.get_ayanamsa_ex_ut(jd_ut, flags)
     return float(value)
 
 
 def obliquity(jd_ut: float) -> float:
     """True obliquity of the ecliptic in degrees."""
     with _LOCK:
-        _prepare(None)
-        values, _ret = swe.calc_ut(jd_ut, swe.ECL_NUT, _base_flags())
+        flags = _prepare(None) & ~swe.FLG_SPEED
+        values, _ret = swe.calc_ut(jd_ut, swe.ECL_NUT, flags)
     return float(values[0])
 
 
@@ -357,9 +384,10 @@ def houses(
     system: str = "P",
     *,
     ayanamsa: str | None = None,
+    path: str | FromEnv | None = FROM_ENV,
 ) -> Houses:
     """House cusps and angles. Inside the polar circles Placidus and Koch are undefined: they fall
-    back to Porphyry with a warning, never an error."""
+    back to Porphyry with a warning, never an error. ``path``: see :class:`FromEnv`."""
     if system not in HOUSE_SYSTEMS:
         raise CalcInputError(
             "house_system", f"unknown house system {system!r}; one of {', '.join(HOUSE_SYSTEMS)}"
@@ -369,7 +397,7 @@ def houses(
     used = system
     warnings: list[str] = []
     with _LOCK:
-        flags = _prepare(ayanamsa) & ~swe.FLG_SPEED
+        flags = _prepare(ayanamsa, path) & ~swe.FLG_SPEED
         try:
             cusps, ascmc, _speeds, ascmc_speed = swe.houses_ex2(
                 jd_ut, latitude, longitude, used.encode(), flags
@@ -385,7 +413,7 @@ def houses(
             cusps, ascmc, _speeds, ascmc_speed = swe.houses_ex2(
                 jd_ut, latitude, longitude, b"O", flags
             )
-    ordered = tuple(float(c) % 360.0 for c in cusps[:12])
+    ordered = tuple([c % 360.0 for c in cusps[:12]])
     if abs(latitude) == 90.0:
         warnings.append(
             "at a geographic pole the horizon is the equator and the ascendant is undefined: "
@@ -396,21 +424,23 @@ def houses(
     if not in_order:
         eps = obliquity(jd_ut)
         ayan = ayanamsa_value(jd_ut, ayanamsa) if ayanamsa is not None else 0.0
+    # Positional (fields in declaration order: a chart builds one per call); pyswisseph gives
+    # floats already.
     return Houses(
-        system=used,
-        requested_system=system,
-        cusps=ordered,
-        ascendant=float(ascmc[0]) % 360.0,
-        midheaven=float(ascmc[1]) % 360.0,
-        armc=float(ascmc[2]) % 360.0,
-        vertex=float(ascmc[3]) % 360.0,
-        ascendant_speed=float(ascmc_speed[0]),
-        midheaven_speed=float(ascmc_speed[1]),
-        in_order=in_order,
-        latitude=latitude,
-        obliquity=eps,
-        ayanamsa_deg=ayan,
-        warnings=tuple(warnings),
+        used,
+        system,
+        ordered,
+        ascmc[0] % 360.0,
+        ascmc[1] % 360.0,
+        ascmc[2] % 360.0,
+        ascmc[3] % 360.0,
+        ascmc_speed[0],
+        ascmc_speed[1],
+        in_order,
+        latitude,
+        eps,
+        ayan,
+        tuple(warnings),
     )
 
 

@@ -10,16 +10,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from astro_calc.ephemeris import angle_diff, body_position
+from astro_calc.ephemeris import angle_diff, body_position, ephemeris_path, held_tropical
 
 _SECOND: Final = 1.0 / 86400.0
 
 
 def refine_root(
-    f: Callable[[float], float], lo: float, hi: float, *, tolerance_s: float = 0.5
+    f: Callable[[float], float],
+    lo: float,
+    hi: float,
+    *,
+    tolerance_s: float = 0.5,
+    known: tuple[float, float] | None = None,
 ) -> float:
-    """Root of ``f`` on [lo, hi] where f(lo) and f(hi) differ in sign (Illinois false position)."""
-    f_lo, f_hi = f(lo), f(hi)
+    """Root of ``f`` on [lo, hi] where f(lo) and f(hi) differ in sign (Illinois false position).
+    ``known``: f(lo) and f(hi) when the caller has them already (a bracketing search just
+    computed both), which saves two evaluations and changes nothing else."""
+    f_lo, f_hi = known if known is not None else (f(lo), f(hi))
     if f_lo == 0.0:
         return lo
     if f_hi == 0.0:
@@ -68,7 +75,7 @@ def find_crossings(
         if v0 == 0.0:
             roots.append(t0)
         elif (v0 < 0 < v1 or v1 < 0 < v0) and abs(v0 - v1) < 180.0:
-            roots.append(refine_root(f, t0, t1, tolerance_s=tolerance_s))
+            roots.append(refine_root(f, t0, t1, tolerance_s=tolerance_s, known=(v0, v1)))
         t0, v0 = t1, v1
     return roots
 
@@ -98,7 +105,7 @@ def next_longitude(
         t1 = t0 + step
         v1 = f(t1)
         if v0 < 0 <= v1 and v1 - v0 < 180.0:
-            return refine_root(f, t0, t1, tolerance_s=tolerance_s)
+            return refine_root(f, t0, t1, tolerance_s=tolerance_s, known=(v0, v1))
         t0, v0 = t1, v1
     raise ValueError(f"{name} does not reach {target_deg} within {max_days} days")
 
@@ -110,20 +117,41 @@ def elongation(jd_ut: float) -> float:
     return (moon - sun) % 360.0
 
 
+#: Elongations by Julian day per ephemeris path, shared by the lunar phase searches: searches
+#: stepping by half days from a new moon found by another search (the Chinese months from 27
+#: days after one, the Hindu months from 25) evaluate the same instants, and yearly spans
+#: overlap. The values are those computed; the memo only saves computing them again.
+_ELONGATIONS: dict[str | None, dict[float, float]] = {}
+_ELONGATIONS_SIZE: Final = 8192
+
+
 def next_lunar_phase(jd_start: float, phase_deg: float, *, tolerance_s: float = 0.5) -> float:
     """First instant after ``jd_start`` when the Moon-Sun elongation equals ``phase_deg``
     (0 new moon, 90 first quarter, 180 full moon, 270 last quarter)."""
 
-    def f(jd: float) -> float:
-        return angle_diff(elongation(jd), phase_deg)
+    path = ephemeris_path()
+    # The ephemeris is held for the search (body_position's values without its per-call set-up).
+    with held_tropical() as position:
+        memo = _ELONGATIONS.get(path)
+        if memo is None or len(memo) > _ELONGATIONS_SIZE:
+            _ELONGATIONS.clear()
+            memo = _ELONGATIONS[path] = {}
 
-    t0, v0 = jd_start, f(jd_start)
-    for _ in range(80):  # 80 half-day steps > one synodic month
-        t1 = t0 + 0.5
-        v1 = f(t1)
-        if v0 < 0 <= v1 and v1 - v0 < 180.0:
-            return refine_root(f, t0, t1, tolerance_s=tolerance_s)
-        t0, v0 = t1, v1
+        def f(jd: float) -> float:
+            value = memo.get(jd)
+            if value is None:
+                moon = position(jd, "moon").longitude
+                sun = position(jd, "sun").longitude
+                value = memo[jd] = (moon - sun) % 360.0  # elongation(jd)
+            return angle_diff(value, phase_deg)
+
+        t0, v0 = jd_start, f(jd_start)
+        for _ in range(80):  # 80 half-day steps > one synodic month
+            t1 = t0 + 0.5
+            v1 = f(t1)
+            if v0 < 0 <= v1 and v1 - v0 < 180.0:
+                return refine_root(f, t0, t1, tolerance_s=tolerance_s, known=(v0, v1))
+            t0, v0 = t1, v1
     raise ValueError("lunar phase not found within 40 days")
 
 

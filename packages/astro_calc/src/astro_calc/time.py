@@ -41,7 +41,7 @@ _finder: Any = None
 TimeSource = Literal["offset", "timezone", "coordinates"]
 
 
-class ResolvedTime(msgspec.Struct, frozen=True):
+class ResolvedTime(msgspec.Struct, frozen=True, gc=False):
     utc: datetime
     local: datetime  # aware, in the resolved offset
     offset_minutes: int
@@ -51,6 +51,20 @@ class ResolvedTime(msgspec.Struct, frozen=True):
 
 def parse_time_of_day(value: str, field: str = "time") -> time:
     """``HH:MM`` or ``HH:MM:SS`` (optionally with a fraction), 24-hour."""
+    parsed = _parsed_times.get(value)
+    if parsed is not None:
+        return parsed
+    parsed = _parse_time_of_day(value, field)
+    if len(_parsed_times) < 4096:  # the minutes of a day and more; bounded
+        _parsed_times[value] = parsed
+    return parsed
+
+
+#: Times of day by their text (a chart server sees the same few thousand over and over).
+_parsed_times: dict[str, time] = {}
+
+
+def _parse_time_of_day(value: str, field: str) -> time:
     m = _TIME_RE.match(value.strip())
     if not m:
         raise CalcInputError(field, f"{value!r} is not a 24-hour time HH:MM or HH:MM:SS")
@@ -128,8 +142,7 @@ def resolve(
     if offset_minutes is not None:
         if not -18 * 60 <= offset_minutes <= 18 * 60:
             raise CalcInputError("timezoneOffsetMinutes", "must be between -1080 and 1080")
-        tzinfo = timezone(timedelta(minutes=offset_minutes))
-        local = naive.replace(tzinfo=tzinfo)
+        local = naive.replace(tzinfo=_fixed_offset(offset_minutes))
         if timezone_name is not None:
             zone(timezone_name)
         return ResolvedTime(local.astimezone(UTC), local, offset_minutes, timezone_name, "offset")
@@ -154,6 +167,12 @@ def resolve(
     return ResolvedTime(
         local.astimezone(UTC), local, round(offset.total_seconds() / 60), timezone_name, source
     )
+
+
+@lru_cache(maxsize=256)
+def _fixed_offset(minutes: int) -> timezone:
+    """The fixed-offset zone of a UTC offset in minutes (one object per offset)."""
+    return timezone(timedelta(minutes=minutes))
 
 
 def local_mean_time_offset_minutes(longitude: float) -> float:

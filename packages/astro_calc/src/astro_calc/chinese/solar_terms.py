@@ -67,11 +67,15 @@ def _term_jd(year: int, index: int) -> float:
     estimate = 2451545.0 + (jan1 - _J2000).total_seconds() / 86400.0
     estimate += 4.8 + index * _TROPICAL_YEAR_DAYS / 24.0
     lo, hi = estimate - 4.0, estimate + 4.0
-    while f(lo) > 0:
+    f_lo = f(lo)
+    while f_lo > 0:
         lo -= 4.0
-    while f(hi) < 0:
+        f_lo = f(lo)
+    f_hi = f(hi)
+    while f_hi < 0:
         hi += 4.0
-    return refine_root(f, lo, hi, tolerance_s=0.1)
+        f_hi = f(hi)
+    return refine_root(f, lo, hi, tolerance_s=0.1, known=(f_lo, f_hi))
 
 
 def _to_second(moment: datetime) -> datetime:

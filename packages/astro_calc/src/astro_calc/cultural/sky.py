@@ -84,6 +84,42 @@ def _samples(body: str, times: list[float], _lon: Longitude) -> list[float]:
     return out
 
 
+def _near_key(x0: float, x1: float) -> tuple[int, int]:
+    """The 30-degree sectors of two Moon-body separations, the key of :data:`_ASPECTS_NEAR`."""
+    return int(x0 // 30.0) % 12, int(x1 // 30.0) % 12
+
+
+def _aspects_near() -> dict[tuple[int, int], tuple[float, ...]]:
+    """Per pair of 30-degree sectors (of the separation at the start and the end of a step): the
+    aspects a crossing in that step can be of. A crossing of ``asp`` needs the separation to
+    pass ``asp`` within the step, and a step moves it less than 90 degrees (the test below):
+    so ``asp`` lies on the shorter arc between the two separations, which lies in the sectors
+    from the first to the last going the short way round. Every aspect within one degree of
+    those sectors is kept (the exact test decides), so this only skips aspects that cannot
+    cross; the remaining ones are tested exactly as before, in the same order."""
+    out: dict[tuple[int, int], tuple[float, ...]] = {}
+    for s0 in range(12):
+        for s1 in range(12):
+            forward = (s1 - s0) % 12
+            sectors = (
+                [(s0 + k) % 12 for k in range(forward + 1)]
+                if forward <= 6
+                else [(s0 - k) % 12 for k in range((12 - forward) % 12 + 1)]
+            )
+            near = []
+            for asp in ASPECTS:
+                for sector in sectors:
+                    lo = 30.0 * sector - 1.0
+                    if (asp - lo) % 360.0 <= 32.0:
+                        near.append(asp)
+                        break
+            out[s0, s1] = tuple(near)
+    return out
+
+
+_ASPECTS_NEAR: Final = _aspects_near()
+
+
 def _month_start(year: int, month: int) -> datetime:
     return datetime(year + (month - 1) // 12, (month - 1) % 12 + 1, 1, tzinfo=UTC)
 
@@ -95,23 +131,38 @@ def _month_sky(
     """Mercury's stations (Julian day, True when it turns retrograde) and the void-of-course
     periods whose ingress falls in one UTC calendar month (one cache entry per month).
 
-    The ephemeris is held for the month (about 15 ms) and every longitude is computed once (a
-    memo by instant and body: the searches start from the sampled instants), with the same
-    values as :func:`astro_calc.ephemeris.body_position`, so the results do not change."""
+    The ephemeris is held for the month (about 15 ms) and every position is computed once (a
+    memo by instant and body: the searches start from the sampled instants, Mercury's daily
+    speeds fall on samples too, and a month's first three days of samples are the end of the
+    previous month's grid), with the same values as :func:`astro_calc.ephemeris.body_position`,
+    so the results do not change."""
+    path = ephemeris.ephemeris_path()
     with ephemeris.held_tropical() as position:
-        memo: dict[tuple[float, str], float] = {}
+        memo = _MEMO.get(path)
+        if memo is None or len(memo) > _MEMO_SIZE:
+            _MEMO.clear()  # one path at a time, and bounded: a few months of positions
+            memo = _MEMO[path] = {}
 
-        def lon(jd: float, body: str) -> float:
+        def at(jd: float, body: str) -> ephemeris.BodyPosition:
             key = (jd, body)
             value = memo.get(key)
             if value is None:
-                value = memo[key] = position(jd, body).longitude
+                value = memo[key] = position(jd, body)
             return value
 
+        def lon(jd: float, body: str) -> float:
+            return at(jd, body).longitude
+
         def speed(jd: float) -> float:
-            return position(jd, "mercury").speed
+            return at(jd, "mercury").speed
 
         return _month_sky_held(year, month, lon, speed)
+
+
+#: Positions by (Julian day, body) per ephemeris path, shared by the months (see _month_sky).
+_MEMO: dict[str | None, dict[tuple[float, str], ephemeris.BodyPosition]] = {}
+#: About three months of a month's 400 positions.
+_MEMO_SIZE: Final = 1500
 
 
 def _month_sky_held(
@@ -136,6 +187,8 @@ def _month_sky_held(
     for i in range(1, n):
         if int(moon[i] // 30) == int(moon[i - 1] // 30):
             continue
+        if times[i] < t0:  # the ingress (between times[i - 1] and times[i]) is last month's
+            continue
         boundary = 30.0 * int(moon[i] // 30)
 
         def to_boundary(t: float, b: float = boundary) -> float:
@@ -155,9 +208,11 @@ def _month_sky_held(
             candidates: list[tuple[float, str, float]] = []
             for body in BODIES:
                 series = others[body]
-                for asp in ASPECTS:
-                    a = angle_diff((moon[j - 1] - series[j - 1]) % 360.0, asp)
-                    b = angle_diff((moon[j] - series[j]) % 360.0, asp)
+                x0 = (moon[j - 1] - series[j - 1]) % 360.0
+                x1 = (moon[j] - series[j]) % 360.0
+                for asp in _ASPECTS_NEAR[_near_key(x0, x1)]:
+                    a = angle_diff(x0, asp)
+                    b = angle_diff(x1, asp)
                     if (a <= 0 < b or b <= 0 < a) and abs(a - b) < 90.0:
                         candidates.append((times[j - 1] + _STEP * a / (a - b), body, asp))
             for estimate, body, asp in sorted(candidates, key=lambda c: -c[0]):

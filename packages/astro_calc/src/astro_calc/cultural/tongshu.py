@@ -159,12 +159,18 @@ def _expand(terms: list[str]) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=512)
 def _cycles(token: str) -> frozenset[int]:
     """Sexagenary indices a token names: a ganzhi (two characters), or every day of a stem or a
-    branch (one character)."""
+    branch (one character). Cached per token: the spirit table names the same few often."""
+    names = _GANZHI_NAMES
     return frozenset(
-        i for i in range(60) if token == ganzhi(i) or (len(token) == 1 and token in ganzhi(i))
+        i for i in range(60) if token == names[i] or (len(token) == 1 and token in names[i])
     )
+
+
+#: The sixty ganzhi by sexagenary index.
+_GANZHI_NAMES: Final = tuple(ganzhi(i) for i in range(60))
 
 
 @lru_cache(maxsize=1)

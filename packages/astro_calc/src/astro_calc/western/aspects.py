@@ -125,14 +125,22 @@ _MARGIN: Final = 1e-6
 
 
 _MATCHERS: dict[tuple[AspectDefinition, ...], _Matcher] = {}
+# The last set asked for and its matcher: a chart asks for the same set over and over, and an
+# identity check is cheaper than hashing eleven definitions for the dict.
+_last: tuple[tuple[AspectDefinition, ...], _Matcher] | None = None
 
 
 def matcher(definitions: tuple[AspectDefinition, ...]) -> _Matcher:
+    global _last
+    last = _last
+    if last is not None and last[0] is definitions:
+        return last[1]
     m = _MATCHERS.get(definitions)
     if m is None:
         if len(_MATCHERS) > 64:
             _MATCHERS.clear()
         m = _MATCHERS[definitions] = _Matcher(definitions)
+    _last = (definitions, m)
     return m
 
 
@@ -175,23 +183,23 @@ def aspects_within(
     """Aspects among one set of points (each unordered pair once, in input order)."""
     m = matcher(definitions)
     by_degree, inside = m.by_degree, m.inside
-    skip_after: dict[int, set[int]] = {}  # i -> the j > i not to pair with i
+    # partners[i]: the points after i that i is paired with (all of them unless a pair is
+    # skipped), so the pair loop below has no per-pair skip test.
+    partners = [points[i + 1 :] for i in range(len(points) - 1)]
     if skip_pairs:
-        index = {point[0]: k for k, point in enumerate(points)}
+        names = [point[0] for point in points]
         for pair in skip_pairs:
-            ks = sorted(index[name] for name in pair if name in index)
+            ks = sorted(names.index(name) for name in pair if name in names)
             if len(ks) == 2:
-                skip_after.setdefault(ks[0], set()).add(ks[1])
+                first, second = ks
+                partners[first] = [
+                    q for k, q in enumerate(points[first + 1 :], first + 1) if k != second
+                ]
     out: list[Aspect] = []
     append = out.append
     # Inlined copy of _scan: a natal chart checks about a hundred pairs.
-    for i, (p_name, p_lon, p_speed) in enumerate(points):
-        skip = skip_after.get(i)
-        j = i
-        for q_name, q_lon, q_speed in points[i + 1 :]:
-            j += 1
-            if skip and j in skip:
-                continue
+    for (p_name, p_lon, p_speed), rest in zip(points, partners, strict=False):
+        for q_name, q_lon, q_speed in rest:
             d = (q_lon - p_lon) % 360.0
             if d <= 180.0:
                 separation = d
@@ -215,16 +223,16 @@ def aspects_within(
                         best, best_orb = a, orb
                 if best is None:
                     continue
-            toward = rate if separation < best.angle else -rate
+            angle = best.angle
             append(
                 Aspect(
                     p_name,
                     q_name,
                     best.name,
-                    best.angle,
+                    angle,
                     separation,
                     best_orb,
-                    toward > 0 and best_orb > 0,
+                    (rate if separation < angle else -rate) > 0 and best_orb > 0,
                 )
             )
     return out

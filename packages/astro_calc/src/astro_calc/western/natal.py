@@ -111,7 +111,9 @@ class ModalityBalance(msgspec.Struct, frozen=True, gc=False):
     mutable: int
 
 
-class ChartMeta(msgspec.Struct, frozen=True):
+# Untracked by the garbage collector (gc=False) like the structs above: their fields are
+# numbers, strings, datetimes and tuples built before them, so no cycle can run through them.
+class ChartMeta(msgspec.Struct, frozen=True, gc=False):
     """The resolved instant (UTC, local clock and offset, Julian day UT), the house system used
     (and the one asked for, which differs after a polar fallback), the ephemeris, warnings."""
 
@@ -129,7 +131,7 @@ class ChartMeta(msgspec.Struct, frozen=True):
     warnings: tuple[str, ...]
 
 
-class NatalChart(msgspec.Struct, frozen=True):
+class NatalChart(msgspec.Struct, frozen=True, gc=False):
     planets: tuple[PlanetPosition, ...]
     houses: tuple[HouseCusp, ...]
     angles: Angles
@@ -161,6 +163,8 @@ def angles_from(ascendant: float, midheaven: float, vertex: float) -> Angles:
 
 
 def check_bodies(bodies: Iterable[str]) -> tuple[str, ...]:
+    if bodies is DEFAULT_BODIES:
+        return DEFAULT_BODIES
     chosen = tuple(bodies)
     for name in chosen:
         if name not in WESTERN_BODIES:
@@ -199,16 +203,27 @@ def _by_sign(name: str) -> tuple[tuple[str, tuple[str, ...], int], ...]:
     return tuple((sign, *dignities_with_score(name, sign)) for sign in SIGNS)
 
 
+#: :func:`_by_sign` of the Western bodies, read with a plain dict lookup on the chart's path.
+_SIGN_ROWS: Final = {name: _by_sign(name) for name in DEFAULT_BODIES}
+
+
 def planet_positions(
     positions: Mapping[str, ephemeris.BodyPosition], houses: ephemeris.Houses
 ) -> tuple[PlanetPosition, ...]:
-    out = []
-    house_of = house_finder(houses)
+    out: list[PlanetPosition] = []
+    append = out.append
+    rows = _SIGN_ROWS
+    start = houses.cusps[0]
+    # house_finder's bisection, inlined when the cusps run in order (every system outside the
+    # polar circles): a chart looks up a dozen bodies.
+    offsets = [(c - start) % 360.0 for c in houses.cusps] if houses.in_order else None
+    house_of = houses.house_of
     for name, p in positions.items():
         lon = p.longitude
         speed = p.speed
-        sign, dignities, score = _by_sign(name)[int(lon // 30.0) % 12]
-        out.append(
+        by_sign = rows.get(name) or _by_sign(name)
+        sign, dignities, score = by_sign[int(lon // 30.0) % 12]
+        append(
             PlanetPosition(
                 name,
                 lon,
@@ -216,7 +231,9 @@ def planet_positions(
                 speed,
                 sign,
                 lon % 30.0,
-                house_of(lon),
+                bisect_right(offsets, (lon - start) % 360.0)
+                if offsets is not None
+                else house_of(lon),
                 speed < 0,
                 dignities,
                 score,
@@ -226,8 +243,9 @@ def planet_positions(
 
 
 def house_cusps(cusps: tuple[float, ...]) -> tuple[HouseCusp, ...]:
+    signs = SIGNS
     return tuple(
-        HouseCusp(i + 1, c, SIGNS[int(c // 30.0) % 12], c % 30.0) for i, c in enumerate(cusps)
+        [HouseCusp(i, c, signs[int(c // 30.0) % 12], c % 30.0) for i, c in enumerate(cusps, 1)]
     )
 
 
@@ -290,20 +308,26 @@ def chart_at(
 #: each time. Only then is "missing" true of every date: with a path, an asteroid file covers
 #: 600 years and Chiron itself 675-4650 CE, so a body missing at one date may be there at another.
 _MISSING: dict[str | None, set[str]] = {}
+_NONE_MISSING: Final[frozenset[str]] = frozenset()
 
 
 def cached_positions(
-    jd: float, names: tuple[str, ...]
+    jd: float,
+    names: tuple[str, ...],
+    *,
+    path: str | ephemeris.FromEnv | None = ephemeris.FROM_ENV,
 ) -> tuple[dict[str, ephemeris.BodyPosition], str, tuple[str, ...]]:
     """:func:`ephemeris.body_positions`, remembering which file bodies are absent when no
-    ephemeris path is set."""
-    path = ephemeris.ephemeris_path()
-    missing = _MISSING.get(path, set())
+    ephemeris path is set (``path``: see :class:`ephemeris.FromEnv`)."""
+    if isinstance(path, ephemeris.FromEnv):
+        path = ephemeris.ephemeris_path()
+    missing = _MISSING.get(path, _NONE_MISSING)
     ask = tuple(n for n in names if n not in missing) if missing else names
-    positions, used, warnings = ephemeris.body_positions(jd, ask)
-    absent = [n for n in ask if n in ephemeris.FILE_BODIES and n not in positions]
-    if absent and path is None:
-        _MISSING.setdefault(path, set()).update(absent)
+    positions, used, warnings = ephemeris.body_positions(jd, ask, path=path)
+    if len(positions) != len(ask):
+        absent = [n for n in ask if n in ephemeris.FILE_BODIES and n not in positions]
+        if absent and path is None:
+            _MISSING.setdefault(path, set()).update(absent)
     if len(ask) != len(names):
         known = tuple(
             f"{n} omitted: needs Swiss Ephemeris asteroid files (ASTRO_EPHE_PATH)"
@@ -323,8 +347,9 @@ def _chart(
     definitions: tuple[AspectDefinition, ...],
 ) -> NatalChart:
     jd = time_echo.julian_day
-    positions, used, warnings = cached_positions(jd, names)
-    h = ephemeris.houses(jd, latitude, longitude, house_system)
+    path = ephemeris.ephemeris_path()  # once for the whole chart
+    positions, used, warnings = cached_positions(jd, names, path=path)
+    h = ephemeris.houses(jd, latitude, longitude, house_system, path=path)
     planets = planet_positions(positions, h)
     elements, modalities = balance(planets)
     found = aspects_within(

@@ -82,7 +82,7 @@ class BirthSubject(msgspec.Struct, frozen=True):
     fold: int = 0
 
 
-class SubjectTime(msgspec.Struct, frozen=True):
+class SubjectTime(msgspec.Struct, frozen=True, gc=False):
     """The resolved instant of a birth: UTC, local time with its offset, and the Julian day."""
 
     utc: datetime
