@@ -152,6 +152,8 @@ class Houses(msgspec.Struct, frozen=True):
     obliquity: float
     ayanamsa_deg: float
     warnings: tuple[str, ...] = ()
+    #: How fast each cusp moves, degrees per day (empty for houses built from a given ARMC).
+    cusp_speeds: tuple[float, ...] = ()
 
     def house_of(self, longitude: float) -> int:
         """House number (1-12) of an ecliptic longitude (in the cusps' zodiac) on these houses.
@@ -371,7 +373,7 @@ def houses(
     with _LOCK:
         flags = _prepare(ayanamsa) & ~swe.FLG_SPEED
         try:
-            cusps, ascmc, _speeds, ascmc_speed = swe.houses_ex2(
+            cusps, ascmc, speeds, ascmc_speed = swe.houses_ex2(
                 jd_ut, latitude, longitude, used.encode(), flags
             )
         except swe.Error:
@@ -382,7 +384,7 @@ def houses(
                 f"{HOUSE_SYSTEMS[system]} houses are undefined at latitude {latitude:.2f}; "
                 "Porphyry used instead"
             )
-            cusps, ascmc, _speeds, ascmc_speed = swe.houses_ex2(
+            cusps, ascmc, speeds, ascmc_speed = swe.houses_ex2(
                 jd_ut, latitude, longitude, b"O", flags
             )
     ordered = tuple(float(c) % 360.0 for c in cusps[:12])
@@ -411,6 +413,7 @@ def houses(
         obliquity=eps,
         ayanamsa_deg=ayan,
         warnings=tuple(warnings),
+        cusp_speeds=tuple(float(v) for v in speeds[:12]),
     )
 
 

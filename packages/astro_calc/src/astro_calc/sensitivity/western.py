@@ -1,0 +1,194 @@
+"""Birth-time sensitivity of the Western natal chart.
+
+Results (``result`` names):
+
+* ``ascendant.sign``, ``midheaven.sign``: the tropical sign of the angle (``natal_chart``'s
+  ``angles``);
+* ``ascendant.degree``, ``midheaven.degree``: the degree band, the whole degree of the sign the
+  angle stands in, written ``"leo 15"`` for 15 deg 00' to 15 deg 59' of Leo;
+* ``house.<body>``: each body's house (``"1"`` .. ``"12"``) on the chart's house system;
+* ``moon.sign``: the Moon's tropical sign.
+
+The values come from the same calls as :func:`astro_calc.western.natal.natal_chart`
+(:func:`astro_calc.ephemeris.houses`, :func:`astro_calc.ephemeris.body_position`,
+:func:`astro_calc.western.natal.house_finder`); the crossings are found by root finding on the
+angle's longitude and on the body's place between its house cusps
+(:func:`astro_calc.sensitivity._search.phase_crossing`), to 1 second.
+
+Monotone coordinates: the angles move forward (about 1 degree per 4 minutes) and the cusps
+overtake every body, so each coordinate is monotone. That holds away from the polar circles;
+inside them (and for Placidus and Koch near them) the ascendant can jump and cusps fall out of
+order, and the results there are not checked (the tests draw latitudes within +-60 degrees).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from astro_calc import ephemeris
+from astro_calc.sensitivity._search import (
+    Crossing,
+    PhaseSample,
+    Sensitivity,
+    SensitivityItem,
+    Shift,
+    check_window,
+    item,
+    phase_crossing,
+    sensitivity,
+)
+from astro_calc.western.natal import (
+    DEFAULT_BODIES,
+    angle_point,
+    cached_positions,
+    check_bodies,
+    check_house_system,
+    house_finder,
+)
+from astro_calc.western.subject import SIGNS, BirthSubject, SubjectTime, resolve_subject
+
+_DAY_S: float = 86400.0
+
+
+def sign_value(longitude: float) -> str:
+    return SIGNS[int(longitude // 30.0) % 12]
+
+
+def degree_value(longitude: float) -> str:
+    point = angle_point(longitude)
+    return f"{point.sign} {int(point.sign_degree)}"
+
+
+def house_phase(
+    longitude: float, speed: float, houses: ephemeris.Houses
+) -> tuple[float, int, float | None]:
+    """A body's place in house units: ``house - 1`` plus the fraction of the house it has
+    crossed, continuous across cusps (period 12); the house :func:`house_finder` gives; and the
+    phase's rate per second from the body's and the cusps' speeds."""
+    number = house_finder(houses)(longitude)
+    start = houses.cusps[number - 1]
+    span = (houses.cusps[number % 12] - start) % 360.0 or 360.0
+    into = (longitude - start) % 360.0
+    rate = None
+    if houses.cusp_speeds:
+        v_start = houses.cusp_speeds[number - 1]
+        v_span = houses.cusp_speeds[number % 12] - v_start
+        rate = ((speed - v_start) * span - into * v_span) / (span * span) / _DAY_S
+    return number - 1 + into / span, number, rate
+
+
+class _Chart:
+    """The natal chart's time-dependent parts at ``s`` seconds from the birth."""
+
+    def __init__(self, shift: Shift, latitude: float, longitude: float, system: str) -> None:
+        self.shift = shift
+        self.latitude = latitude
+        self.longitude = longitude
+        self.system = system
+
+    def houses(self, s: float) -> ephemeris.Houses:
+        return ephemeris.houses(self.shift.jd(s), self.latitude, self.longitude, self.system)
+
+    def ascendant_sign(self, s: float) -> PhaseSample:
+        h = self.houses(s)
+        return h.ascendant / 30.0, sign_value(h.ascendant), h.ascendant_speed / 30.0 / _DAY_S
+
+    def ascendant_degree(self, s: float) -> PhaseSample:
+        h = self.houses(s)
+        return h.ascendant, degree_value(h.ascendant), h.ascendant_speed / _DAY_S
+
+    def midheaven_sign(self, s: float) -> PhaseSample:
+        h = self.houses(s)
+        return h.midheaven / 30.0, sign_value(h.midheaven), h.midheaven_speed / 30.0 / _DAY_S
+
+    def midheaven_degree(self, s: float) -> PhaseSample:
+        h = self.houses(s)
+        return h.midheaven, degree_value(h.midheaven), h.midheaven_speed / _DAY_S
+
+    def moon_sign(self, s: float) -> PhaseSample:
+        moon = ephemeris.body_position(self.shift.jd(s), "moon")
+        return moon.longitude / 30.0, sign_value(moon.longitude), moon.speed / 30.0 / _DAY_S
+
+    def body_house(self, body: str, s: float) -> PhaseSample:
+        p = ephemeris.body_position(self.shift.jd(s), body)
+        phase, number, rate = house_phase(p.longitude, p.speed, self.houses(s))
+        return phase, str(number), rate
+
+
+def _both_ways(
+    sample: object, period: float, rate: float, horizon_s: float, first: PhaseSample
+) -> tuple[Crossing | None, Crossing | None]:
+    assert callable(sample)
+    before = phase_crossing(sample, -1, horizon_s, period, rate, first=first)
+    after = phase_crossing(sample, 1, horizon_s, period, rate, first=first)
+    return before, after
+
+
+def natal_sensitivity_at(
+    time_echo: SubjectTime,
+    latitude: float,
+    longitude: float,
+    *,
+    house_system: str = "P",
+    bodies: Iterable[str] = DEFAULT_BODIES,
+    uncertainty_minutes: float = 0.0,
+    horizon_minutes: float | None = None,
+) -> Sensitivity:
+    """Sensitivity of the natal chart of an already resolved birth (:func:`natal_sensitivity`).
+    Bodies the ephemeris cannot compute without files (Chiron without ``ASTRO_EPHE_PATH``) are
+    left out, as the chart leaves them out."""
+    system = check_house_system(house_system)
+    names = check_bodies(bodies)
+    horizon = check_window(uncertainty_minutes, horizon_minutes)
+    horizon_s = horizon * 60.0
+    shift = Shift(time_echo.utc, time_echo.local, time_echo.julian_day)
+    chart = _Chart(shift, latitude, longitude, system)
+    items: list[SensitivityItem] = []
+
+    def add(result: str, sample: object, period: float, rate_hint: float) -> None:
+        assert callable(sample)
+        first: PhaseSample = sample(0.0)
+        before, after = _both_ways(sample, period, rate_hint, horizon_s, first)
+        items.append(item(result, first[1], time_echo.utc, before, after, uncertainty_minutes))
+
+    mean_rate = 360.0 / _DAY_S  # an angle's typical motion, degrees per second
+    add("ascendant.sign", chart.ascendant_sign, 12.0, mean_rate / 30.0)
+    add("ascendant.degree", chart.ascendant_degree, 360.0, mean_rate)
+    add("midheaven.sign", chart.midheaven_sign, 12.0, mean_rate / 30.0)
+    add("midheaven.degree", chart.midheaven_degree, 360.0, mean_rate)
+    for body in names:
+        if body in ephemeris.FILE_BODIES and not cached_positions(time_echo.julian_day, (body,))[0]:
+            continue  # left out of the chart too (needs Swiss Ephemeris files)
+
+        def sample(s: float, body: str = body) -> PhaseSample:
+            return chart.body_house(body, s)
+
+        add(f"house.{body}", sample, 12.0, -mean_rate / 30.0)
+    add("moon.sign", chart.moon_sign, 12.0, 13.0 / 30.0 / _DAY_S)
+    return sensitivity(items, uncertainty_minutes, horizon)
+
+
+def natal_sensitivity(
+    subject: BirthSubject,
+    *,
+    house_system: str = "P",
+    bodies: Iterable[str] = DEFAULT_BODIES,
+    uncertainty_minutes: float = 0.0,
+    horizon_minutes: float | None = None,
+) -> Sensitivity:
+    """How close each time-dependent result of :func:`astro_calc.western.natal_chart` is to
+    changing: for the same ``subject``, ``house_system`` and ``bodies``, each result's value,
+    its nearest change before and after the birth within ``horizon_minutes`` (default 780: the
+    largest uncertainty plus an hour) and whether it is certain within ``uncertainty_minutes``
+    (0..720). Crossings are found by root finding on the chart's own functions to 1 second (see
+    the module docstring); checked by brute force at each crossing +-1 s in the tests."""
+    echo = resolve_subject(subject)
+    return natal_sensitivity_at(
+        echo,
+        subject.latitude,
+        subject.longitude,
+        house_system=house_system,
+        bodies=bodies,
+        uncertainty_minutes=uncertainty_minutes,
+        horizon_minutes=horizon_minutes,
+    )
