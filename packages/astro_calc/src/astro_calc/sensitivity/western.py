@@ -151,14 +151,44 @@ def natal_sensitivity_at(
         before, after = _both_ways(sample, period, rate_hint, horizon_s, first)
         items.append(item(result, first[1], time_echo.utc, before, after, uncertainty_minutes))
 
+    def add_whole_sign_house(body: str) -> None:
+        # Whole-sign cusps jump with the ascendant's sign: the house changes when the ascendant
+        # or the body changes sign, whichever comes first.
+        def by_ascendant(s: float) -> PhaseSample:
+            h = chart.houses(s)
+            lon = ephemeris.body_position(shift.jd(s), body).longitude
+            return h.ascendant / 30.0, str(house_finder(h)(lon)), h.ascendant_speed / 30 / _DAY_S
+
+        def by_body(s: float) -> PhaseSample:
+            p = ephemeris.body_position(shift.jd(s), body)
+            house = house_finder(chart.houses(s))(p.longitude)
+            return p.longitude / 30.0, str(house), p.speed / 30.0 / _DAY_S
+
+        a, b = by_ascendant(0.0), by_body(0.0)
+        sides = []
+        for direction in (-1, 1):
+            found = [
+                phase_crossing(by_ascendant, direction, horizon_s, 12.0, 1.0, first=a),
+                phase_crossing(by_body, direction, horizon_s, 12.0, 1.0, first=b),
+            ]
+            hits = [c for c in found if c is not None]
+            sides.append(min(hits, key=lambda c: abs(c[0])) if hits else None)
+        items.append(
+            item(f"house.{body}", a[1], time_echo.utc, sides[0], sides[1], uncertainty_minutes)
+        )
+
     mean_rate = 360.0 / _DAY_S  # an angle's typical motion, degrees per second
     add("ascendant.sign", chart.ascendant_sign, 12.0, mean_rate / 30.0)
     add("ascendant.degree", chart.ascendant_degree, 360.0, mean_rate)
     add("midheaven.sign", chart.midheaven_sign, 12.0, mean_rate / 30.0)
     add("midheaven.degree", chart.midheaven_degree, 360.0, mean_rate)
+    whole_sign = chart.houses(0.0).system == "W"
     for body in names:
         if body in ephemeris.FILE_BODIES and not cached_positions(time_echo.julian_day, (body,))[0]:
             continue  # left out of the chart too (needs Swiss Ephemeris files)
+        if whole_sign:
+            add_whole_sign_house(body)
+            continue
 
         def sample(s: float, body: str = body) -> PhaseSample:
             return chart.body_house(body, s)
