@@ -4,7 +4,8 @@ For every item:
 
 * its ``value`` is what the tradition's chart function gives at the birth;
 * for each reported change, the chart function one second on the birth's side of ``at`` gives
-  ``value`` and one second beyond it gives ``to``; ``minutes`` is the distance to ``at``;
+  ``value`` and one second beyond it gives ``to`` (or, when a second change follows within that
+  second, ``to`` holds somewhere in it); ``minutes`` is the distance to ``at``;
 * nothing changes between the birth and the change (or the horizon's edge when none is
   reported): the chart function is sampled from the birth every ``steps[result]`` seconds, a
   step below the shortest time that result can last, so a missed earlier change would show.
@@ -53,13 +54,21 @@ def check_sensitivity(
                 if at.tzinfo is None or at.utcoffset() != timedelta(0) or at.microsecond:
                     problems.append(f"{label} {r}: at {at!r} is not a whole UTC second")
                 distance = (at - birth_utc).total_seconds() * side
-                if not 0 < distance <= horizon.total_seconds() + 1:
+                if not 0 <= distance <= horizon.total_seconds() + 1:
                     problems.append(f"{label} {r}: change at {at} is on the wrong side")
                     continue
                 if abs(change.minutes * 60 - distance) > 0.01:
                     problems.append(f"{label} {r}: minutes {change.minutes} != {distance / 60}")
-                near, far = at - side * ONE_S, at + side * ONE_S
-                if value(near, r) != it.value or value(far, r) != change.to:
+                # A change within a second of the birth: the birth itself is the near side.
+                near = at - side * ONE_S if distance >= 1 else birth_utc
+                far = at + side * ONE_S
+                became = value(far, r) == change.to or any(
+                    # A second change less than a second after the first (the Uranian sets are
+                    # dense in time): ``to`` must then hold somewhere in that second.
+                    value(at + side * k * ONE_S / 10, r) == change.to
+                    for k in range(-7, 10)
+                )
+                if value(near, r) != it.value or not became:
                     problems.append(
                         f"{label} {r}: at {at} side {side}: "
                         f"{value(near, r)!r} -> {value(far, r)!r}, reported "

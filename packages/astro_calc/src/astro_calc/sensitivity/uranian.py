@@ -16,20 +16,25 @@ Values from :func:`astro_calc.uranian.chart.factor_longitudes`,
 the functions the chart's pictures come from (a midpoint picture of the chart is exactly such a
 pair within the orb). The set is stepped every ``40 * orb_max`` seconds (a midpoint crosses the
 2 * orb window around the point in no less than about 100 * orb_max seconds away from the polar
-circles, so no entry and exit fall in one step) and each change is bisected to 1 second.
+circles, so no entry and exit fall in one step) and each change is narrowed to 1 second by
+probing where the pairs' margins (orb minus distance) predict it, with bisection as a safeguard.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
+
+import numpy as np
+import numpy.typing as npt
 
 from astro_calc import ephemeris
 from astro_calc.sensitivity._search import (
+    BRACKET_S,
+    Crossing,
     Sensitivity,
     Shift,
-    State,
     check_window,
-    discrete_changes,
     item,
     sensitivity,
 )
@@ -39,26 +44,114 @@ from astro_calc.uranian.chart import (
     _resolve,
     check_dial,
     check_orb,
-    dial_distance,
     factor_longitudes,
 )
-from astro_calc.western.subject import midpoint
 
 PERSONAL_POINTS: tuple[str, ...] = ("ascendant", "midheaven", "aries_point")
 _PAIRS: tuple[tuple[str, str], ...] = tuple(
     (a, b) for i, a in enumerate(FACTORS) for b in FACTORS[i + 1 :]
 )
+#: Per personal point, the pairs that do not contain it.
+_OTHER_PAIRS: dict[str, tuple[int, ...]] = {
+    p: tuple(k for k, pair in enumerate(_PAIRS) if p not in pair) for p in PERSONAL_POINTS
+}
+_NUDGE_S: float = 0.2
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 def midpoints_at_point(lons: dict[str, float], point: str, dial: float, orb: float) -> str:
     """The midpoint pictures ``point = A/B`` within ``orb`` on ``dial`` (module docstring)."""
-    at = lons[point] % dial
-    hits = [
-        f"{a}/{b}"
-        for a, b in _PAIRS
-        if point not in (a, b) and dial_distance(at, midpoint(lons[a], lons[b]) % dial, dial) <= orb
-    ]
-    return ", ".join(sorted(hits))
+    return _names(point, _margins(lons, dial, orb)[point] >= 0.0)
+
+
+_A: npt.NDArray[np.int64] = np.array([FACTORS.index(a) for a, _b in _PAIRS], dtype=np.int64)
+_B: npt.NDArray[np.int64] = np.array([FACTORS.index(b) for _a, b in _PAIRS], dtype=np.int64)
+_OTHER_INDEX: dict[str, npt.NDArray[np.int64]] = {
+    p: np.array(pairs, dtype=np.int64) for p, pairs in _OTHER_PAIRS.items()
+}
+
+
+def _margins(lons: dict[str, float], dial: float, orb: float) -> dict[str, FloatArray]:
+    """Per personal point, ``orb`` minus the dial distance to each other pair's midpoint (the
+    pair is in the set when it is >= 0): :func:`midpoint` and :func:`dial_distance` elementwise,
+    the same IEEE operations in the same order (as :func:`astro_calc.uranian.picture_hits`)."""
+    lon = np.array([lons[name] for name in FACTORS], dtype=np.float64)
+    la, lb = lon[_A], lon[_B]
+    diff = (lb - la) % 360.0
+    diff = np.where(diff > 180.0, diff - 360.0, diff)
+    mids = ((la + diff / 2.0) % 360.0) % dial
+    out = {}
+    for p in PERSONAL_POINTS:
+        d = (lons[p] % dial - mids[_OTHER_INDEX[p]]) % dial
+        out[p] = orb - np.where(d <= dial - d, d, dial - d)
+    return out
+
+
+def _names(point: str, inside: BoolArray) -> str:
+    pairs = _OTHER_PAIRS[point]
+    return ", ".join(
+        sorted(f"{_PAIRS[pairs[k]][0]}/{_PAIRS[pairs[k]][1]}" for k in np.flatnonzero(inside))
+    )
+
+
+def _first_changes(
+    margins: Callable[[float], dict[str, FloatArray]],
+    direction: int,
+    horizon_s: float,
+    step_s: float,
+    first: dict[str, FloatArray],
+) -> list[Crossing | None]:
+    """For each personal point, the first change of its set from s = 0 in ``direction``.
+
+    The set is stepped every ``step_s`` seconds (no pair enters and leaves the orb within one
+    step); a step that changes it is narrowed to :data:`BRACKET_S` by probing just past (then
+    just short of) the earliest crossing the margins predict by linear interpolation, with a
+    bisection whenever a probe fails to halve the bracket."""
+    cache: dict[float, dict[str, FloatArray]] = {0.0: first}
+
+    def at(s: float) -> dict[str, FloatArray]:
+        got = cache.get(s)
+        if got is None:
+            got = cache[s] = margins(direction * s)
+        return got
+
+    start = {p: first[p] >= 0.0 for p in PERSONAL_POINTS}
+    found: list[Crossing | None] = [None] * len(PERSONAL_POINTS)
+    limit = abs(horizon_s)
+    s_prev = 0.0
+    while s_prev < limit and any(f is None for f in found):
+        s_next = min(s_prev + step_s, limit)
+        for k, p in enumerate(PERSONAL_POINTS):
+            if found[k] is not None or np.array_equal(at(s_next)[p] >= 0.0, start[p]):
+                continue
+            lo, hi = s_prev, s_next
+            nudge = _NUDGE_S
+            while hi - lo > BRACKET_S:
+                m_lo, m_hi = at(lo)[p], at(hi)[p]
+                moved = (m_lo >= 0.0) != (m_hi >= 0.0)
+                if moved.any():
+                    share = m_lo[moved] / (m_lo[moved] - m_hi[moved])
+                    probe = lo + (hi - lo) * float(share.min()) + nudge
+                    nudge = -nudge
+                else:
+                    probe = 0.5 * (lo + hi)
+                width = hi - lo
+                probe = min(max(probe, lo + 0.05 * width), hi - 0.05 * width)
+                if np.array_equal(at(probe)[p] >= 0.0, start[p]):
+                    lo = probe
+                else:
+                    hi = probe
+                if hi - lo > 0.5 * width:
+                    mid = 0.5 * (lo + hi)
+                    if np.array_equal(at(mid)[p] >= 0.0, start[p]):
+                        lo = mid
+                    else:
+                        hi = mid
+            found[k] = (direction * 0.5 * (lo + hi), _names(p, at(hi)[p] >= 0.0))
+        s_prev = s_next
+    return found
 
 
 def uranian_sensitivity(
@@ -88,18 +181,18 @@ def uranian_sensitivity(
     )
     shift = Shift(resolved.utc, resolved.local, ephemeris.julian_day(resolved.utc))
 
-    def state(s: float) -> State:
+    def margins(s: float) -> dict[str, FloatArray]:
         lons, _used, _warnings = factor_longitudes(shift.jd(s), birth_lat, birth_lon, node=node)
-        values = (midpoints_at_point(lons, p, dial, orb) for p in PERSONAL_POINTS)
-        return tuple((v, v) for v in values)
+        return _margins(lons, dial, orb)
 
-    first = state(0.0)
+    first = margins(0.0)
     horizon_s = horizon * 60.0
     step_s = 40.0 * orb
-    before = discrete_changes(state, -1, horizon_s, step_s, first=first)
-    after = discrete_changes(state, 1, horizon_s, step_s, first=first)
+    before = _first_changes(margins, -1, horizon_s, step_s, first)
+    after = _first_changes(margins, 1, horizon_s, step_s, first)
+    values = [_names(p, first[p] >= 0.0) for p in PERSONAL_POINTS]
     items = [
-        item(f"{p}.midpoints", first[k][1], shift.utc0, before[k], after[k], uncertainty_minutes)
+        item(f"{p}.midpoints", values[k], shift.utc0, before[k], after[k], uncertainty_minutes)
         for k, p in enumerate(PERSONAL_POINTS)
     ]
     return sensitivity(items, uncertainty_minutes, horizon)
