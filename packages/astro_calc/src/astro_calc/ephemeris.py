@@ -215,7 +215,7 @@ def _prepare(ayanamsa: str | None) -> int:
     if path != _configured_path:
         _swe_set_ephe_path(path)
         _configured_path = path
-    flags: int = _base_flags() | int(swe.FLG_SPEED)
+    flags: int = int(swe.FLG_SWIEPH if path else swe.FLG_MOSEPH) | int(swe.FLG_SPEED)
     if ayanamsa is not None:
         swe.set_sid_mode(_ayanamsa_id(ayanamsa), 0, 0)
         flags |= swe.FLG_SIDEREAL

@@ -214,7 +214,12 @@ def phase_crossing(
         p, v, r = sample(direction * s_next)
         h_next = h(p)
         if changed(h_next):
-            return _illinois(sample, h, changed, direction, s_prev, s_next, h_prev, h_next, v)
+            # The root is about h_next / speed back from s_next: probe just short of it first,
+            # which closes a Newton landing's bracket in one sample.
+            guess = s_next - h_next / speed - 0.2 if exact and speed > 0.0 else None
+            return _illinois(
+                sample, h, changed, direction, s_prev, s_next, h_prev, h_next, v, guess
+            )
         if s_next >= limit:
             return None
         # The sample's own rate when it moves the right way, else the secant of the two samples.
@@ -236,16 +241,20 @@ def _illinois(
     h_lo: float,
     h_hi: float,
     v_hi: str,
+    guess: float | None = None,
 ) -> Crossing:
     """Illinois false position on |s| in [lo, hi] (unchanged at lo, changed at hi) until the
-    bracket is at most :data:`BRACKET_S` wide."""
+    bracket is at most :data:`BRACKET_S` wide; ``guess`` is a first probe."""
     side = 0
     for _ in range(80):
         if hi - lo <= BRACKET_S:
             break
-        mid = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
-        if not lo + 0.05 < mid < hi - 0.05:
-            mid = 0.5 * (lo + hi)
+        if guess is not None and lo < guess < hi:
+            mid, guess = guess, None
+        else:
+            mid = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
+            if not lo + 0.05 < mid < hi - 0.05:
+                mid = 0.5 * (lo + hi)
         p, v, _r = sample(direction * mid)
         h_mid = h(p)
         if not changed(h_mid):

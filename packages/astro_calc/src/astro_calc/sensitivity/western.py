@@ -23,7 +23,7 @@ order, and the results there are not checked (the tests draw latitudes within +-
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from astro_calc import ephemeris
 from astro_calc.sensitivity._search import (
@@ -48,6 +48,8 @@ from astro_calc.western.natal import (
 from astro_calc.western.subject import SIGNS, BirthSubject, SubjectTime, resolve_subject
 
 _DAY_S: float = 86400.0
+#: How far (seconds) a body's position is carried on with its speed before it is taken afresh.
+ANCHOR_S: float = 600.0
 
 
 def sign_value(longitude: float) -> str:
@@ -109,10 +111,24 @@ class _Chart:
         moon = ephemeris.body_position(self.shift.jd(s), "moon")
         return moon.longitude / 30.0, sign_value(moon.longitude), moon.speed / 30.0 / _DAY_S
 
-    def body_house(self, body: str, s: float) -> PhaseSample:
-        p = ephemeris.body_position(self.shift.jd(s), body)
-        phase, number, rate = house_phase(p.longitude, p.speed, self.houses(s))
-        return phase, str(number), rate
+    def body_house_sampler(self, body: str) -> Callable[[float], PhaseSample]:
+        """The house phase of ``body``. The body's longitude is its ephemeris position, taken
+        afresh whenever the search moves more than :data:`ANCHOR_S` from the last one and
+        carried on with that position's speed in between: the cusps move a degree in about
+        four minutes, the body (the Moon at most) 0.005 degree in ten, and the linear
+        carry-over errs by less than 2e-5 degree (under 0.01 s of the crossing) there."""
+        anchor: list[float] = []
+
+        def sample(s: float) -> PhaseSample:
+            if not anchor or abs(s - anchor[0]) > ANCHOR_S:
+                p = ephemeris.body_position(self.shift.jd(s), body)
+                anchor[:] = [s, p.longitude, p.speed]
+            s0, lon0, speed = anchor
+            lon = (lon0 + speed * (s - s0) / _DAY_S) % 360.0
+            phase, number, rate = house_phase(lon, speed, self.houses(s))
+            return phase, str(number), rate
+
+        return sample
 
 
 def _both_ways(
@@ -189,11 +205,7 @@ def natal_sensitivity_at(
         if whole_sign:
             add_whole_sign_house(body)
             continue
-
-        def sample(s: float, body: str = body) -> PhaseSample:
-            return chart.body_house(body, s)
-
-        add(f"house.{body}", sample, 12.0, -mean_rate / 30.0)
+        add(f"house.{body}", chart.body_house_sampler(body), 12.0, -mean_rate / 30.0)
     add("moon.sign", chart.moon_sign, 12.0, 13.0 / 30.0 / _DAY_S)
     return sensitivity(items, uncertainty_minutes, horizon)
 
