@@ -11,15 +11,18 @@ sign (it stays two days in a sign). See ``sensitivity_check.py``.
 from __future__ import annotations
 
 import random
+import re
 from datetime import UTC, date, datetime, timedelta
 
+import msgspec
 import pytest
 from sensitivity_check import check_sensitivity
 
 from astro_calc import ephemeris
 from astro_calc.ephemeris import HOUSE_SYSTEMS
 from astro_calc.errors import CalcInputError
-from astro_calc.sensitivity import natal_sensitivity
+from astro_calc.sensitivity import natal_sensitivity, vedic_sensitivity
+from astro_calc.vedic import BirthSubject as VedicSubject
 from astro_calc.western import BirthSubject, natal_chart
 from astro_calc.western.natal import (
     DEFAULT_BODIES,
@@ -163,3 +166,46 @@ def test_uncertainty_outside_0_to_720_minutes_is_refused() -> None:
     assert err.value.field == "sensitivity.uncertainty_minutes"
     with pytest.raises(CalcInputError):
         natal_sensitivity(subject, uncertainty_minutes=-1)
+
+
+def test_the_answer_encodes_to_the_design_s_shape() -> None:
+    subject = BirthSubject(date(1990, 5, 17), "14:35", 48.137, 11.575, 120)
+    body = msgspec.json.decode(
+        msgspec.json.encode(natal_sensitivity(subject, uncertainty_minutes=5))
+    )
+    assert set(body) == {
+        "uncertainty_minutes",
+        "horizon_minutes",
+        "precision_seconds",
+        "items",
+        "uncertain",
+        "warnings",
+    }
+    asc = body["items"][0]
+    assert set(asc) == {"result", "value", "changes_before", "changes_after", "certain"}
+    after = asc["changes_after"]
+    assert after["to"] == "libra"
+    assert re.fullmatch(r"1990-05-17T13:33:4\dZ", after["at"])  # UTC, whole seconds, Z
+    at = datetime.fromisoformat(after["at"])
+    assert after["minutes"] == round(
+        (at - datetime(1990, 5, 17, 12, 35, tzinfo=UTC)).seconds / 60, 4
+    )
+    moon = body["items"][-1]
+    assert moon["result"] == "moon.sign"
+    assert moon["changes_before"] is None  # none within the horizon
+    assert body["uncertain"] == [i["result"] for i in body["items"] if not i["certain"]]
+
+
+def test_beyond_60_degrees_only_the_moon_s_sign_is_given_with_a_warning() -> None:
+    # Tromso: the ascendant races and jumps near the polar circle; the search would be unsound.
+    subject = BirthSubject(date(1990, 12, 17), "14:35", 69.65, 18.96, 60)
+    answer = natal_sensitivity(subject)
+    assert [i.result for i in answer.items] == ["moon.sign"]
+    assert len(answer.warnings) == 1
+    assert "60 degrees" in answer.warnings[0]
+    vedic = vedic_sensitivity(VedicSubject(date(1990, 12, 17), "14:35", 69.65, 18.96, 60))
+    assert "lagna.sign" not in [i.result for i in vedic.items]
+    assert vedic.warnings == answer.warnings
+    assert (
+        natal_sensitivity(BirthSubject(date(1990, 12, 17), "14:35", 59.9, 10.7, 60)).warnings == ()
+    )

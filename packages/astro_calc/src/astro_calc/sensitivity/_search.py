@@ -44,6 +44,15 @@ MAX_UNCERTAINTY_MINUTES: Final = 720.0
 MAX_HORIZON_MINUTES: Final = 2880.0
 #: The stated precision of every crossing.
 PRECISION_SECONDS: Final = 1.0
+#: Beyond this latitude (degrees, either hemisphere) the ascendant, the midheaven and the house
+#: cusps are left out: near and inside the polar circles the ascendant races and jumps, the
+#: coordinates the search relies on stop being monotone, and the answers were found wrong.
+MAX_ANGLE_LATITUDE: Final = 60.0
+ANGLES_LEFT_OUT: Final = (
+    "results that depend on the ascendant, the midheaven or the house cusps are left out "
+    f"beyond {MAX_ANGLE_LATITUDE:g} degrees of latitude, where the ascendant moves too "
+    "irregularly for them to be found reliably"
+)
 
 
 class TimeChange(msgspec.Struct, frozen=True):
@@ -59,7 +68,7 @@ class TimeChange(msgspec.Struct, frozen=True):
 class SensitivityItem(msgspec.Struct, frozen=True):
     """One time-dependent result: its ``value`` at the given time, the nearest change before and
     after within the horizon (``None``: none within the horizon) and whether it is ``certain``
-    (no change within the caller's uncertainty)."""
+    (no change within the caller's uncertainty; a change exactly that far away counts)."""
 
     result: str
     value: str
@@ -77,6 +86,7 @@ class Sensitivity(msgspec.Struct, frozen=True):
     precision_seconds: float
     items: tuple[SensitivityItem, ...]
     uncertain: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
 
 
 # --- shared helpers -------------------------------------------------------------------------------
@@ -149,7 +159,10 @@ def item(
 
 
 def sensitivity(
-    items: Sequence[SensitivityItem], uncertainty_minutes: float, horizon_minutes: float
+    items: Sequence[SensitivityItem],
+    uncertainty_minutes: float,
+    horizon_minutes: float,
+    warnings: Sequence[str] = (),
 ) -> Sensitivity:
     return Sensitivity(
         float(uncertainty_minutes),
@@ -157,7 +170,13 @@ def sensitivity(
         PRECISION_SECONDS,
         tuple(items),
         tuple(i.result for i in items if not i.certain),
+        tuple(warnings),
     )
+
+
+def angles_reliable(latitude: float) -> bool:
+    """Whether results that depend on the angles are searched at this latitude."""
+    return abs(latitude) <= MAX_ANGLE_LATITUDE
 
 
 # --- continuous, monotone coordinates -------------------------------------------------------------
@@ -206,8 +225,12 @@ def phase_crossing(
     speed = abs(rate)  # |d h / d |s||
     limit = abs(horizon_s)
     exact = r0 is not None
-    while True:
+    for iteration in range(100_000):
         step = -h_prev / speed if speed > 0.0 else limit
+        if iteration >= 100:
+            # Not converging (a coordinate that is not monotone, inside the polar circles):
+            # march on in half-minute steps so the search ends within the horizon.
+            step = max(step, 30.0)
         # Overshoot a hair so the root gets bracketed: a fixed 0.2 s when the rate is the
         # sample's own (Newton lands that close), else 5 % plus 0.5 s.
         s_next = min(s_prev + (step + 0.2 if exact else step * 1.05 + 0.5), limit)
@@ -229,6 +252,7 @@ def phase_crossing(
         elif secant > 0.0:
             speed = secant
         s_prev, h_prev = s_next, h_next
+    return None  # unreachable: the steps above reach the horizon first
 
 
 def _illinois(

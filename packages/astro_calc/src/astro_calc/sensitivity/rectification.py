@@ -6,7 +6,8 @@ Listed: ``ascendant.sign`` and ``midheaven.sign`` (tropical, as the natal chart)
 Vedic chart) and ``pillar.hour`` (the Chinese hour pillar with the chosen solar time, as BaZi;
 the same under either day boundary). Each is found with the root finders of
 :mod:`astro_calc.sensitivity` to 1 second, searching on from each change to the window's end.
-The window's local clock keeps the UTC offset in force at its start.
+The window's local clock keeps the UTC offset in force at its start. Beyond 60 degrees of latitude
+the angles' signs are left out with a warning (see :mod:`astro_calc.sensitivity.western`).
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from astro_calc.chinese.pillars import SolarTimeMode, four_pillars, pillar_time
 from astro_calc.chinese.symbols import ganzhi
 from astro_calc.errors import CalcInputError
 from astro_calc.sensitivity._search import (
+    ANGLES_LEFT_OUT,
     BRACKET_S,
     PhaseSample,
     Shift,
     State,
+    angles_reliable,
     change_at,
     discrete_changes,
     phase_crossing,
@@ -55,6 +58,7 @@ class RectificationWindow(msgspec.Struct, frozen=True):
     timezone: str | None
     precision_seconds: float
     events: tuple[RectificationEvent, ...]  # in time order
+    warnings: tuple[str, ...] = ()
 
 
 def _phase_events(
@@ -140,12 +144,16 @@ def rectification_window(
 
     angle_rate = 1.0 / 30.0 / 240.0  # a sign in two hours, in signs per second
     found: list[tuple[str, float, str, str]] = []
-    for result, sample, period, rate in (
+    searches: tuple[tuple[str, Callable[[float], PhaseSample], float, float], ...] = (
         ("ascendant.sign", ascendant, 12.0, angle_rate),
         ("midheaven.sign", midheaven, 12.0, angle_rate),
         ("moon.sign", moon_sign, 12.0, 13.2 / 30.0 / _DAY_S),
         ("moon.pada", pada, 108.0, 13.2 / PADA_SPAN_DEG / _DAY_S),
-    ):
+    )
+    warnings: tuple[str, ...] = ()
+    if not angles_reliable(latitude):
+        searches, warnings = searches[2:], (ANGLES_LEFT_OUT,)
+    for result, sample, period, rate in searches:
         found.extend(
             (result, s, old, new) for s, old, new in _phase_events(sample, period, rate, end_s)
         )
@@ -182,4 +190,5 @@ def rectification_window(
         timezone=resolved.timezone,
         precision_seconds=1.0,
         events=tuple(events),
+        warnings=warnings,
     )

@@ -18,6 +18,8 @@ pair within the orb). The set is stepped every ``40 * orb_max`` seconds (a midpo
 2 * orb window around the point in no less than about 100 * orb_max seconds away from the polar
 circles, so no entry and exit fall in one step) and each change is narrowed to 1 second by
 probing where the pairs' margins (orb minus distance) predict it, with bisection as a safeguard.
+Beyond 60 degrees of latitude no item is given, with a warning (every set holds midpoints of the
+angles; see :mod:`astro_calc.sensitivity.western`).
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ import numpy.typing as npt
 
 from astro_calc import ephemeris
 from astro_calc.sensitivity._search import (
+    ANGLES_LEFT_OUT,
     BRACKET_S,
     Crossing,
     Sensitivity,
     Shift,
+    angles_reliable,
     check_window,
     item,
     sensitivity,
@@ -180,6 +184,10 @@ def uranian_sensitivity(
         birth_date, birth_time, birth_lat, birth_lon, timezone, timezone_offset_minutes
     )
     shift = Shift(resolved.utc, resolved.local, ephemeris.julian_day(resolved.utc))
+
+    if not angles_reliable(birth_lat):
+        # Every personal point's set holds midpoints of the angles.
+        return sensitivity((), uncertainty_minutes, horizon, (ANGLES_LEFT_OUT,))
 
     def margins(s: float) -> dict[str, FloatArray]:
         lons, _used, _warnings = factor_longitudes(shift.jd(s), birth_lat, birth_lon, node=node)

@@ -7,7 +7,8 @@ Moon's nakshatra, whose mahadasha runs at birth). Values come from the calls
 make (:func:`astro_calc.ephemeris.houses` and :func:`astro_calc.ephemeris.body_position` with the
 ayanamsa, :func:`~astro_calc.vedic.zodiac.sign_index`, ``nakshatra_index``, ``pada_of``);
 crossings by root finding on the sidereal longitudes (monotone: the lagna always moves forward
-away from the polar circles, the Moon is never retrograde), to 1 second.
+away from the polar circles, the Moon is never retrograde), to 1 second. Beyond 60 degrees of
+latitude ``lagna.sign`` is left out with a warning (see :mod:`astro_calc.sensitivity.western`).
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from collections.abc import Callable
 
 from astro_calc import ephemeris
 from astro_calc.sensitivity._search import (
+    ANGLES_LEFT_OUT,
     PhaseSample,
     Sensitivity,
     SensitivityItem,
     Shift,
+    angles_reliable,
     check_window,
     item,
     phase_crossing,
@@ -114,10 +117,14 @@ def vedic_sensitivity_at(
         ("moon.pada", pada, 108.0, 13.2 / PADA_SPAN_DEG / _DAY_S),
         ("dasha.lord_at_birth", dasha_lord, 27.0, 13.2 / NAKSHATRA_SPAN_DEG / _DAY_S),
     )
+    warnings: tuple[str, ...] = ()
+    if not angles_reliable(latitude):
+        searches = searches[1:]
+        warnings = (ANGLES_LEFT_OUT,)
     items: list[SensitivityItem] = []
     for result, sample, period, rate in searches:
         first = sample(0.0)
         before = phase_crossing(sample, -1, horizon_s, period, rate, first=first)
         after = phase_crossing(sample, 1, horizon_s, period, rate, first=first)
         items.append(item(result, first[1], shift.utc0, before, after, uncertainty_minutes))
-    return sensitivity(items, uncertainty_minutes, horizon_minutes)
+    return sensitivity(items, uncertainty_minutes, horizon_minutes, warnings)

@@ -17,8 +17,9 @@ angle's longitude and on the body's place between its house cusps
 
 Monotone coordinates: the angles move forward (about 1 degree per 4 minutes) and the cusps
 overtake every body, so each coordinate is monotone. That holds away from the polar circles;
-inside them (and for Placidus and Koch near them) the ascendant can jump and cusps fall out of
-order, and the results there are not checked (the tests draw latitudes within +-60 degrees).
+near and inside them the ascendant races and jumps and cusps fall out of order, so beyond 60
+degrees of latitude only ``moon.sign`` is given, with a warning (the tests draw latitudes within
++-60 degrees and check every crossing; beyond, about half the births had a wrong answer).
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ from collections.abc import Callable, Iterable
 
 from astro_calc import ephemeris
 from astro_calc.sensitivity._search import (
-    Crossing,
+    ANGLES_LEFT_OUT,
     PhaseSample,
     Sensitivity,
     SensitivityItem,
     Shift,
+    angles_reliable,
     check_window,
     item,
     phase_crossing,
@@ -131,15 +133,6 @@ class _Chart:
         return sample
 
 
-def _both_ways(
-    sample: object, period: float, rate: float, horizon_s: float, first: PhaseSample
-) -> tuple[Crossing | None, Crossing | None]:
-    assert callable(sample)
-    before = phase_crossing(sample, -1, horizon_s, period, rate, first=first)
-    after = phase_crossing(sample, 1, horizon_s, period, rate, first=first)
-    return before, after
-
-
 def natal_sensitivity_at(
     time_echo: SubjectTime,
     latitude: float,
@@ -161,10 +154,12 @@ def natal_sensitivity_at(
     chart = _Chart(shift, latitude, longitude, system)
     items: list[SensitivityItem] = []
 
-    def add(result: str, sample: object, period: float, rate_hint: float) -> None:
-        assert callable(sample)
-        first: PhaseSample = sample(0.0)
-        before, after = _both_ways(sample, period, rate_hint, horizon_s, first)
+    def add(
+        result: str, sample: Callable[[float], PhaseSample], period: float, rate_hint: float
+    ) -> None:
+        first = sample(0.0)
+        before = phase_crossing(sample, -1, horizon_s, period, rate_hint, first=first)
+        after = phase_crossing(sample, 1, horizon_s, period, rate_hint, first=first)
         items.append(item(result, first[1], time_echo.utc, before, after, uncertainty_minutes))
 
     def add_whole_sign_house(body: str) -> None:
@@ -194,6 +189,9 @@ def natal_sensitivity_at(
         )
 
     mean_rate = 360.0 / _DAY_S  # an angle's typical motion, degrees per second
+    if not angles_reliable(latitude):
+        add("moon.sign", chart.moon_sign, 12.0, 13.0 / 30.0 / _DAY_S)
+        return sensitivity(items, uncertainty_minutes, horizon, (ANGLES_LEFT_OUT,))
     add("ascendant.sign", chart.ascendant_sign, 12.0, mean_rate / 30.0)
     add("ascendant.degree", chart.ascendant_degree, 360.0, mean_rate)
     add("midheaven.sign", chart.midheaven_sign, 12.0, mean_rate / 30.0)
