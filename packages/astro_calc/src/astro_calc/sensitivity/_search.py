@@ -237,11 +237,10 @@ def phase_crossing(
         p, v, r = sample(direction * s_next)
         h_next = h(p)
         if changed(h_next):
-            # The root is about h_next / speed back from s_next: probe just short of it first,
-            # which closes a Newton landing's bracket in one sample.
-            guess = s_next - h_next / speed - 0.2 if exact and speed > 0.0 else None
-            return _illinois(
-                sample, h, changed, direction, s_prev, s_next, h_prev, h_next, v, guess
+            # d h / d |s| = sign * direction * (d phase / d s)
+            factor = sign * direction if exact else None
+            return _narrow(
+                sample, h, changed, direction, (s_prev, s_next, h_prev, h_next, v), r, factor
             )
         if s_next >= limit:
             return None
@@ -255,32 +254,44 @@ def phase_crossing(
     return None  # unreachable: the steps above reach the horizon first
 
 
-def _illinois(
+def _narrow(
     sample: Callable[[float], PhaseSample],
     h: Callable[[float], float],
     changed: Callable[[float], bool],
     direction: int,
-    lo: float,
-    hi: float,
-    h_lo: float,
-    h_hi: float,
-    v_hi: str,
-    guess: float | None = None,
+    bracket: tuple[float, float, float, float, str],
+    rate: float | None,
+    factor: float | None,
 ) -> Crossing:
-    """Illinois false position on |s| in [lo, hi] (unchanged at lo, changed at hi) until the
-    bracket is at most :data:`BRACKET_S` wide; ``guess`` is a first probe."""
+    """Narrow a bracket on |s| (unchanged at lo, changed at hi) to :data:`BRACKET_S`.
+
+    With the phase's rate known, each probe is the Newton root from the newest sample, moved
+    0.2 s to the far side of it (so two probes close a bracket around an accurate root);
+    otherwise, when that probe falls outside the bracket, or after a probe that did not halve
+    it, Illinois false position (which keeps shrinking it)."""
+    lo, hi, h_lo, h_hi, v_hi = bracket
+
+    def slope(r: float | None) -> float | None:
+        return factor * r if factor is not None and r is not None else None
+
+    newest = (hi, h_hi, slope(rate))
     side = 0
-    for _ in range(80):
-        if hi - lo <= BRACKET_S:
+    newton = True
+    for _ in range(200):
+        width = hi - lo
+        if width <= BRACKET_S:
             break
-        if guess is not None and lo < guess < hi:
-            mid, guess = guess, None
-        else:
+        s_new, h_new, k_new = newest
+        mid = -1.0
+        if newton and k_new is not None and k_new > 0.0:
+            mid = s_new - h_new / k_new + (-0.2 if changed(h_new) else 0.2)
+        if not lo + 0.01 < mid < hi - 0.01:
             mid = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
             if not lo + 0.05 < mid < hi - 0.05:
                 mid = 0.5 * (lo + hi)
-        p, v, _r = sample(direction * mid)
+        p, v, r = sample(direction * mid)
         h_mid = h(p)
+        newest = (mid, h_mid, slope(r))
         if not changed(h_mid):
             lo, h_lo = mid, h_mid
             if side == 1:
@@ -291,6 +302,9 @@ def _illinois(
             if side == -1:
                 h_lo *= 0.5
             side = -1
+        # A Newton probe that did not halve the bracket (a rate that is off): one Illinois
+        # step next, so the bracket keeps shrinking.
+        newton = hi - lo <= 0.5 * width
     return (direction * 0.5 * (lo + hi), v_hi)
 
 
