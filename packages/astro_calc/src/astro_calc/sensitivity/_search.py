@@ -5,15 +5,17 @@ the birth moves the UTC instant and the local clock together; the UTC offset fou
 birth stays (the question is "what if the child was born a few minutes earlier", not "what if
 the clock rule differed").
 
-Two engines, both ending with a bracket ``[lo, hi]`` narrower than :data:`BRACKET_S` whose ends
-were evaluated with the result's own function (the old value at ``lo``, the new at ``hi``):
+Two engines (and a third for the Uranian sets, in :mod:`astro_calc.sensitivity.uranian`), all
+ending with a bracket ``[lo, hi]`` at most :data:`BRACKET_S` wide whose ends were evaluated with
+the result's own function (the old value at ``lo``, the new at ``hi``):
 
 * :func:`phase_crossing` for results read off a continuous, monotone coordinate (a longitude in
   signs, degrees, nakshatras, padas; a body's place in its house). The coordinate is given as a
   *phase* in band units: the result is the band ``floor(phase) mod period``. The crossing of the
   next band edge is found by Newton steps from the phase's rate (or secant steps), each step
-  overshooting a little so the root is bracketed, then Illinois false position. Monotone means
-  the first edge reached is the first change, so nothing is skipped.
+  overshooting a little so the root is bracketed, then narrowed by Newton probes on either side
+  of the predicted root with Illinois false position as the safeguard. Monotone means the first
+  edge reached is the first change, so nothing is skipped.
 * :func:`discrete_changes` for results that are step functions of the clock (pillars, the Thai
   day, the Qi Men ju): the state is stepped every ``step_s`` (shorter than the shortest time a
   state can last, so no change is stepped over) and each change is bisected. A state is a pair
@@ -34,6 +36,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 import msgspec
+
+from astro_calc.errors import CalcInputError
 
 #: Width of the final bracket, seconds.
 BRACKET_S: Final = 0.5
@@ -115,8 +119,6 @@ class Shift:
 
 def check_window(uncertainty_minutes: float, horizon_minutes: float | None) -> float:
     """The horizon in minutes: at least the uncertainty; input errors name the option's field."""
-    from astro_calc.errors import CalcInputError
-
     if not 0.0 <= uncertainty_minutes <= MAX_UNCERTAINTY_MINUTES:
         raise CalcInputError(
             "sensitivity.uncertainty_minutes", f"must be between 0 and {MAX_UNCERTAINTY_MINUTES:g}"

@@ -49,8 +49,9 @@ def pillar_sensitivity_at(
     uncertainty_minutes: float = 0.0,
     horizon_minutes: float | None = None,
 ) -> Sensitivity:
-    """Sensitivity of the four pillars of a resolved birth. ``solar_time`` is BaZi's ``clock``,
-    ``mean`` or ``true``, or Saju's ``korean_almanac`` (hours on the 127.5 deg E meridian)."""
+    """Sensitivity of the four pillars of a resolved birth, to 1 second. ``solar_time`` is
+    BaZi's ``clock``, ``mean`` or ``true``, or Saju's ``korean_almanac`` (hours on the
+    127.5 deg E meridian)."""
     if solar_time not in ("clock", "mean", "true", "korean_almanac"):
         raise CalcInputError("solar_time", "must be 'clock', 'mean' or 'true'")
     horizon = check_window(uncertainty_minutes, horizon_minutes)
@@ -130,7 +131,7 @@ def saju_sensitivity(
     horizon_minutes: float | None = None,
 ) -> Sensitivity:
     """:func:`bazi_sensitivity` for :func:`astro_calc.chinese.korean_saju` (same defaults:
-    Seoul, hours on 127.5 deg E, the 야자시 day boundary)."""
+    Seoul, hours on 127.5 deg E, the 야자시 day boundary), to 1 second."""
     if hour_basis not in HOUR_BASES:
         raise CalcInputError("hour_basis", f"must be one of {', '.join(HOUR_BASES)}")
     resolved = resolve(

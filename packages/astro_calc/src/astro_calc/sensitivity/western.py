@@ -13,7 +13,9 @@ The values come from the same calls as :func:`astro_calc.western.natal.natal_cha
 (:func:`astro_calc.ephemeris.houses`, :func:`astro_calc.ephemeris.body_position`,
 :func:`astro_calc.western.natal.house_finder`); the crossings are found by root finding on the
 angle's longitude and on the body's place between its house cusps
-(:func:`astro_calc.sensitivity._search.phase_crossing`), to 1 second.
+(:func:`astro_calc.sensitivity._search.phase_crossing`), to 1 second. While a house crossing is
+searched, the body's position is taken afresh whenever the search moves ten minutes from the
+last one and carried on with its speed in between (under 2e-5 degree, 0.01 s, of error).
 
 Monotone coordinates: the angles move forward (about 1 degree per 4 minutes) and the cusps
 overtake every body, so each coordinate is monotone. That holds away from the polar circles;
@@ -143,9 +145,10 @@ def natal_sensitivity_at(
     uncertainty_minutes: float = 0.0,
     horizon_minutes: float | None = None,
 ) -> Sensitivity:
-    """Sensitivity of the natal chart of an already resolved birth (:func:`natal_sensitivity`).
-    Bodies the ephemeris cannot compute without files (Chiron without ``ASTRO_EPHE_PATH``) are
-    left out, as the chart leaves them out."""
+    """Sensitivity of the natal chart of an already resolved birth (:func:`natal_sensitivity`,
+    to 1 second): for charts built on :func:`astro_calc.western.natal.chart_at` (returns,
+    Davison). Bodies the ephemeris cannot compute without files (Chiron without
+    ``ASTRO_EPHE_PATH``) are left out, as the chart leaves them out."""
     system = check_house_system(house_system)
     names = check_bodies(bodies)
     horizon = check_window(uncertainty_minutes, horizon_minutes)
