@@ -37,4 +37,5 @@ def test_every_function_takes_the_uncertainty_and_says_its_precision() -> None:
             params = inspect.signature(obj).parameters
             assert params["uncertainty_minutes"].default == 0.0, name
             assert params["horizon_minutes"].default is None, name
-            assert obj.__doc__ and "1 second" in " ".join(obj.__doc__.split()), name
+            assert obj.__doc__, name
+            assert "1 second" in " ".join(obj.__doc__.split()), name
