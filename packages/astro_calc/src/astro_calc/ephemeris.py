@@ -155,6 +155,8 @@ class Houses(msgspec.Struct, frozen=True, gc=False):
     obliquity: float
     ayanamsa_deg: float
     warnings: tuple[str, ...] = ()
+    #: How fast each cusp moves, degrees per day (empty for houses built from a given ARMC).
+    cusp_speeds: tuple[float, ...] = ()
 
     def house_of(self, longitude: float) -> int:
         """House number (1-12) of an ecliptic longitude (in the cusps' zodiac) on these houses.
@@ -399,7 +401,7 @@ def houses(
     with _LOCK:
         flags = _prepare(ayanamsa, path) & ~swe.FLG_SPEED
         try:
-            cusps, ascmc, _speeds, ascmc_speed = swe.houses_ex2(
+            cusps, ascmc, speeds, ascmc_speed = swe.houses_ex2(
                 jd_ut, latitude, longitude, used.encode(), flags
             )
         except swe.Error:
@@ -410,7 +412,7 @@ def houses(
                 f"{HOUSE_SYSTEMS[system]} houses are undefined at latitude {latitude:.2f}; "
                 "Porphyry used instead"
             )
-            cusps, ascmc, _speeds, ascmc_speed = swe.houses_ex2(
+            cusps, ascmc, speeds, ascmc_speed = swe.houses_ex2(
                 jd_ut, latitude, longitude, b"O", flags
             )
     ordered = tuple([c % 360.0 for c in cusps[:12]])
@@ -441,6 +443,7 @@ def houses(
         eps,
         ayan,
         tuple(warnings),
+        tuple([c for c in speeds[:12]]),
     )
 
 

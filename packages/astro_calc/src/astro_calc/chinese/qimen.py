@@ -39,13 +39,13 @@ for thousands of hours; zhi_run against the published 1898 and 1995 examples and
 from __future__ import annotations
 
 import bisect
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from typing import Final, Literal
 
 import msgspec
 
-from astro_calc.chinese.pillars import DayBoundary, four_pillars
+from astro_calc.chinese.pillars import DayBoundary, PillarIndices, four_pillars
 from astro_calc.chinese.solar_terms import SolarTerm, civil_date, solar_terms, term_at
 from astro_calc.chinese.symbols import (
     BRANCHES,
@@ -268,6 +268,41 @@ def _plate(
     return tuple(earth), chief, stars, doors, deities
 
 
+class JuSelection(msgspec.Struct, frozen=True):
+    """What decides a chart's ju: the moment's pillars, the solar term in force, the term whose
+    ju is used, the yuan, the dun and the ju number."""
+
+    pillars: PillarIndices
+    solar_term: SolarTerm
+    ju_term: SolarTerm
+    yuan: Yuan
+    dun: Literal["yang", "yin"]
+    ju: int
+
+
+def ju_selection(
+    utc: datetime,
+    local: datetime,
+    offset_minutes: float,
+    method: QimenMethod = "chai_bu",
+    day_boundary: DayBoundary = "zi",
+) -> JuSelection:
+    """The ju of the moment ``utc`` whose civil clock reads ``local`` (naive) at
+    ``offset_minutes`` east of UTC, by ``method`` (module docstring); :func:`qimen_chart`'s
+    first step."""
+    p = four_pillars(utc, local, day_boundary)
+    current, _next = term_at(p.jd_ut, utc.astimezone(UTC).year)
+    if method == "chai_bu":
+        ju_term = current
+        yuan = YUANS[(p.day // 5) % 3]
+    else:
+        day = local.date() + timedelta(days=1 if local.hour == 23 and day_boundary == "zi" else 0)
+        ty, ti, yuan = _ju_zhi_run(day, float(offset_minutes))
+        ju_term = solar_terms(ty)[ti]
+    dun = _dun(ju_term.index)
+    return JuSelection(p, current, ju_term, yuan, dun, JU_TABLE[ju_term.index][YUANS.index(yuan)])
+
+
 def qimen_chart(
     local_date: date,
     local_time: time,
@@ -295,19 +330,10 @@ def qimen_chart(
         timezone_name=timezone_name,
     )
     utc = resolved.utc
-    local = resolved.local.replace(tzinfo=None)
-    p = four_pillars(utc, local, day_boundary)
-    current, _next = term_at(p.jd_ut, utc.year)
-    offset = float(resolved.offset_minutes)
-    if method == "chai_bu":
-        ju_term = current
-        yuan = YUANS[(p.day // 5) % 3]
-    else:
-        day = local.date() + timedelta(days=1 if local.hour == 23 and day_boundary == "zi" else 0)
-        ty, ti, yuan = _ju_zhi_run(day, offset)
-        ju_term = solar_terms(ty)[ti]
-    dun = _dun(ju_term.index)
-    ju = JU_TABLE[ju_term.index][YUANS.index(yuan)]
+    s = ju_selection(
+        utc, resolved.local.replace(tzinfo=None), resolved.offset_minutes, method, day_boundary
+    )
+    p, current, ju_term, yuan, dun, ju = s.pillars, s.solar_term, s.ju_term, s.yuan, s.dun, s.ju
     earth, chief, stars, doors, deities = _plate(dun, ju, p.hour)
     voids = void_branches(p.hour)
     day_voids = void_branches(p.day)

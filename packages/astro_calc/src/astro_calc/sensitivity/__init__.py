@@ -1,0 +1,61 @@
+"""Birth-time sensitivity: how close each time-dependent result of a birth chart is to changing.
+
+For a birth given exactly as the tradition's chart function takes it, each function returns a
+:class:`Sensitivity`: per result (``ascendant.sign``, ``pillar.hour``, ``moon.pada`` ...) its
+value, the nearest change before and after the given time within a horizon (780 minutes each
+side by default: the largest uncertainty, 720 minutes, plus an hour) with the minutes to it, the
+value it changes to and the UTC instant, and whether the result is certain within the caller's
+``uncertainty_minutes``. Moving the birth moves the instant and the local clock together (the
+given birth's UTC offset is kept).
+
+Crossings are found by root finding on the same functions that compute the results (Newton and
+Illinois steps on monotone coordinates, bisection of clock-driven step functions), to 1 second:
+the value one second before a reported ``at`` is the current one and one second after it the new
+one. :func:`rectification_window` lists every change of the angles' signs, the Moon's sign, the
+nakshatra pada and the Chinese hour pillar inside a window of local times.
+"""
+
+from astro_calc.sensitivity._search import (
+    DEFAULT_HORIZON_MINUTES,
+    MAX_UNCERTAINTY_MINUTES,
+    PRECISION_SECONDS,
+    Sensitivity,
+    SensitivityItem,
+    TimeChange,
+)
+from astro_calc.sensitivity.chinese import (
+    bazi_sensitivity,
+    pillar_sensitivity_at,
+    qimen_sensitivity,
+    saju_sensitivity,
+)
+from astro_calc.sensitivity.rectification import (
+    RectificationEvent,
+    RectificationWindow,
+    rectification_window,
+)
+from astro_calc.sensitivity.thai import thai_sensitivity
+from astro_calc.sensitivity.uranian import uranian_sensitivity
+from astro_calc.sensitivity.vedic import vedic_sensitivity
+from astro_calc.sensitivity.western import natal_sensitivity, natal_sensitivity_at
+
+__all__ = [
+    "DEFAULT_HORIZON_MINUTES",
+    "MAX_UNCERTAINTY_MINUTES",
+    "PRECISION_SECONDS",
+    "RectificationEvent",
+    "RectificationWindow",
+    "Sensitivity",
+    "SensitivityItem",
+    "TimeChange",
+    "bazi_sensitivity",
+    "natal_sensitivity",
+    "natal_sensitivity_at",
+    "pillar_sensitivity_at",
+    "qimen_sensitivity",
+    "rectification_window",
+    "saju_sensitivity",
+    "thai_sensitivity",
+    "uranian_sensitivity",
+    "vedic_sensitivity",
+]
