@@ -1,7 +1,8 @@
 """Run the code blocks of a Markdown file against a live server, so the docs cannot drift.
 
-Reusable for any README: :func:`code_blocks` extracts the fenced blocks (language, code, line,
-directive) and :class:`ExampleRunner` runs them in order.
+Reusable for any Markdown file (the README, the SDK's README, the guides under docs/):
+:func:`code_blocks` extracts the fenced blocks (language, code, line, directive and its reason)
+and :class:`ExampleRunner` runs them in order.
 
 * ``sh`` blocks run command by command (``\\``-continued lines joined; comment and blank lines
   skipped) with ``bash -c``; ``python`` blocks run whole, in this interpreter. Blocks in other
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 _FENCE = re.compile(r"^```([\w+-]*)\s*$")
-_DIRECTIVE = re.compile(r"^<!--\s*readme-test:\s*(\w+)\b.*-->\s*$")
+_DIRECTIVE = re.compile(r"^<!--\s*readme-test:\s*(\w+)\b\s*(?:\((.*)\))?\s*-->\s*$")
 PLACEHOLDER_PREFIXES = ("ak_live_", "ak_test_", "acct_", "service_sess_", "whsec_", "hfs_", "job_")
 _VALUE = r"[A-Za-z0-9_\-+/=]+"
 
@@ -41,6 +42,7 @@ class Block:
     code: str
     line: int  # 1-based line of the opening fence
     directive: str | None  # "skip", "background" or None
+    reason: str | None = None  # the directive's "(...)": why the block is skipped or kept running
 
 
 def code_blocks(markdown: str) -> list[Block]:
@@ -53,15 +55,16 @@ def code_blocks(markdown: str) -> list[Block]:
         if opening is None:
             index += 1
             continue
-        directive = None
+        directive = reason = None
         if index > 0:
             found = _DIRECTIVE.match(lines[index - 1].strip())
-            directive = found.group(1) if found else None
+            if found:
+                directive, reason = found.group(1), (found.group(2) or "").strip() or None
         end = index + 1
         while end < len(lines) and lines[end].strip() != "```":
             end += 1
         code = "\n".join(lines[index + 1 : end]) + "\n"
-        blocks.append(Block(opening.group(1).lower(), code, index + 1, directive))
+        blocks.append(Block(opening.group(1).lower(), code, index + 1, directive, reason))
         index = end + 1
     return blocks
 

@@ -4,8 +4,8 @@ so the SDK's documentation cannot drift from the SDK or the server.
 
 The test prepares only what the README assumes exists: an account whose key is in
 ``ASTRO_API_KEY`` (and fills the ``ak_test_...`` placeholders), ``ASTRO_BASE_URL`` pointing at
-the server, the customer ``ann@example.com`` the sessions example logs in as, and a signing
-secret for the ``whsec_...`` placeholder."""
+the server, and the customer ``ann@example.com`` the sessions example logs in as. The webhook
+example makes its own secret (``webhooks.generate_secret()``): it runs as written."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from readme_examples import ExampleRunner, code_blocks
 
-from astro_sdk import webhooks
 from conftest import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -29,11 +28,12 @@ def test_every_sdk_readme_python_block_is_run_and_only_the_install_line_is_skipp
     blocks = code_blocks(README.read_text())
     skipped = [b.language for b in blocks if b.directive == "skip"]
     run = [b for b in blocks if b.directive is None]
-    # pip install (the workspace has the SDK installed), and the webhook-endpoint example, whose
-    # public host the server would resolve (tests reach no outside address; the same flow runs
+    # pip install (the workspace has the SDK installed), uv build (it would write dist/ in the
+    # repository; test_sdk_wheel_metadata.py builds the same way), the webhook-endpoint example,
+    # whose public host the server would resolve (tests reach no outside address; the same flow runs
     # against a local receiver in tests/test_e2e_files_webhooks.py), and the visual reading,
     # which needs the reader's own photo (tests/test_e2e_visual_readings.py runs that flow).
-    assert skipped == ["sh", "python", "python"]
+    assert skipped == ["sh", "sh", "python", "python"]
     assert len(run) >= 8
     assert {b.language for b in run} == {"python"}
 
@@ -60,7 +60,6 @@ def test_every_sdk_readme_example_runs_against_a_live_server(
     )
     runner.values["ak_test_"] = account["api_key"]
     runner.values["ak_live_"] = account["api_key"]
-    runner.values["whsec_"] = webhooks.generate_secret()
     try:
         runner.run_all(README.read_text())
     finally:

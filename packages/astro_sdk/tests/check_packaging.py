@@ -7,7 +7,8 @@ creates a virtual environment and installs from the package registry):
    no tests.
 2. The wheel installs into a fresh virtual environment outside the workspace.
 3. ``import astro_sdk`` works there, from the installed wheel.
-4. Everything installed is astro-sdk, httpx, pydantic or one of their own dependencies (no
+4. astro-sdk requires httpx and pydantic (and, only before Python 3.13, typing-extensions, which
+   pydantic requires anyway); everything installed is one of those or their own dependencies (no
    pyswisseph, Quart, database driver or other workspace package).
 5. The README's examples pass ``mypy --strict`` in that environment.
 
@@ -55,7 +56,8 @@ while pending:
         req = Requirement(raw)
         if req.marker is None or req.marker.evaluate({"extra": ""}):
             pending.append(norm(req.name))
-direct = [norm(Requirement(r).name) for r in installed["astro-sdk"].requires or []]
+direct = [norm(Requirement(r).name) for r in installed["astro-sdk"].requires or []
+          if Requirement(r).marker is None]
 print(json.dumps({"installed": sorted(installed), "closure": sorted(seen), "direct": direct}))
 """
 

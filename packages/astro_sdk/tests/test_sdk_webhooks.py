@@ -238,3 +238,44 @@ def test_verify_with_a_dict_says_it_takes_str_or_bytes() -> None:
     headers = webhooks.sign(BODY, SECRET)
     with pytest.raises(TypeError, match=r"str \| bytes"):
         webhooks.verify({"type": "job.succeeded"}, headers, SECRET)  # type: ignore[arg-type]
+
+
+def test_the_webhooks_module_exports_its_exceptions_as_standard_webhooks_users_expect() -> None:
+    # `from standardwebhooks import WebhookVerificationError` users write the same from here.
+    from astro_sdk.webhooks import (
+        WebhookHeaderError as FromModuleHeader,
+    )
+    from astro_sdk.webhooks import (
+        WebhookSecretError as FromModuleSecret,
+    )
+    from astro_sdk.webhooks import (
+        WebhookVerificationError as FromModule,
+    )
+
+    assert FromModule is WebhookVerificationError
+    assert FromModuleSecret is WebhookSecretError
+    assert FromModuleHeader is WebhookHeaderError
+    for name in (
+        "WebhookVerificationError",
+        "WebhookSecretError",
+        "WebhookHeaderError",
+        "WebhookTimestampError",
+        "WebhookSignatureError",
+        "generate_secret",
+        "sign",
+        "verify",
+    ):
+        assert name in webhooks.__all__, name
+
+
+def test_generate_secret_makes_a_standard_webhooks_secret_the_reference_package_accepts() -> None:
+    import base64
+
+    made = {webhooks.generate_secret() for _ in range(20)}
+    assert len(made) == 20  # random each time
+    for secret in made:
+        assert secret.startswith("whsec_")
+        key = base64.b64decode(secret.removeprefix("whsec_"), validate=True)
+        assert 24 <= len(key) <= 64  # the scheme's bounds; ours is 32
+        headers = webhooks.sign(BODY, secret)
+        assert standardwebhooks.Webhook(secret).verify(BODY, headers) == json.loads(BODY)

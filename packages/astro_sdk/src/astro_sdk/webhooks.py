@@ -12,7 +12,16 @@ is being rotated the sender signs with both secrets; a receiver holding either o
 
 Verify the raw body bytes exactly as received, before any JSON parsing or re-encoding::
 
-    payload = astro_sdk.webhooks.verify(request_body, request_headers, secret)
+    from astro_sdk.webhooks import WebhookVerificationError, verify
+
+    try:
+        payload = verify(request_body, request_headers, secret)
+    except WebhookVerificationError:
+        ...  # answer 400 and do not act on the body
+
+A receiver's own tests make a secret with :func:`generate_secret` and sign sample bodies with
+:func:`sign`, as the server does. The exceptions are importable from here as from
+:mod:`astro_sdk` (as with the ``standardwebhooks`` and ``svix`` packages).
 
 Interoperable with the reference ``standardwebhooks`` package in both directions.
 """
@@ -34,9 +43,21 @@ from astro_sdk._exceptions import (
     WebhookSecretError,
     WebhookSignatureError,
     WebhookTimestampError,
+    WebhookVerificationError,
 )
 
-__all__ = ["DEFAULT_TOLERANCE_S", "generate_secret", "sign", "verify", "verify_signature"]
+__all__ = [
+    "DEFAULT_TOLERANCE_S",
+    "WebhookHeaderError",
+    "WebhookSecretError",
+    "WebhookSignatureError",
+    "WebhookTimestampError",
+    "WebhookVerificationError",
+    "generate_secret",
+    "sign",
+    "verify",
+    "verify_signature",
+]
 
 DEFAULT_TOLERANCE_S = 300.0
 SECRET_PREFIX = "whsec_"  # noqa: S105 - the scheme's prefix, not a secret
@@ -81,7 +102,8 @@ def _signature(key: bytes, msg_id: str, timestamp: int, payload: bytes) -> str:
 
 
 def generate_secret() -> str:
-    """A new ``whsec_`` secret with a 32-byte key (what a test receiver or a sender needs)."""
+    """A new secret: ``whsec_`` + base64 of 32 random bytes (Standard Webhooks asks for 24 to
+    64; the server's subscriptions use the same form). For a receiver's tests, or a sender."""
     return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
 
 

@@ -4,35 +4,59 @@ Deliveries go only to ``https`` destinations, so the listener serves HTTPS on lo
 certificate it makes at start (ECDSA P-256, self-signed, for ``localhost``, ``127.0.0.1`` and
 ``::1``, valid for 7 days). Its private key never leaves the process (it is written to a private
 temporary directory only for as long as :mod:`ssl` needs to load it); the certificate, public,
-is written to ``<ASTRO_DATA_DIR>/webhook-listen.pem``, where an embedded server started with
+is added to ``<ASTRO_DATA_DIR>/webhook-listen.pem``, where an embedded server started with
 ``ASTRO_LOCAL_WEBHOOKS=1`` trusts it for loopback destinations only (see
-:mod:`astro_server.platform.delivery.http`).
+:mod:`astro_server.platform.delivery.http`, which reads the file as a PEM bundle, afresh for
+each connection).
+
+Several listeners may run at once (one per port): the file holds every running listener's
+certificate, each named after its address. A listener binds its port first and publishes its
+certificate only once bound (a second listener on a busy port fails and changes nothing), and
+withdraws it when it stops (Ctrl-C or SIGTERM). Certificates of listeners that were killed stay
+until they expire or until :data:`MAX_TRUSTED_CERTIFICATES` newer ones push them out; trusting
+them is harmless, their private keys died with their processes.
 
 Each delivery is verified with :func:`astro_sdk.webhooks.verify` (the same check a receiver
 should make), printed, and, with ``--forward-to``, sent on to a loopback URL with its
 ``webhook-*`` headers; the listener answers with the forward's status, so the delivery log shows
-what the local application answered. A delivery that fails verification is answered 400.
+what the local application answered. A delivery that fails verification is answered 400. A
+forward answered 204 or 304 is answered the same, without a body (RFC 9110 section 6.4.1: those
+statuses end at the headers, so a body would be read as the next answer on a kept-alive
+connection).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
+import errno
 import ipaddress
 import json
 import os
+import signal
 import ssl
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from types import FrameType
 from typing import Any, Final, TextIO
 from urllib.parse import urlsplit
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: publishing is still atomic, only not serialised
+    fcntl = None  # type: ignore[assignment]
 
 DEFAULT_PORT: Final = 4242
 CERT_FILE_NAME: Final = "webhook-listen.pem"
 MAX_BODY_BYTES: Final = 1_048_576
+MAX_TRUSTED_CERTIFICATES: Final = 16
+# Statuses whose answer ends at the headers (RFC 9110 sections 15.2, 15.3.5, 15.4.5).
+_BODYLESS: Final = frozenset({204, 304})
 FORWARD_TIMEOUT_S: Final = 10.0
 _LOOPBACK_NAMES: Final = frozenset({"localhost", "127.0.0.1", "::1"})
 
@@ -43,22 +67,28 @@ def certificate_path(environ: dict[str, str] | None = None) -> Path:
     return Path(env.get("ASTRO_DATA_DIR", "./var")) / CERT_FILE_NAME
 
 
-def make_certificate(days: int = 7) -> tuple[bytes, bytes]:
-    """A self-signed certificate for the loopback names and its private key, both PEM."""
+def make_certificate(days: int = 7, label: str = "") -> tuple[bytes, bytes]:
+    """A self-signed certificate for the loopback names and its private key, both PEM.
+
+    Its subject name is unique (``label``, the listener's address, and the serial number): the
+    certificates of several listeners share one trust file, and a verifier looks a trusted
+    certificate up by its subject name."""
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "astro-server webhook-listen")])
+    serial = x509.random_serial_number()
+    common_name = " ".join(filter(None, ["astro-server webhook-listen", label, f"{serial:x}"[:12]]))
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name[:64])])
     now = dt.datetime.now(dt.UTC)
     certificate = (
         x509.CertificateBuilder()
         .subject_name(name)
         .issuer_name(name)
         .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
+        .serial_number(serial)
         .not_valid_before(now - dt.timedelta(minutes=5))
         .not_valid_after(now + dt.timedelta(days=days))
         .add_extension(
@@ -81,6 +111,74 @@ def make_certificate(days: int = 7) -> tuple[bytes, bytes]:
         serialization.NoEncryption(),
     )
     return certificate.public_bytes(serialization.Encoding.PEM), key_pem
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Serialise the listeners' read-modify-write of the trust file (POSIX ``flock``)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if fcntl is None:
+        yield
+        return
+    with open(path.with_name(path.name + ".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _certificates_in(path: Path) -> list[bytes]:
+    """The still-valid certificates of the trust file, PEM, oldest first (an unreadable or
+    expired entry is dropped)."""
+    from cryptography import x509
+
+    try:
+        text = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    end_marker = b"-----END CERTIFICATE-----"
+    found: list[bytes] = []
+    now = dt.datetime.now(dt.UTC)
+    for chunk in text.split(end_marker)[:-1]:
+        start = chunk.find(b"-----BEGIN CERTIFICATE-----")
+        if start < 0:
+            continue
+        pem = chunk[start:] + end_marker + b"\n"
+        try:
+            certificate = x509.load_pem_x509_certificate(pem)
+        except ValueError:
+            continue
+        if certificate.not_valid_after_utc > now:
+            found.append(pem)
+    return found
+
+
+def _write_certificates(path: Path, certificates: list[bytes]) -> None:
+    if not certificates:
+        path.unlink(missing_ok=True)
+        return
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_bytes(b"".join(certificates))
+    partial.chmod(0o644)  # certificates are public; the directory stays private
+    os.replace(partial, path)  # a reader sees the old bundle or the new, never half of one
+
+
+def publish_certificate(path: Path, cert_pem: bytes) -> None:
+    """Add a running listener's certificate to the trust file, keeping the others that are
+    still valid (at most :data:`MAX_TRUSTED_CERTIFICATES`, the newest)."""
+    with _locked(path):
+        kept = [pem for pem in _certificates_in(path) if pem.strip() != cert_pem.strip()]
+        kept.append(cert_pem.strip() + b"\n")
+        _write_certificates(path, kept[-MAX_TRUSTED_CERTIFICATES:])
+
+
+def withdraw_certificate(path: Path, cert_pem: bytes) -> None:
+    """Remove a stopping listener's certificate from the trust file (the file goes when it was
+    the last)."""
+    with _locked(path):
+        kept = [pem for pem in _certificates_in(path) if pem.strip() != cert_pem.strip()]
+        _write_certificates(path, kept)
 
 
 def server_context(cert_pem: bytes, key_pem: bytes) -> ssl.SSLContext:
@@ -111,6 +209,7 @@ def check_forward_url(url: str) -> str:
 
 class _Listener(ThreadingHTTPServer):
     daemon_threads = True
+    allow_reuse_port = False  # a second listener on the same port must fail, not share it
 
     def __init__(
         self,
@@ -138,6 +237,10 @@ class _Handler(BaseHTTPRequestHandler):
         """Quiet: each delivery is printed once, by :meth:`do_POST`."""
 
     def _answer(self, status: int, body: dict[str, Any]) -> None:
+        if status in _BODYLESS:
+            self.send_response(status)
+            self.end_headers()
+            return
         data = json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -234,19 +337,37 @@ def cmd_webhook_listen(args: argparse.Namespace) -> int:
                 "--secret takes the subscription's signing secret: whsec_ followed by base64"
             ) from None
     forward_to = check_forward_url(args.forward_to) if args.forward_to else None
-    cert_pem, key_pem = make_certificate()
-    cert_file = certificate_path()
-    cert_file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    cert_file.write_bytes(cert_pem)
     host = args.host
-    listener = _Listener((host, args.port), args.secret, forward_to, sys.stdout)
+    shown = f"[{host}]" if ":" in host else host
+    # Bind before touching the trust file: a listener that cannot listen must not replace the
+    # certificate a running one is verified with.
+    try:
+        listener = _Listener((host, args.port), args.secret, forward_to, sys.stdout)
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        raise ValueError(
+            f"port {args.port} on {host} is already in use (another "
+            "webhook-listen?); stop it, or choose another port with --port and subscribe "
+            "with that port"
+        ) from None
+    port = listener.server_address[1]
+    cert_pem, key_pem = make_certificate(label=f"{shown}:{port}")
     listener.socket = server_context(cert_pem, key_pem).wrap_socket(
         listener.socket, server_side=True
     )
-    shown = f"[{host}]" if ":" in host else host
-    url = f"https://{shown}:{listener.server_address[1]}/webhooks"
+    cert_file = certificate_path()
+    try:
+        publish_certificate(cert_file, cert_pem)
+    except BaseException:
+        listener.server_close()
+        raise
+    url = f"https://{shown}:{port}/webhooks"
     print(f"Listening for webhook deliveries on {url}", flush=True)
-    print(f"  certificate: {cert_file.resolve()} (self-signed, loopback names only)", flush=True)
+    print(
+        f"  certificate (self-signed, loopback names only) added to {cert_file.resolve()}",
+        flush=True,
+    )
     print(
         "  an embedded server trusts it with ASTRO_LOCAL_WEBHOOKS=1 and the same "
         "ASTRO_DATA_DIR; subscribe with destination_url " + url,
@@ -254,10 +375,19 @@ def cmd_webhook_listen(args: argparse.Namespace) -> int:
     )
     if forward_to:
         print(f"  forwarding verified deliveries to {forward_to}", flush=True)
+    previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         listener.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         listener.server_close()
+        withdraw_certificate(cert_file, cert_pem)
     return 0
+
+
+def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM (a closed terminal, a process manager) stops the listener as Ctrl-C does, so it
+    withdraws its certificate."""
+    raise KeyboardInterrupt
