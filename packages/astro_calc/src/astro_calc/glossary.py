@@ -18,6 +18,7 @@ for the open doubts).
 
 from __future__ import annotations
 
+from datetime import date
 from functools import cache
 from importlib import resources
 from typing import Final, Literal
@@ -139,3 +140,19 @@ def find_forbidden(text: str) -> list[ForbiddenVariant]:
         if forbidden.variant in cleaned:
             found.append(forbidden)
     return found
+
+
+def date_text(day: date, language: Language, *, short: bool = False) -> str:
+    """A civil date as a reader of ``language`` expects it.
+
+    Thai: day, Thai month name and Buddhist Era year (``13 เมษายน 2568``; ``short`` gives the
+    month's abbreviation, ``13 เม.ย. 2568``), the year by
+    :func:`astro_calc.thai.calendar.buddhist_era_year` (the pre-1941 New Year on 1 April).
+    English: ``13 April 2025`` (``short``: ``13 Apr 2025``).
+    """
+    from astro_calc.thai.calendar import buddhist_era_year
+
+    month = term("month", str(day.month))
+    if language == "th":
+        return f"{day.day} {month.name('th', short=short)} {buddhist_era_year(day)}"
+    return f"{day.day} {month.en[:3] if short else month.en} {day.year}"
