@@ -88,3 +88,100 @@ def test_names_come_from_the_glossary_in_each_language() -> None:
 def test_the_glossary_is_valid_json_with_the_two_registers() -> None:
     data = json.loads(GLOSSARY_FILE.read_text(encoding="utf-8"))
     assert data["registers"] == {"horoscope": "คุณ", "chart_reading": "เจ้าชะตา"}
+
+
+# --- the name tables of the data files are the glossary's ----------------------------------------
+
+CALC_DATA = PACKAGES / "astro_calc" / "src" / "astro_calc" / "data"
+SERVER = PACKAGES / "astro_server" / "src" / "astro_server"
+PLANETS = (
+    "sun",
+    "moon",
+    "mercury",
+    "venus",
+    "mars",
+    "jupiter",
+    "saturn",
+    "uranus",
+    "neptune",
+    "pluto",
+)
+
+
+def _json(path: Path) -> dict[str, object]:
+    data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _at(data: object, *keys: str) -> dict[str, str]:
+    for key in keys:
+        assert isinstance(data, dict)
+        data = data[key]
+    assert isinstance(data, dict)
+    return data
+
+
+# (file, keys to the table, glossary category, form): every Thai name table a text is built from.
+THAI_TABLES = [
+    (CALC_DATA / "horoscope/th.json", ("names", "signs"), "sign", "th"),
+    (CALC_DATA / "horoscope/th.json", ("names", "planets"), "planet", "th"),
+    (CALC_DATA / "western/interpretation/th/names.json", ("signs",), "sign", "th"),
+    (CALC_DATA / "western/interpretation/th/names.json", ("planets",), "planet", "th"),
+    (CALC_DATA / "western/interpretation/th/names.json", ("planets_in_text",), "planet", "th"),
+    (CALC_DATA / "western/interpretation/th/names.json", ("aspects",), "aspect", "th"),
+    (CALC_DATA / "western/interpretation/th/names.json", ("elements",), "element", "th"),
+    (CALC_DATA / "western/interpretation/th/names.json", ("modalities",), "modality", "th"),
+    (SERVER / "reports/labels/th.json", ("signs",), "sign", "th"),
+    (SERVER / "reports/labels/th.json", ("aspect_names",), "aspect", "th"),
+    (SERVER / "reports/labels/th.json", ("elements",), "element", "th"),
+    (CALC_DATA / "hr/texts.json", ("th", "ten_gods"), "ten_god", "short_th"),
+    (CALC_DATA / "hr/texts.json", ("th", "elements"), "element", "th"),
+    (CALC_DATA / "vedic/remedies.json", ("planet_names",), "planet", "th"),
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "keys", "category", "form"),
+    THAI_TABLES,
+    ids=[f"{p.name}:{'.'.join(k)}" for p, k, _, _ in THAI_TABLES],
+)
+def test_thai_name_tables_use_the_glossary_names(
+    path: Path, keys: tuple[str, ...], category: str, form: str
+) -> None:
+    table = _at(_json(path), *keys)
+    for key, value in table.items():
+        name = value["th"] if isinstance(value, dict) else value
+        entry = glossary.term(category, key)
+        expected = entry.short_th if form == "short_th" and entry.short_th else entry.th
+        assert name == expected, f"{path.name} {'.'.join(keys)}.{key}: {name!r} is not {expected!r}"
+
+
+def test_server_body_labels_use_the_glossary_names() -> None:
+    bodies = _at(_json(SERVER / "reports/labels/th.json"), "bodies")
+    for planet in PLANETS:
+        assert bodies[planet] == glossary.name("planet", planet, "th")
+    assert bodies["ascendant"] == glossary.name("point", "ascendant", "th")
+    assert bodies["midheaven"] == glossary.name("point", "midheaven", "th", short=True)
+
+
+def test_picture_sign_labels_use_the_glossary_names() -> None:
+    labels = _at(_json(SERVER / "drawing/data/labels.json"), "sign")
+    signs = list(glossary.terms("sign"))
+    assert labels["th"] == [glossary.name("sign", s, "th") for s in signs]
+    assert labels["en"] == [glossary.name("sign", s, "en") for s in signs]
+
+
+def test_animal_names_are_the_glossary_year_names() -> None:
+    by_animal = {
+        glossary.terms("animal")[key].en.lower(): entry.th
+        for key, entry in zip(
+            glossary.terms("animal"), glossary.terms("branch").values(), strict=True
+        )
+    }
+    for path, keys in (
+        (CALC_DATA / "hr/texts.json", ("th", "animals")),
+        (CALC_DATA / "cultural/texts.json", ("animals",)),
+    ):
+        for animal, value in _at(_json(path), *keys).items():
+            name = value["th"] if isinstance(value, dict) else value
+            assert name == by_animal[animal], f"{path.name}: {animal}"
