@@ -636,3 +636,29 @@ def test_each_placement_has_its_own_text(language: Language) -> None:
             assert len(values) == len(set(values)), (section, field)
     sentences = [t for pair in data["aspects"]["pairs"].values() for t in pair.values()]
     assert len(sentences) == len(set(sentences))
+
+
+# --- repetition in one reading -------------------------------------------------------------------
+
+# English sentences end with . ! or ?; Thai marks a sentence (and often a clause) with a space,
+# so a Thai "sentence" here is a space-separated run of at least THAI_MIN_CHARS characters (short
+# runs such as "ทำงานได้ดี" may rightly recur).
+ENGLISH_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+THAI_MIN_CHARS = 25
+
+
+def _sentences(text: str, language: str) -> list[str]:
+    if language == "en":
+        return [s.strip() for s in ENGLISH_SENTENCE_END.split(text) if s.strip()]
+    return [s for s in text.split() if len(s) >= THAI_MIN_CHARS]
+
+
+@pytest.mark.parametrize("language", ["en", "th"])
+def test_no_sentence_appears_more_than_twice_in_a_full_reading(language: str) -> None:
+    rng = random.Random(35)
+    for _ in range(50):
+        chart = _random_chart(rng)
+        reading = natal_interpretation(chart, language=language, level="full")  # type: ignore[arg-type]
+        counts = Counter(s for item in reading.items for s in _sentences(item.text, language))
+        repeated = {s: n for s, n in counts.items() if n > 2}
+        assert not repeated, repeated

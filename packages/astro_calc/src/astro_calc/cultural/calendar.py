@@ -33,6 +33,7 @@ import holidays as holidays_lib
 import msgspec
 from holidays.version import __version__ as HOLIDAYS_VERSION
 
+from astro_calc import glossary
 from astro_calc.chinese.calendar import chinese_date
 from astro_calc.cultural._data import load
 from astro_calc.cultural.festivals import korean_lunar_date, lunar_festivals
@@ -309,6 +310,12 @@ def in_buddhist_lent(day: date) -> bool:
     return lent is not None and lent[0] <= day <= lent[1]
 
 
+def _spirit_name(spirit_zh: str, lang: Language) -> str:
+    """The spirit of the day (十二天神) by its glossary name; English keeps the character."""
+    spirit = glossary.term("spirit", spirit_zh)
+    return spirit.th if lang == "th" else f"{spirit.en}, {spirit_zh}"
+
+
 def _hhmm(moment: datetime) -> str:
     return moment.strftime("%H:%M")
 
@@ -458,7 +465,8 @@ def _evaluate(day: date, ctx: _Context, activity: str) -> MarketDay:
         if "chinese" in ctx.traditions:
             src = _source("chinese")
             target = load("texts")["activities"][activity]["tongshu"]
-            officer = f"{ts.officer.zh} ({ts.officer.name})"
+            # Thai text names the officer in Thai only (no Chinese character in a Thai sentence).
+            officer = ts.officer.name if lang == "th" else f"{ts.officer.zh} ({ts.officer.name})"
             if any(a.key == "major_affairs" for a in ts.avoid):
                 facts.append(
                     Fact("chinese", "nothing_suitable", _text("nothing_suitable", lang), src,
@@ -478,7 +486,8 @@ def _evaluate(day: date, ctx: _Context, activity: str) -> MarketDay:
                 )  # fmt: skip
             if ts.yellow_road:
                 facts.append(
-                    Fact("chinese", "yellow_road", _text("yellow_road", lang, spirit=ts.spirit),
+                    Fact("chinese", "yellow_road",
+                         _text("yellow_road", lang, spirit=_spirit_name(ts.spirit, lang)),
                          src, "favour", WEIGHTS["yellow_road"])
                 )  # fmt: skip
             facts.append(

@@ -33,7 +33,7 @@ from typing import Final, Literal
 
 import msgspec
 
-from astro_calc import ephemeris
+from astro_calc import ephemeris, glossary
 from astro_calc.cultural._data import load
 from astro_calc.search import next_lunar_phase
 from astro_calc.vedic.panchanga import tithi_name
@@ -171,7 +171,7 @@ def hindu_day(day: date, language: Language = "en") -> HinduDay:
         sunrise=_dt(m.sunrise),
         sunset=_dt(m.sunset),
         tithi=tithi,
-        tithi_name=tithi_name(tithi),
+        tithi_name=glossary.name("tithi", tithi_name(tithi).lower(), language),
         paksha="shukla" if tithi <= 15 else "krishna",
         month=data["months"][month_index][language],
         month_index=month_index,

@@ -11,12 +11,14 @@ relations, the support share and the missing elements). Templates are filled by
 from __future__ import annotations
 
 import string
+import unicodedata
 from datetime import date, time
 from typing import Any, Final, Literal
 
 import msgspec
 
 from astro_calc.chinese.symbols import Stem
+from astro_calc.glossary import date_text, name
 from astro_calc.hr.assessment import (
     BaziProfile,
     CompanyFit,
@@ -116,8 +118,25 @@ def _join(items: list[str], locale: Locale) -> str:
         return str(w["none"])
     if len(items) == 1:
         return items[0]
-    sep = ", " if locale == "en" else " "
-    return sep.join(items[:-1]) + f" {w['and']} " + items[-1]
+    if locale == "en":
+        return ", ".join(items[:-1]) + f" {w['and']} " + items[-1]
+    # Thai: "ก ข และค" (a space between items, none after และ), "กและข" for two.
+    if len(items) == 2:
+        return f"{items[0]}{w['and']}{items[1]}"
+    return " ".join(items[:-1]) + f" {w['and']}" + items[-1]
+
+
+def _date(day: date, locale: Locale) -> str:
+    """Thai text prints Buddhist Era dates with Thai month names; English keeps ISO dates."""
+    return date_text(day, "th") if locale == "th" else day.isoformat()
+
+
+def _stem_reading(stem: Stem, locale: Locale) -> str:
+    """The stem's reading: pinyin in English, the glossary's Thai transliteration in Thai."""
+    if locale == "en":
+        return stem.pinyin
+    key = "".join(c for c in unicodedata.normalize("NFD", stem.pinyin) if c.isascii())
+    return name("stem", key, "th", short=True)
 
 
 def _stem_name(stem: Stem, locale: Locale) -> str:
@@ -200,7 +219,9 @@ def _gods(keys: tuple[str, ...], locale: Locale) -> str:
 
 def _branch_name(animal: str, pinyin: str, locale: Locale) -> str:
     w = words(locale)
-    return fill(w["branch_name"], animal=w["animals"][animal], pinyin=pinyin)
+    # Thai names the year by its Thai name alone (ปีมะเมีย (ม้า)); the pinyin slot stays empty.
+    reading = pinyin if locale == "en" else ""
+    return fill(w["branch_name"], animal=w["animals"][animal], pinyin=reading)
 
 
 def _company_sentences(fit: CompanyFit, profile: BaziProfile, locale: Locale) -> tuple[str, str]:
@@ -228,7 +249,7 @@ def _company_sentences(fit: CompanyFit, profile: BaziProfile, locale: Locale) ->
     sentence = fill(
         w["company_assessed"],
         company=fit.company_name,
-        founded_date=fit.founded_date.isoformat() if fit.founded_date else "",
+        founded_date=_date(fit.founded_date, locale) if fit.founded_date else "",
         element_relation=element,
         branch_relation=branch,
         score=fit.score,
@@ -248,7 +269,12 @@ def narrative(facts: HrFacts, summary: CandidateSummary, locale: Locale) -> str:
     profile = facts.bazi
     dm = profile.day_master
     paragraphs = [str(w["disclaimer"])]
-    intro = fill(w["intro"], name=facts.name, position=facts.position, as_of=facts.as_of)
+    intro = fill(
+        w["intro"],
+        name=facts.name,
+        position=facts.position,
+        as_of=_date(facts.as_of, locale),
+    )
     notes = summary.notes_en if locale == "en" else summary.notes_th
     paragraphs.append(" ".join([intro, *notes]))
     balance = _join(
@@ -263,7 +289,7 @@ def narrative(facts: HrFacts, summary: CandidateSummary, locale: Locale) -> str:
         fill(
             w["bazi"],
             day_master=_stem_name(dm, locale),
-            day_master_pinyin=dm.pinyin,
+            day_master_pinyin=_stem_reading(dm, locale),
             strength=w["strength"][profile.strength.verdict],
             support=_percent(profile.strength.support_percent),
             balance=balance,
@@ -292,8 +318,8 @@ def narrative(facts: HrFacts, summary: CandidateSummary, locale: Locale) -> str:
             fill(
                 w["outlook_year"],
                 number=year.number,
-                from_date=year.from_date.isoformat(),
-                to_date=year.to_date.isoformat(),
+                from_date=_date(year.from_date, locale),
+                to_date=_date(year.to_date, locale),
                 age=year.age_years,
                 position=year.position_th if th else year.position_en,
                 planet=year.planet_th if th else year.planet_en,

@@ -14,7 +14,9 @@ Sections, in this order (:data:`SECTIONS`):
 4. ``angles``: the Midheaven's sign (the Ascendant is in the Big Three).
 5. ``aspects``: the chart's major aspects (conjunction, opposition, trine, square, sextile)
    between two of the ten planets, or from a planet to the Ascendant or Midheaven, tightest orb
-   first. A pair's text is composed of the pair's theme and the aspect's nature, both prose.
+   first. A pair's text is composed of the pair's theme and the aspect's nature, both prose; the
+   closing sentence names the two planets' domains and its phrasing is chosen by the pair, so no
+   closing sentence repeats within one reading.
 6. ``balance``: element and modality balance by weighted count (:data:`BALANCE_WEIGHTS`: Sun,
    Moon and Ascendant 3, Mercury, Venus and Mars 2, Jupiter and Saturn 1; Uranus, Neptune and
    Pluto 0, being generational). An element is dominant when it holds the top score and at least
@@ -330,15 +332,20 @@ def _aspect_item(a: Aspect, level: Level, data: dict[str, Any]) -> Interpretatio
     names = data["names"]
     first, second = pair
     pair_data = data["aspects"]["pairs"][f"{first}-{second}"]
-    aspect_data = data["aspects"]["aspects"][a.aspect]
+    # The closing sentence names both planets' domains, so two pairs of one chart never share
+    # it; the pair also picks which of the kind's phrasings reads, for variety.
+    closings = data["aspects"]["aspects"][a.aspect]
+    closing = closings[_PAIR_INDEX[pair] % len(closings)]
     values = {
         "first": _point_name(first, names),
         "second": _point_name(second, names),
         "aspect": names["aspects"][a.aspect],
+        "first_domain": names["domains"][first],
+        "second_domain": names["domains"][second],
     }
     text = _fill(pair_data[_ASPECT_VARIANT[a.aspect]], values)
     if level == "full":
-        text += " " + _fill(pair_data["theme"], values) + " " + _fill(aspect_data, values)
+        text += " " + _fill(pair_data["theme"], values) + " " + _capitalized(_fill(closing, values))
     title = _fill(names["titles"]["aspect"][a.aspect], values)
     return InterpretationItem(
         f"aspect.{first}.{second}",
