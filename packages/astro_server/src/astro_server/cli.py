@@ -311,10 +311,11 @@ def cmd_rotate_master_key(args: argparse.Namespace) -> int:
 def cmd_crypto_shred(args: argparse.Namespace) -> int:
     from astro_server.features.profiles.crypto import crypto_shred
     from astro_server.platform.audit import record_audit
+    from astro_server.platform.caller import Caller
 
     async def shred() -> int:
         count = await crypto_shred(args.account)
-        await record_audit("account.crypto_shredded", args.account, account_id=args.account)
+        await record_audit("account.crypto_shredded", args.account, Caller.operator(args.account))
         return count
 
     count = _with_db(shred)

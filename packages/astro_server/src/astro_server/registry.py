@@ -137,8 +137,9 @@ class Platform:
 def build_platform(settings: Settings) -> Platform:
     """Wire the platform for ``settings``: the job kinds this process may queue and run, the
     broker's extra tasks, the job lease settings. Idempotent; no web app is built."""
-    from astro_server.platform import broker
+    from astro_server.platform import broker, runtime
 
+    runtime.configure(settings)
     jobs.register_job_kinds(JOB_KINDS)
     jobs.configure(settings)
     for name, function in BROKER_TASKS.items():

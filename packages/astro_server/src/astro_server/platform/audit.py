@@ -1,10 +1,10 @@
 """The audit log: :func:`record_audit` appends one row; :func:`list_events` reads them.
 
-Features call ``record_audit(action, object_id)`` inside a request (the actor, account, mode,
-request id and client address come from the request), or pass them explicitly (the operator
-CLI). Actions are ``<object>.<verb>``: ``key.created``, ``key.rotated``, ``key.revoked`` today;
-profiles, team, brand profiles and webhooks add theirs. Never pass a secret or a personal field:
-the row holds ids and names of actions only.
+Features call ``record_audit(action, object_id, caller)`` with the route's caller (the actor,
+account, mode, request id and client address come from it), or ``Caller.operator(account_id)``
+from the CLI. Actions are ``<object>.<verb>``: ``key.created``, ``key.rotated``,
+``key.revoked``; profiles, team, brand profiles and webhooks add theirs. Never pass a secret or
+a personal field: the row holds ids and names of actions only.
 """
 
 from __future__ import annotations
@@ -12,14 +12,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from quart import g, has_request_context, request
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from astro_server.platform import clock
+from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError
 from astro_server.platform.models.audit import AuditEvent
-
-OPERATOR = "operator"  # actor of CLI actions
 
 
 def _iso(value: datetime) -> str:
@@ -28,41 +26,24 @@ def _iso(value: datetime) -> str:
 
 async def record_audit(
     action: str,
-    object_id: str | None = None,
+    object_id: str | None,
+    caller: Caller,
     *,
-    account_id: str | None = None,
-    actor_id: str | None = None,
-    actor_kind: str | None = None,
-    livemode: bool | None = None,
     using_db: BaseDBAsyncClient | None = None,
 ) -> AuditEvent:
-    """Append one row. Inside a request the missing arguments come from it: the account, the
-    credential (API key id, or the customer's id for a session), its mode, ``X-Request-Id`` and
-    the client's address. Outside one (the CLI) the actor is the operator."""
-    in_request = has_request_context()
-    if account_id is None:
-        if not in_request:
-            raise ValueError("record_audit outside a request needs account_id")
-        account_id = g.account.id
-    if actor_id is None:
-        customer = getattr(g, "customer", None) if in_request else None
-        if customer is not None:
-            actor_id, actor_kind = customer.id, "customer"
-        elif in_request and getattr(g, "credential_id", None):
-            actor_id, actor_kind = g.credential_id, "api_key"
-        else:
-            actor_id, actor_kind = OPERATOR, OPERATOR
-    if livemode is None:
-        livemode = bool(getattr(g, "livemode", True)) if in_request else True
+    """Append one row: the account, actor, mode, request id and client address come from
+    ``caller`` (a route's :func:`~astro_server.platform.auth.guards.current_caller`, or
+    :meth:`Caller.operator` for the CLI)."""
+    actor_id, actor_kind = caller.actor
     return await AuditEvent.create(
-        account_id=account_id,
+        account_id=caller.account_id,
         actor_id=actor_id,
-        actor_kind=actor_kind or "api_key",
+        actor_kind=actor_kind,
         action=action,
         object_id=object_id,
-        livemode=livemode,
-        request_id=getattr(g, "request_id", None) if in_request else None,
-        client_address=(request.remote_addr or None) if in_request else None,
+        livemode=caller.livemode,
+        request_id=caller.request_id,
+        client_address=caller.client_address,
         created_at=clock.now(),
         using_db=using_db,
     )

@@ -6,8 +6,8 @@ by a dead worker is delivered again (after ``idle_timeout``); the scheduler's jo
 second net (it re-queues jobs whose lease expired).
 
 One task exists, ``astro.run_job``: it runs a job row through :mod:`astro_server.platform.jobs`.
-Job kinds are listed in the registry (``JobKind``), not as separate taskiq tasks. Engines that are not
-jobs (webhook delivery: ``astro.deliver``) add their own task with :func:`register_task`.
+Job kinds are listed in the registry (``JobKind``), not as separate taskiq tasks. Engines that
+are not jobs (webhook delivery: ``astro.deliver``) are the registry's ``BROKER_TASKS``.
 """
 
 from __future__ import annotations

@@ -34,6 +34,25 @@ class Platform:
     background: list[object] = field(default_factory=list)
 
 
+_settings: Settings | None = None
+
+
+def configure(settings: Settings) -> None:
+    """This process's settings, for code that runs outside a request as well as inside one
+    (the worker's jobs, the scheduler, the CLI); set once by
+    :func:`astro_server.registry.build_platform`."""
+    global _settings
+    _settings = settings
+
+
+def settings() -> Settings:
+    """The settings :func:`configure` was given (the environment's if it was never called)."""
+    global _settings
+    if _settings is None:
+        _settings = Settings.from_env()
+    return _settings
+
+
 def platform() -> Platform:
     state: Platform = current_app.extensions["astro"]
     return state

@@ -26,7 +26,8 @@ from astro_server.features.common.routing import as_utc
 from astro_server.platform import audit
 from astro_server.platform.auth import keys, scopes
 from astro_server.platform.auth.guards import (
-    KeyIdentity,
+    announce_key_change,
+    current_caller,
     current_livemode,
     rate_limit_for,
     require_api_key,
@@ -224,11 +225,6 @@ class AuditPage(BaseModel):
 # --- account, usage, ledger ---------------------------------------------------------------------
 
 
-def _caller() -> keys.Caller:
-    key: KeyIdentity = g.api_key
-    return keys.Caller(key.key_id, key.environment, key.scopes)
-
-
 @blueprint.get("/api/v3/account")
 @require_api_key
 @document_response(AccountResponse, 200)
@@ -237,7 +233,7 @@ def _caller() -> keys.Caller:
 async def get_account() -> Response:
     """The calling account (fresh balance) and the key making the call. Free."""
     account = await Account.get(id=g.account.id)
-    key = await keys.get_key(account.id, g.api_key.key_id, _caller())
+    key = await keys.get_key(account.id, g.api_key.key_id, current_caller())
     return json_response(
         {
             "account": {
@@ -306,7 +302,7 @@ async def list_api_keys(query_args: PageQuery) -> Response:
     """The account's API keys of the caller's environment (revoked ones too), newest first.
     Needs the ``keys`` scope."""
     rows, next_cursor = await keys.list_keys(
-        g.account.id, _caller(), limit=query_args.limit, cursor=query_args.cursor
+        g.account.id, current_caller(), limit=query_args.limit, cursor=query_args.cursor
     )
     return json_response({"keys": [keys.key_view(k) for k in rows], "next_cursor": next_cursor})
 
@@ -322,11 +318,11 @@ async def list_api_keys(query_args: PageQuery) -> Response:
 async def create_api_key(data: CreateKeyRequest) -> Response:
     """A new API key; its secret is in this response only. Needs the ``keys`` scope; the new
     key's scopes must be within the caller's (403 otherwise), its environment the caller's."""
-    caller = _caller()
+    caller = current_caller()
     key, secret = await keys.create_key(
         g.account.id,
         name=data.name,
-        environment=data.environment or caller.environment,
+        environment=data.environment or ("live" if caller.livemode else "test"),
         wanted=keys.check_scopes(list(data.scopes)),
         caller=caller,
     )
@@ -345,7 +341,9 @@ async def create_api_key(data: CreateKeyRequest) -> Response:
 async def rotate_api_key(key_id: str, data: RotateKeyRequest) -> Response:
     """A new secret replacing the key: the old one keeps working for ``grace_s`` seconds (at
     most 7 days), then stops. Needs the ``keys`` scope."""
-    new, secret, old = await keys.rotate_key(g.account.id, key_id, data.grace_s, _caller())
+    new, secret, old = await keys.rotate_key(
+        g.account.id, key_id, data.grace_s, current_caller(), announce_key_change
+    )
     return json_response(
         {"key": keys.key_view(new), "secret": secret, "previous": keys.key_view(old)}
     )
@@ -360,7 +358,7 @@ async def rotate_api_key(key_id: str, data: RotateKeyRequest) -> Response:
 @operation_id("revokeApiKey")
 async def revoke_api_key(key_id: str) -> Response:
     """Revoke the key at once, in every API process. Needs the ``keys`` scope."""
-    key = await keys.revoke_key(g.account.id, key_id, _caller())
+    key = await keys.revoke_key(g.account.id, key_id, current_caller(), announce_key_change)
     return json_response(keys.key_view(key))
 
 

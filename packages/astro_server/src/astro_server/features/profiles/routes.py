@@ -12,7 +12,7 @@ import datetime as dt
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-from quart import Blueprint, Response, g
+from quart import Blueprint, Response
 from quart_schema import (
     document_response,
     operation_id,
@@ -23,7 +23,11 @@ from quart_schema import (
 
 from astro_server.features.common.subject import BirthSubject, timezone_field
 from astro_server.features.profiles import service as profiles
-from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.auth.guards import (
+    announce_key_change,
+    current_caller,
+    require_api_key,
+)
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
@@ -175,7 +179,7 @@ async def create_profile(data: CreateClientProfileRequest) -> Response:
     """
     fields = data.model_dump(mode="json")
     fields["birth"] = data.birth.model_dump(mode="json", exclude_none=True)
-    profile = await profiles.create_profile(g.account.id, fields)
+    profile = await profiles.create_profile(current_caller(), fields)
     return json_response({"profile": profile}, 201)
 
 
@@ -193,7 +197,7 @@ async def list_profiles(query_args: ClientProfileQuery) -> Response:
     database).
     """
     rows, next_cursor = await profiles.list_profiles(
-        g.account.id,
+        current_caller(),
         limit=query_args.limit,
         cursor=query_args.cursor,
         tag=query_args.tag,
@@ -214,7 +218,9 @@ async def get_profile(client_profile_id: str) -> Response:
     One profile of the caller's account and mode (another account's is a 404); an audit row
     records the read.
     """
-    return json_response({"profile": await profiles.get_profile(g.account.id, client_profile_id)})
+    return json_response(
+        {"profile": await profiles.get_profile(current_caller(), client_profile_id)}
+    )
 
 
 @blueprint.patch("/api/v3/profiles/<client_profile_id>")
@@ -240,7 +246,9 @@ async def update_profile(client_profile_id: str, data: UpdateClientProfileReques
         changes["birth"] = data.birth.model_dump(mode="json", exclude_none=True)
     if "tags" in changes and changes["tags"] is None:
         changes["tags"] = []
-    profile = await profiles.update_profile(g.account.id, client_profile_id, changes)
+    profile = await profiles.update_profile(
+        current_caller(), client_profile_id, changes, announce_key_change
+    )
     return json_response({"profile": profile})
 
 
@@ -254,7 +262,7 @@ async def delete_profile(client_profile_id: str) -> Response:
 
     Erases the profile: its row and its index rows are deleted (204). An audit row records it.
     """
-    await profiles.delete_profile(g.account.id, client_profile_id)
+    await profiles.delete_profile(current_caller(), client_profile_id, announce_key_change)
     return Response(status=204)
 
 
@@ -269,7 +277,7 @@ async def export_profile(client_profile_id: str) -> Response:
 
     For a data-subject request: the profile and every audit row about it.
     """
-    return json_response(await profiles.export_profile(g.account.id, client_profile_id))
+    return json_response(await profiles.export_profile(current_caller(), client_profile_id))
 
 
 # --- OpenAPI: the alternative wherever a birth subject is taken ---------------------------------

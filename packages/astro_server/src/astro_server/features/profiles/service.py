@@ -35,20 +35,19 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from quart import g
 from tortoise.transactions import in_transaction
 
 from astro_server.features.feeds.service import iso
 from astro_server.features.profiles import crypto as profile_crypto
 from astro_server.features.profiles.models import ClientProfile, ClientProfileTag
-from astro_server.platform import clock, db
+from astro_server.platform import clock, db, runtime
 from astro_server.platform.audit import event_view, record_audit
 from astro_server.platform.auth import credentials
-from astro_server.platform.auth.guards import current_livemode
+from astro_server.platform.auth.keys import Announce
+from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError, not_found, validation_error
 from astro_server.platform.models.audit import AuditEvent
 from astro_server.platform.paging import newest_first, unknown_cursor
-from astro_server.platform.runtime import platform
 
 PROFILE_ID = re.compile(r"^prof_[a-f0-9]{24}$")
 REFERENCE_CACHE_S = 60.0
@@ -66,17 +65,17 @@ _SELECT = (
 )
 
 
-async def announce_change() -> None:
+async def announce_change(announce: Announce | None = None) -> None:
     """After a profile changes or a data key is destroyed: every API process reads its cached
     references (and API-key lookups) again (see module docstring)."""
-    from astro_server.platform.auth.keys import _announce
+    from astro_server.platform.auth.keys import announce_from_cli
 
     _references.clear()
-    await _announce()
+    await (announce or announce_from_cli)()
 
 
 def _master_key() -> str:
-    return platform().settings.secret_key
+    return runtime.settings().secret_key
 
 
 def _moment(value: datetime | str) -> datetime:
@@ -95,13 +94,13 @@ def _view(row: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def _load(account_id: str, profile_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+async def _load(caller: Caller, profile_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The row and its opened fields; 404 for anything not readable by this caller."""
     if not PROFILE_ID.match(profile_id):
         raise not_found("Profile")
     rows = await db.fetch(
         _SELECT + "WHERE p.id = ? AND p.account_id = ? AND p.livemode = ?",
-        [profile_id, account_id, current_livemode()],
+        [profile_id, caller.account_id, caller.livemode],
     )
     if not rows:
         raise not_found("Profile")
@@ -139,7 +138,8 @@ def _external_index(key: profile_crypto.DataKey, external_id: str | None) -> str
     return None if external_id is None else key.blind_index("external_id", external_id)
 
 
-async def create_profile(account_id: str, data: dict[str, Any]) -> dict[str, Any]:
+async def create_profile(caller: Caller, data: dict[str, Any]) -> dict[str, Any]:
+    account_id = caller.account_id
     data = {**data, "tags": _clean_tags(data.get("tags"))}
     profile_id = credentials.new_id("prof_")
     now = clock.now()
@@ -149,7 +149,7 @@ async def create_profile(account_id: str, data: dict[str, Any]) -> dict[str, Any
         await ClientProfile.create(
             id=profile_id,
             account_id=account_id,
-            livemode=current_livemode(),
+            livemode=caller.livemode,
             data_key_id=key.id,
             sealed=key.seal(profile_id, data),
             external_id_index=_external_index(key, data.get("external_id")),
@@ -158,21 +158,25 @@ async def create_profile(account_id: str, data: dict[str, Any]) -> dict[str, Any
             using_db=conn,
         )
         await _write_indexes(conn, account_id, profile_id, key, data["tags"])
-        await record_audit("profile.created", profile_id, using_db=conn)
-    row = {"id": profile_id, "livemode": current_livemode(), "created_at": now, "updated_at": now}
+        await record_audit("profile.created", profile_id, caller, using_db=conn)
+    row = {"id": profile_id, "livemode": caller.livemode, "created_at": now, "updated_at": now}
     return _view(row, data)
 
 
-async def get_profile(account_id: str, profile_id: str) -> dict[str, Any]:
-    row, data = await _load(account_id, profile_id)
-    await record_audit("profile.read", profile_id)
+async def get_profile(caller: Caller, profile_id: str) -> dict[str, Any]:
+    row, data = await _load(caller, profile_id)
+    await record_audit("profile.read", profile_id, caller)
     return _view(row, data)
 
 
 async def update_profile(
-    account_id: str, profile_id: str, changes: dict[str, Any]
+    caller: Caller,
+    profile_id: str,
+    changes: dict[str, Any],
+    announce: Announce | None = None,
 ) -> dict[str, Any]:
-    row, data = await _load(account_id, profile_id)
+    account_id = caller.account_id
+    row, data = await _load(caller, profile_id)
     if "tags" in changes:
         changes = {**changes, "tags": _clean_tags(changes["tags"])}
     data = {**data, **changes}
@@ -192,34 +196,36 @@ async def update_profile(
             raise not_found("Profile")
         if "tags" in changes:
             await _write_indexes(conn, account_id, profile_id, key, data["tags"])
-        await record_audit("profile.updated", profile_id, using_db=conn)
+        await record_audit("profile.updated", profile_id, caller, using_db=conn)
     if "birth" in changes:
-        await announce_change()
+        await announce_change(announce)
     return _view({**row, "updated_at": now}, data)
 
 
-async def delete_profile(account_id: str, profile_id: str) -> None:
+async def delete_profile(caller: Caller, profile_id: str, announce: Announce | None = None) -> None:
     """Erase the profile (its row and index rows); a shredded one is erased too."""
+    account_id = caller.account_id
     if not PROFILE_ID.match(profile_id):
         raise not_found("Profile")
     async with in_transaction() as conn:
         deleted = (
             await ClientProfile.filter(
-                id=profile_id, account_id=account_id, livemode=current_livemode()
+                id=profile_id, account_id=account_id, livemode=caller.livemode
             )
             .using_db(conn)
             .delete()
         )
         if not deleted:
             raise not_found("Profile")
-        await record_audit("profile.deleted", profile_id, using_db=conn)
-    await announce_change()
+        await record_audit("profile.deleted", profile_id, caller, using_db=conn)
+    await announce_change(announce)
 
 
-async def export_profile(account_id: str, profile_id: str) -> dict[str, Any]:
+async def export_profile(caller: Caller, profile_id: str) -> dict[str, Any]:
     """Everything held about the person: the profile and the audit rows about it."""
-    row, data = await _load(account_id, profile_id)
-    await record_audit("profile.exported", profile_id)
+    account_id = caller.account_id
+    row, data = await _load(caller, profile_id)
+    await record_audit("profile.exported", profile_id, caller)
     events = await AuditEvent.filter(account_id=account_id, object_id=profile_id).order_by("id")
     return {
         "profile": _view(row, data),
@@ -229,7 +235,7 @@ async def export_profile(account_id: str, profile_id: str) -> dict[str, Any]:
 
 
 async def list_profiles(
-    account_id: str,
+    caller: Caller,
     *,
     limit: int,
     cursor: str | None,
@@ -237,7 +243,8 @@ async def list_profiles(
     external_id: str | None,
 ) -> tuple[list[dict[str, Any]], str | None]:
     """The account's readable profiles of the caller's mode, newest first."""
-    livemode = current_livemode()
+    account_id = caller.account_id
+    livemode = caller.livemode
     key = await profile_crypto.active_key(_master_key(), account_id, create=False)
     if key is None:
         return [], None
@@ -260,7 +267,7 @@ async def list_profiles(
         }
         views.append(_view(row, key.open(profile.id, profile.sealed)))
     if views:
-        await record_audit("profile.listed", None)
+        await record_audit("profile.listed", None, caller)
     return views, next_cursor
 
 
@@ -271,7 +278,9 @@ def _bad_reference(field: str, message: str) -> APIError:
     return validation_error([{"field": field, "message": message}])
 
 
-async def _subject_of(account_id: str, livemode: bool, reference: Any, field: str) -> Any:
+async def _subject_of(
+    account_id: str, livemode: bool, key_generation: int, reference: Any, field: str
+) -> Any:
     profile_id = reference.get(REFERENCE_KEY)
     extra = sorted(k for k in reference if k != REFERENCE_KEY)
     if extra:
@@ -280,7 +289,7 @@ async def _subject_of(account_id: str, livemode: bool, reference: Any, field: st
     if not isinstance(profile_id, str) or not PROFILE_ID.match(profile_id):
         raise _bad_reference(f"{field}.profile_id", "must be a profile id (prof_ + 24 hex)")
     cache_key = (account_id, livemode, profile_id)
-    generation = platform().key_generation_seen  # as of this request's rate-limit hit
+    generation = key_generation  # as of this request's rate-limit hit
     now = time.monotonic()
     cached = _references.get(cache_key)
     if cached is not None and cached[0] >= generation and cached[1] > now:
@@ -304,27 +313,31 @@ async def _subject_of(account_id: str, livemode: bool, reference: Any, field: st
     return dict(subject)
 
 
-async def _resolve(value: Any, path: str, account_id: str, livemode: bool) -> Any:
+async def _resolve(value: Any, path: str, account_id: str, livemode: bool, generation: int) -> Any:
     if isinstance(value, dict):
         out = {}
         for name, item in value.items():
             where = f"{path}.{name}" if path else str(name)
             if isinstance(item, dict) and REFERENCE_KEY in item:
-                out[name] = await _subject_of(account_id, livemode, item, where)
+                out[name] = await _subject_of(account_id, livemode, generation, item, where)
             else:
-                out[name] = await _resolve(item, where, account_id, livemode)
+                out[name] = await _resolve(item, where, account_id, livemode, generation)
         return out
     if isinstance(value, list):
         return [
-            await _resolve(item, f"{path}[{i}]", account_id, livemode)
+            await _resolve(item, f"{path}[{i}]", account_id, livemode, generation)
             for i, item in enumerate(value)
         ]
     return value
 
 
-async def resolve_references(raw: bytes) -> bytes:
+async def resolve_references(
+    raw: bytes, *, account_id: str, livemode: bool, key_generation: int
+) -> bytes:
     """The body with each profile reference replaced by the profile's birth subject (see module
-    docstring); the same bytes when it holds none (one substring test)."""
+    docstring); the same bytes when it holds none (one substring test). ``key_generation`` is
+    the revocation generation the request has seen: a cached reference older than it is read
+    again."""
     if _REFERENCE_BYTES not in raw:
         return raw
     try:
@@ -333,5 +346,5 @@ async def resolve_references(raw: bytes) -> bytes:
         return raw  # the validator answers it
     if not isinstance(body, dict):
         return raw
-    resolved = await _resolve(body, "", g.account.id, current_livemode())
+    resolved = await _resolve(body, "", account_id, livemode, key_generation)
     return json.dumps(resolved, separators=(",", ":")).encode()

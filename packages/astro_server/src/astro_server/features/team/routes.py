@@ -16,7 +16,12 @@ from quart import Blueprint, Response, g, request
 from quart_schema import document_response, operation_id, tag, validate_request
 
 from astro_server.features.team import service as team
-from astro_server.platform.auth.guards import current_livemode, require_api_key, require_session
+from astro_server.platform.auth.guards import (
+    current_caller,
+    current_livemode,
+    require_api_key,
+    require_session,
+)
 from astro_server.platform.auth.roles import Role, require_role
 from astro_server.platform.errors import APIError
 from astro_server.platform.responses import json_response
@@ -89,11 +94,6 @@ def _live_only() -> None:
         raise APIError(403, "Team changes need a live key, not a test key.", error="forbidden")
 
 
-def _actor() -> str:
-    customer = getattr(g, "customer", None)
-    return str(customer.id if customer is not None else g.credential_id)
-
-
 async def _list() -> Response:
     team.require_enterprise(g.account)
     members, pending = await team.list_members(g.account.id)
@@ -108,7 +108,7 @@ async def _list() -> Response:
 async def _invite(data: InviteRequest) -> Response:
     team.require_enterprise(g.account)
     _live_only()
-    invitation, token = await team.invite(g.account.id, data.email, data.role, _actor())
+    invitation, token = await team.invite(current_caller(), data.email, data.role)
     link = f"{request.host_url.rstrip('/')}/auth/accept-invitation?token={token}"
     body: dict[str, Any] = {
         "invitation": team.invitation_view(invitation),
@@ -121,14 +121,14 @@ async def _invite(data: InviteRequest) -> Response:
 async def _change(member_id: str, data: ChangeRoleRequest) -> Response:
     team.require_enterprise(g.account)
     _live_only()
-    member = await team.change_role(g.account.id, member_id, data.role)
+    member = await team.change_role(current_caller(), member_id, data.role)
     return json_response({"member": team.member_view(member)})
 
 
 async def _remove(member_id: str) -> Response:
     team.require_enterprise(g.account)
     _live_only()
-    await team.remove(g.account.id, member_id)
+    await team.remove(current_caller(), member_id)
     return Response(status=204)
 
 

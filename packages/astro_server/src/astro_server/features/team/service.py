@@ -32,6 +32,7 @@ from astro_server.platform import clock, db
 from astro_server.platform.audit import record_audit
 from astro_server.platform.auth import credentials
 from astro_server.platform.billing.pricing import tier_allows
+from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.models.accounts import (
     Account,
@@ -87,9 +88,9 @@ async def list_members(account_id: str) -> tuple[list[Customer], list[TeamInvita
     return list(members), list(pending)
 
 
-async def invite(
-    account_id: str, email: str, role: str, invited_by: str
-) -> tuple[TeamInvitation, str]:
+async def invite(caller: Caller, email: str, role: str) -> tuple[TeamInvitation, str]:
+    account_id = caller.account_id
+    invited_by = caller.actor[0]
     email = email.strip().lower()
     existing = await Customer.get_or_none(email=email)
     if existing is not None and not (
@@ -113,7 +114,7 @@ async def invite(
             expires_at=now + INVITATION_LIFETIME,
             using_db=conn,
         )
-        await record_audit("team.invited", invitation.id, using_db=conn)
+        await record_audit("team.invited", invitation.id, caller, using_db=conn)
     return invitation, token
 
 
@@ -175,14 +176,15 @@ async def accept(token: str, password: str) -> Customer:
                 .using_db(conn)
                 .update(customer_id=customer_id)
             )
-            await record_audit(
-                "team.joined",
+            joined = Caller(
+                invitation.account_id,
+                "",
                 customer_id,
-                account_id=invitation.account_id,
-                actor_id=customer_id,
-                actor_kind="customer",
-                using_db=conn,
+                "session",
+                role=invitation.role,
+                customer_id=customer_id,
             )
+            await record_audit("team.joined", customer_id, joined, using_db=conn)
     except IntegrityError:
         raise _conflict(
             f"A login with the e-mail {invitation.email} already exists.", "email_taken"
@@ -222,7 +224,8 @@ def _last_owner() -> APIError:
     )
 
 
-async def change_role(account_id: str, member_id: str, role: str) -> Customer:
+async def change_role(caller: Caller, member_id: str, role: str) -> Customer:
+    account_id = caller.account_id
     async with in_transaction() as conn:
         await _lock_account(conn, account_id)
         member = await _member(account_id, member_id, conn)
@@ -234,12 +237,13 @@ async def change_role(account_id: str, member_id: str, role: str) -> Customer:
             raise _last_owner()
         if member.role != role:
             await Customer.filter(id=member_id).using_db(conn).update(role=role)
-            await record_audit("team.role_changed", member_id, using_db=conn)
+            await record_audit("team.role_changed", member_id, caller, using_db=conn)
         member.role = role
     return member
 
 
-async def remove(account_id: str, member_id: str) -> None:
+async def remove(caller: Caller, member_id: str) -> None:
+    account_id = caller.account_id
     now = datetime.now(UTC)
     async with in_transaction() as conn:
         await _lock_account(conn, account_id)
@@ -252,4 +256,4 @@ async def remove(account_id: str, member_id: str) -> None:
             .using_db(conn)
             .update(revoked_at=now)
         )
-        await record_audit("team.removed", member_id, using_db=conn)
+        await record_audit("team.removed", member_id, caller, using_db=conn)

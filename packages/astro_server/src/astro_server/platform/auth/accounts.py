@@ -7,6 +7,7 @@ from tortoise.exceptions import IntegrityError
 from astro_server.platform.auth import credentials, keys, scopes
 from astro_server.platform.billing import billable as billing
 from astro_server.platform.billing.pricing import TIERS
+from astro_server.platform.caller import Caller
 from astro_server.platform.models.accounts import Account, Customer
 
 
@@ -33,7 +34,11 @@ async def create_api_key(
 ) -> str:
     """The operator's key creation (CLI): the same service as ``POST /api/v3/keys``."""
     _key, secret = await keys.create_key(
-        account_id, name=name, environment=environment, wanted=scopes_wanted
+        account_id,
+        name=name,
+        environment=environment,
+        wanted=scopes_wanted,
+        caller=Caller.operator(account_id),
     )
     return secret
 

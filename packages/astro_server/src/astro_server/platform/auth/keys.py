@@ -18,16 +18,17 @@ Rules (docs/decisions.md, "Keys, scopes, test mode"):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
-from quart import has_app_context
 from tortoise.transactions import in_transaction
 
 from astro_server.platform import audit, clock
 from astro_server.platform.auth import credentials, scopes
 from astro_server.platform.auth import guards as auth
+from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError, not_found, validation_error
 from astro_server.platform.models.accounts import Account, ApiKey
 from astro_server.platform.paging import newest_first
@@ -35,15 +36,6 @@ from astro_server.platform.paging import newest_first
 MAX_GRACE_S: Final = 7 * 24 * 3600
 MAX_ACTIVE_KEYS: Final = 100  # unrevoked keys per account and environment
 ENVIRONMENTS: Final = ("live", "test")
-
-
-@dataclass(frozen=True)
-class Caller:
-    """Who manages keys: an API key (its environment and scopes), or the operator (None)."""
-
-    key_id: str
-    environment: str
-    scopes: frozenset[str]
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -83,20 +75,30 @@ def check_scopes(wanted: list[str]) -> frozenset[str]:
     return frozenset(wanted)
 
 
-def _may_grant(caller: Caller | None, wanted: frozenset[str]) -> None:
-    if caller is None or scopes.covers(caller.scopes, wanted):
+def _environment(caller: Caller) -> str:
+    return "live" if caller.livemode else "test"
+
+
+def _is_operator(caller: Caller) -> bool:
+    return caller.credential_kind == "operator"
+
+
+def _may_grant(caller: Caller, wanted: frozenset[str]) -> None:
+    held = frozenset(caller.scopes)
+    if _is_operator(caller) or scopes.covers(held, wanted):
         return
-    missing = sorted(wanted - caller.scopes) if scopes.ALL not in wanted else [scopes.ALL]
+    missing = sorted(wanted - held) if scopes.ALL not in wanted else [scopes.ALL]
     raise _forbidden(f"This API key cannot grant scopes it lacks: {', '.join(missing)}.")
 
 
-async def _announce() -> None:
-    """Every API process stops trusting cached lookups (revocation, rotation)."""
-    if has_app_context():
-        await auth.announce_key_change()
-        return
-    # The CLI: bump the shared generation through Redis (production); in embedded mode the
-    # server's cache lapses within Settings.api_key_cache_s.
+Announce = Callable[[], Awaitable[None]]
+
+
+async def announce_from_cli() -> None:
+    """Every API process stops trusting cached lookups (revocation, rotation), from outside
+    them: bump the shared generation through Redis (production); in embedded mode the server's
+    cache lapses within Settings.api_key_cache_s. A route passes
+    :func:`~astro_server.platform.auth.guards.announce_key_change` instead."""
     from astro_server.platform.runtime import make_rate_limiter
     from astro_server.settings import Settings
 
@@ -114,14 +116,16 @@ async def create_key(
     name: str = "",
     environment: str = "live",
     wanted: frozenset[str] = frozenset({scopes.ALL}),
-    caller: Caller | None = None,
+    caller: Caller,
 ) -> tuple[ApiKey, str]:
-    """A new key; returns (row, secret shown once)."""
+    """A new key; returns (row, secret shown once). ``caller``: the managing key (it grants
+    only scopes it holds, in its own environment) or ``Caller.operator(account_id)``."""
     if environment not in ENVIRONMENTS:
         raise validation_error([{"field": "environment", "message": "must be live or test"}])
-    if caller is not None and environment != caller.environment:
+    mine = _environment(caller)
+    if not _is_operator(caller) and environment != mine:
         raise _forbidden(
-            f"A {caller.environment} key manages {caller.environment} keys only; make "
+            f"A {mine} key manages {mine} keys only; make "
             f"{environment} keys with a {environment} key or the operator CLI."
         )
     _may_grant(caller, wanted)
@@ -147,19 +151,15 @@ async def create_key(
             using_db=conn,
         )
         await audit.record_audit(
-            "key.created",
-            key.id,
-            account_id=account_id,
-            livemode=environment == "live",
-            using_db=conn,
+            "key.created", key.id, replace(caller, livemode=environment == "live"), using_db=conn
         )
     return key, secret
 
 
-async def _owned(account_id: str, key_id: str, caller: Caller | None) -> ApiKey:
+async def _owned(account_id: str, key_id: str, caller: Caller) -> ApiKey:
     query = ApiKey.filter(id=key_id, account_id=account_id)
-    if caller is not None:
-        query = query.filter(environment=caller.environment)
+    if not _is_operator(caller):
+        query = query.filter(environment=_environment(caller))
     key = await query.first()
     if key is None:
         raise not_found("API key")
@@ -170,7 +170,7 @@ async def list_keys(
     account_id: str, caller: Caller, *, limit: int, cursor: str | None
 ) -> tuple[list[ApiKey], str | None]:
     """The account's keys of the caller's environment, newest first (revoked ones too)."""
-    query = ApiKey.filter(account_id=account_id, environment=caller.environment)
+    query = ApiKey.filter(account_id=account_id, environment=_environment(caller))
     return await newest_first(query, limit=limit, cursor=cursor)
 
 
@@ -179,7 +179,11 @@ async def get_key(account_id: str, key_id: str, caller: Caller) -> ApiKey:
 
 
 async def rotate_key(
-    account_id: str, key_id: str, grace_s: int, caller: Caller | None
+    account_id: str,
+    key_id: str,
+    grace_s: int,
+    caller: Caller,
+    announce: Announce = announce_from_cli,
 ) -> tuple[ApiKey, str, ApiKey]:
     """A new key replacing ``key_id``; returns (new row, its secret, old row with its end)."""
     if not 0 <= grace_s <= MAX_GRACE_S:
@@ -213,16 +217,17 @@ async def rotate_key(
         await audit.record_audit(
             "key.rotated",
             old.id,
-            account_id=account_id,
-            livemode=old.environment == "live",
+            replace(caller, livemode=old.environment == "live"),
             using_db=conn,
         )
-    await _announce()
+    await announce()
     old.expires_at = ends
     return new, secret, old
 
 
-async def revoke_key(account_id: str, key_id: str, caller: Caller | None) -> ApiKey:
+async def revoke_key(
+    account_id: str, key_id: str, caller: Caller, announce: Announce = announce_from_cli
+) -> ApiKey:
     """Revoke at once (a key already revoked is answered as it is)."""
     key = await _owned(account_id, key_id, caller)
     _may_grant(caller, scopes.parse(key.scopes))
@@ -237,11 +242,10 @@ async def revoke_key(account_id: str, key_id: str, caller: Caller | None) -> Api
             await audit.record_audit(
                 "key.revoked",
                 key.id,
-                account_id=account_id,
-                livemode=key.environment == "live",
+                replace(caller, livemode=key.environment == "live"),
                 using_db=conn,
             )
-    await _announce()
+    await announce()
     key.revoked_at = now
     return key
 
@@ -266,5 +270,5 @@ async def revoke_by_secret_or_prefix(key_or_prefix: str) -> int:
                 f"{len(matches)} live keys start with {key_or_prefix}: give the whole key"
             )
     for key_id, account_id in matches:
-        await revoke_key(str(account_id), str(key_id), None)
+        await revoke_key(str(account_id), str(key_id), Caller.operator(str(account_id)))
     return len(matches)

@@ -64,6 +64,7 @@ from astro_server.platform.billing.pricing import OPERATIONS, TIERS, Operation, 
 from astro_server.platform.errors import APIError, payment_required
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.billing import IdempotencyRecord, LedgerEntry
+from astro_server.platform.runtime import platform
 from astro_server.platform.schemas import ErrorBody
 
 log = logging.getLogger("astro_server.billing")
@@ -457,7 +458,12 @@ async def _load_body_model(schema: tuple[Any, DataSource] | None) -> Any:
             await request.get_json()
         # {"profile_id": ...} in place of a birth subject: the profile's subject, before
         # validation (features/profiles/service.py); an unknown profile is a 400 before any debit.
-        raw = await resolve_references(raw)
+        raw = await resolve_references(
+            raw,
+            account_id=g.account.id,
+            livemode=bool(getattr(g, "livemode", True)),
+            key_generation=platform().key_generation_seen,
+        )
         try:
             return model_class.model_validate_json(raw, strict=True)
         except ValidationError as error:

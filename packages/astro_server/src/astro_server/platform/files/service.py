@@ -103,13 +103,7 @@ def signature_valid(file_id: str, expires: int, signature: str) -> bool:
 
 
 def _base_url(settings: Settings) -> str:
-    if settings.public_url:
-        return settings.public_url
-    from quart import has_request_context, request
-
-    if has_request_context():
-        return request.host_url.rstrip("/")
-    return ""
+    return settings.public_url.rstrip("/") if settings.public_url else ""
 
 
 def signed_url(
@@ -117,8 +111,8 @@ def signed_url(
 ) -> tuple[str, datetime]:
     """A URL for ``file`` valid ``ttl_s`` seconds (``ASTRO_FILE_URL_TTL_S``), and its expiry.
 
-    The URL is absolute when ``ASTRO_PUBLIC_URL`` is set or a request is being answered (its
-    host), else a path. It never outlives the file's retention.
+    The URL starts with ``base_url`` (a route passes the address it was called at), else with
+    ``ASTRO_PUBLIC_URL``, else it is a path. It never outlives the file's retention.
     """
     settings = current_settings()
     expires_at = now() + timedelta(seconds=settings.file_url_ttl_s if ttl_s is None else ttl_s)
