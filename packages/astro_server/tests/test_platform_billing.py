@@ -17,11 +17,12 @@ from _platform_support import key_headers, new_account, running_app, settings_fo
 from pydantic import BaseModel, Field, field_validator
 from quart import Blueprint, Quart, Response
 from quart.typing import TestClientProtocol as Client
-from quart_schema import validate_querystring, validate_request
+from quart_schema import validate_querystring
 from tortoise.functions import Sum
 
 from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable, current_charge
+from astro_server.platform.billing.billable import billable
+from astro_server.platform.billing.ledger import current_charge
 from astro_server.platform.errors import APIError
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.billing import IdempotencyRecord, LedgerEntry
@@ -44,8 +45,7 @@ class Batch(BaseModel):
 
 @routes.post("/test/echo")
 @require_api_key
-@billable("western.natal")
-@validate_request(Echo)
+@billable("western.natal", body=Echo)
 async def echo(data: Echo) -> Response:
     executions.append(data.n)
     started.set()
@@ -67,8 +67,7 @@ async def echo(data: Echo) -> Response:
 
 @routes.post("/test/batch")
 @require_api_key
-@billable("vedic.kundli_matching_batch", quantity=lambda body: len(body.records))
-@validate_request(Batch)
+@billable("vedic.kundli_matching_batch", body=Batch, quantity=lambda body: len(body.records))
 async def batch(data: Batch) -> Response:
     return json_response({"records": len(data.records)})
 
@@ -95,8 +94,7 @@ class Counted(BaseModel):
 
 @routes.post("/test/counted")
 @require_api_key
-@billable("western.natal")
-@validate_request(Counted)
+@billable("western.natal", body=Counted)
 async def counted(data: Counted) -> Response:
     return json_response({"n": data.n, "type": type(data).__name__})
 
@@ -492,7 +490,7 @@ async def test_one_postgres_claim_batch_gives_each_request_its_own_outcome(
 
 async def _claim_one_mixed_batch() -> None:
     from astro_server.platform.billing import idempotency
-    from astro_server.platform.billing.billable import _ClaimItem, _flush_claims
+    from astro_server.platform.billing.claims import _ClaimItem, _flush_claims
 
     rich, _ = await new_account("starter", 5)
     poor, _ = await new_account("free", 1)
@@ -544,8 +542,7 @@ async def test_a_claim_cancelled_while_its_batch_is_in_flight_is_refunded(
     """A client that goes away while its request's batch is in the database: the batch still
     debits it, and the debit is refunded and its key released (PostgreSQL)."""
     from astro_server.platform.batching import Coalescer
-    from astro_server.platform.billing import billable as billing
-    from astro_server.platform.billing import idempotency
+    from astro_server.platform.billing import claims, idempotency
 
     async with running_app(settings_for(migrated_pg_database, tmp_path)):
         account_id, _ = await new_account("free", 5)
@@ -556,25 +553,25 @@ async def test_a_claim_cancelled_while_its_batch_is_in_flight_is_refunded(
             in_flight.set()
             await asyncio.sleep(0.3)  # the caller is cancelled meanwhile
             try:
-                return await billing._flush_claims(items)
+                return await claims._flush_claims(items)
             finally:
                 flushed.set()
 
         loop = asyncio.get_running_loop()
-        billing._claim_batches[loop] = Coalescer(slow_flush)
+        claims._claim_batches[loop] = Coalescer(slow_flush)
         try:
             scope = idempotency.Scope(credential, "POST", "/test/echo", "gone-1")
-            item = billing._ClaimItem(account_id, credential, scope, "h", 2, 1, "x", "req_1")
-            task = asyncio.create_task(billing._submit_claim(item))
+            item = claims._ClaimItem(account_id, credential, scope, "h", 2, 1, "x", "req_1")
+            task = asyncio.create_task(claims._submit_claim(item))
             await in_flight.wait()
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
             await asyncio.wait_for(flushed.wait(), 10)
             await asyncio.sleep(0.05)  # the batch's results are handed out, callbacks run
-            await asyncio.wait_for(asyncio.gather(*billing._orphan_refunds), 10)
+            await asyncio.wait_for(asyncio.gather(*claims._orphan_refunds), 10)
         finally:
-            del billing._claim_batches[loop]
+            del claims._claim_batches[loop]
         assert await balance(account_id) == 5
         kinds = (
             await LedgerEntry.filter(account_id=account_id)

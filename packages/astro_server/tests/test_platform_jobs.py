@@ -18,13 +18,12 @@ from _platform_support import key_headers, new_account, running_app, settings_fo
 from pydantic import BaseModel, Field
 from quart import Blueprint, Quart, Response, g
 from quart.typing import TestClientProtocol as Client
-from quart_schema import validate_request
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
 from astro_server.platform import jobs
 from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing import billable as billing
+from astro_server.platform.billing import ledger as billing
 from astro_server.platform.billing.billable import billable
 from astro_server.platform.jobs import Progress, enqueue_job, job_accepted, job_handler
 from astro_server.platform.models.accounts import Account
@@ -42,8 +41,7 @@ class Work(BaseModel):
 
 @routes.post("/test/jobs")
 @require_api_key
-@billable("vedic.kundli_matching_batch", quantity=lambda body: len(body.records))
-@validate_request(Work)
+@billable("vedic.kundli_matching_batch", body=Work, quantity=lambda body: len(body.records))
 async def queue_work(data: Work) -> Response:
     handle = await enqueue_job(g.account.id, data.kind, {"records": data.records})
     return job_accepted(handle)

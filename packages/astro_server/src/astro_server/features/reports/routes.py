@@ -31,7 +31,6 @@ from quart_schema import (
     operation_id,
     tag,
     validate_querystring,
-    validate_request,
 )
 
 from astro_server.features.common.subject import subject_errors
@@ -220,8 +219,7 @@ def _documented(func: F) -> F:
 @blueprint.post("/api/v3/reports/natal/pdf")
 @require_api_key
 @requires_renderer
-@billable("reports.natal_pdf")
-@validate_request(NatalReportRequest)
+@billable("reports.natal_pdf", body=NatalReportRequest)
 @document_response(ReportResult, 200)
 @document_response(ReportJobHandle, 202)
 @_documented
@@ -261,8 +259,7 @@ async def get_report(report_id: str) -> Response:
 @blueprint.post("/v1/reports/natal")
 @require_session
 @requires_renderer
-@billable("reports.natal_pdf")
-@validate_request(NatalReportRequest)
+@billable("reports.natal_pdf", body=NatalReportRequest)
 @document_response(ReportResult, 200)
 @document_response(ReportJobHandle, 202)
 @_documented
