@@ -17,7 +17,7 @@ from _platform_support import key_headers, new_account, running_app, settings_fo
 from pydantic import BaseModel, Field, field_validator
 from quart import Blueprint, Quart, Response
 from quart.typing import TestClientProtocol as Client
-from quart_schema import validate_querystring
+from quart_schema import DataSource, document_response, validate_querystring, validate_request
 from tortoise.functions import Sum
 
 from astro_server.platform.auth.guards import require_api_key
@@ -111,6 +111,16 @@ class DayQuery(BaseModel):
 async def daily(query_args: DayQuery) -> Response:
     executions.append(len(executions))
     return json_response({"sign": query_args.sign, "date": query_args.date})
+
+
+# The wrong way round: validate_request applied over @billable (it reads the body itself and
+# passes data= down). Refused at the first request, before anything is charged.
+@routes.post("/test/validated-above")
+@require_api_key
+@validate_request(Echo)
+@billable("western.natal", body=Echo)
+async def validated_above(data: Echo) -> Response:
+    return json_response({"n": data.n})
 
 
 @pytest.fixture
@@ -314,6 +324,54 @@ async def test_a_json_body_is_validated_once_and_reaches_the_handler_as_the_mode
     assert refused.status_code == 400
     assert (await refused.get_json())["details"][0]["field"] == "n"
     assert await balance(account_id) == 4  # the 400 cost nothing
+
+
+def test_billable_over_a_validate_request_fails_at_import_saying_to_pass_body() -> None:
+    """Stacking validate_request under @billable (the old way) is refused when the module loads:
+    the price must not depend on decorator order. Another decorator in between does not hide it."""
+
+    async def handler(data: Batch) -> Response:
+        return json_response({})
+
+    with pytest.raises(TypeError, match=r"body=Model") as refused:
+        billable("vedic.kundli_matching_batch", body=Batch)(validate_request(Batch)(handler))
+    assert "validate_request" in str(refused.value)
+    documented = document_response(Echo, 200)(validate_request(Batch)(handler))
+    with pytest.raises(TypeError, match=r"body=Model"):
+        billable("western.natal")(documented)
+
+
+@pytest.mark.parametrize(
+    "pricing",
+    [{"quantity": lambda body: len(body.records)}, {"variant": lambda body: "western.natal"}],
+)
+def test_quantity_or_variant_without_a_body_model_fails_at_import(
+    pricing: dict[str, Any],
+) -> None:
+    """They read the body: without ``body=`` they could never run, and the call would be
+    charged the base price."""
+    with pytest.raises(TypeError, match=r"pass its model as body="):
+        billable("vedic.kundli_matching_batch", **pricing)
+
+
+def test_the_body_model_is_recorded_for_openapi_as_validate_request_records_it() -> None:
+    async def handler(data: Batch) -> Response:
+        return json_response({})
+
+    wrapped = billable("vedic.kundli_matching_batch", body=Batch)(handler)
+    validated = validate_request(Batch)(handler)
+    attribute = "_quart_schema_request_schema"
+    assert getattr(wrapped, attribute) == getattr(validated, attribute) == (Batch, DataSource.JSON)
+
+
+async def test_validate_request_stacked_above_billable_is_refused_before_any_debit(
+    client: Client,
+) -> None:
+    account_id, key = await new_account("free", 5)
+    response = await client.post("/test/validated-above", json={"n": 1}, headers=key_headers(key))
+    assert response.status_code == 500
+    assert await balance(account_id) == 5
+    assert await LedgerEntry.filter(account_id=account_id, kind="debit").count() == 0
 
 
 async def test_same_key_other_body_is_409_idempotency_conflict(client: Client) -> None:
