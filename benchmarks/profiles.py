@@ -30,7 +30,7 @@ from pathlib import Path
 from astro_server.app import create_app
 from astro_server.features.profiles import service as profiles
 from astro_server.platform.auth import accounts
-from astro_server.platform.billing import billable as billing
+from astro_server.platform.billing import body as billable_body
 from astro_server.platform.db import migrate_db
 from astro_server.settings import Settings
 
@@ -51,7 +51,7 @@ async def measure(requests: int, rounds: int, database_url: str | None) -> None:
     step_times: list[float] = []
     cold_times: list[float] = []
     cold = False
-    original = billing.resolve_references
+    original = billable_body.resolve_references
 
     async def timed(raw: bytes) -> bytes:
         if cold:
@@ -63,7 +63,7 @@ async def measure(requests: int, rounds: int, database_url: str | None) -> None:
             if b"profile_id" in raw:
                 (cold_times if cold else step_times).append(time.perf_counter() - t0)
 
-    billing.resolve_references = timed  # type: ignore[assignment]
+    billable_body.resolve_references = timed  # type: ignore[assignment]
     async with app.test_app():
         client = app.test_client()
         _account, key = await accounts.create_account("bench", "pro", 10**9)
@@ -95,7 +95,7 @@ async def measure(requests: int, rounds: int, database_url: str | None) -> None:
             ref_times.append(await batch(by_ref))
         cold = True
         cold_ref_times = [await batch(by_ref) for _ in range(rounds)]
-    billing.resolve_references = original  # type: ignore[assignment]
+    billable_body.resolve_references = original  # type: ignore[assignment]
     where = "PostgreSQL" if database_url else "SQLite"
     best_inline, best_ref = min(inline_times), min(ref_times)
     median_diff = statistics.median(r - i for r, i in zip(ref_times, inline_times, strict=True))

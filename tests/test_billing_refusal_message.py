@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from astro_server.platform.billing.billable import insufficient_credits
+from astro_server.platform.billing.ledger import insufficient_credits
 
 
 @pytest.mark.parametrize(

@@ -165,7 +165,7 @@ async def test_refunds_appear_in_the_ledger_and_usage_with_their_balance(
 ) -> None:
     from tortoise.transactions import in_transaction
 
-    from astro_server.platform.billing import billable as billing
+    from astro_server.platform.billing import ledger as billing
 
     account_id, key = await new_account("starter", 5)
     async with sdk(key) as client:
@@ -443,7 +443,7 @@ async def test_the_scheduler_sums_closed_days_and_a_late_refund_lands_on_its_own
     from tortoise.transactions import in_transaction
 
     from astro_server.platform import db, maintenance
-    from astro_server.platform.billing import billable as billing
+    from astro_server.platform.billing import ledger as billing
     from astro_server.platform.billing import usage
     from astro_server.platform.models.billing import LedgerEntry, UsageDaily, UsageRollup
 

@@ -17,11 +17,12 @@ from _platform_support import key_headers, new_account, running_app, settings_fo
 from pydantic import BaseModel, Field, field_validator
 from quart import Blueprint, Quart, Response
 from quart.typing import TestClientProtocol as Client
-from quart_schema import validate_querystring, validate_request
+from quart_schema import DataSource, document_response, validate_querystring, validate_request
 from tortoise.functions import Sum
 
 from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable, current_charge
+from astro_server.platform.billing.billable import billable
+from astro_server.platform.billing.ledger import current_charge
 from astro_server.platform.errors import APIError
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.billing import IdempotencyRecord, LedgerEntry
@@ -44,8 +45,7 @@ class Batch(BaseModel):
 
 @routes.post("/test/echo")
 @require_api_key
-@billable("western.natal")
-@validate_request(Echo)
+@billable("western.natal", body=Echo)
 async def echo(data: Echo) -> Response:
     executions.append(data.n)
     started.set()
@@ -67,8 +67,7 @@ async def echo(data: Echo) -> Response:
 
 @routes.post("/test/batch")
 @require_api_key
-@billable("vedic.kundli_matching_batch", quantity=lambda body: len(body.records))
-@validate_request(Batch)
+@billable("vedic.kundli_matching_batch", body=Batch, quantity=lambda body: len(body.records))
 async def batch(data: Batch) -> Response:
     return json_response({"records": len(data.records)})
 
@@ -95,8 +94,7 @@ class Counted(BaseModel):
 
 @routes.post("/test/counted")
 @require_api_key
-@billable("western.natal")
-@validate_request(Counted)
+@billable("western.natal", body=Counted)
 async def counted(data: Counted) -> Response:
     return json_response({"n": data.n, "type": type(data).__name__})
 
@@ -113,6 +111,16 @@ class DayQuery(BaseModel):
 async def daily(query_args: DayQuery) -> Response:
     executions.append(len(executions))
     return json_response({"sign": query_args.sign, "date": query_args.date})
+
+
+# The wrong way round: validate_request applied over @billable (it reads the body itself and
+# passes data= down). Refused at the first request, before anything is charged.
+@routes.post("/test/validated-above")
+@require_api_key
+@validate_request(Echo)
+@billable("western.natal", body=Echo)
+async def validated_above(data: Echo) -> Response:
+    return json_response({"n": data.n})
 
 
 @pytest.fixture
@@ -318,6 +326,54 @@ async def test_a_json_body_is_validated_once_and_reaches_the_handler_as_the_mode
     assert await balance(account_id) == 4  # the 400 cost nothing
 
 
+def test_billable_over_a_validate_request_fails_at_import_saying_to_pass_body() -> None:
+    """Stacking validate_request under @billable (the old way) is refused when the module loads:
+    the price must not depend on decorator order. Another decorator in between does not hide it."""
+
+    async def handler(data: Batch) -> Response:
+        return json_response({})
+
+    with pytest.raises(TypeError, match=r"body=Model") as refused:
+        billable("vedic.kundli_matching_batch", body=Batch)(validate_request(Batch)(handler))
+    assert "validate_request" in str(refused.value)
+    documented = document_response(Echo, 200)(validate_request(Batch)(handler))
+    with pytest.raises(TypeError, match=r"body=Model"):
+        billable("western.natal")(documented)
+
+
+@pytest.mark.parametrize(
+    "pricing",
+    [{"quantity": lambda body: len(body.records)}, {"variant": lambda body: "western.natal"}],
+)
+def test_quantity_or_variant_without_a_body_model_fails_at_import(
+    pricing: dict[str, Any],
+) -> None:
+    """They read the body: without ``body=`` they could never run, and the call would be
+    charged the base price."""
+    with pytest.raises(TypeError, match=r"pass its model as body="):
+        billable("vedic.kundli_matching_batch", **pricing)
+
+
+def test_the_body_model_is_recorded_for_openapi_as_validate_request_records_it() -> None:
+    async def handler(data: Batch) -> Response:
+        return json_response({})
+
+    wrapped = billable("vedic.kundli_matching_batch", body=Batch)(handler)
+    validated = validate_request(Batch)(handler)
+    attribute = "_quart_schema_request_schema"
+    assert getattr(wrapped, attribute) == getattr(validated, attribute) == (Batch, DataSource.JSON)
+
+
+async def test_validate_request_stacked_above_billable_is_refused_before_any_debit(
+    client: Client,
+) -> None:
+    account_id, key = await new_account("free", 5)
+    response = await client.post("/test/validated-above", json={"n": 1}, headers=key_headers(key))
+    assert response.status_code == 500
+    assert await balance(account_id) == 5
+    assert await LedgerEntry.filter(account_id=account_id, kind="debit").count() == 0
+
+
 async def test_same_key_other_body_is_409_idempotency_conflict(client: Client) -> None:
     _, key = await new_account("free", 5)
     headers = key_headers(key, **{"Idempotency-Key": "order-2"})
@@ -492,7 +548,7 @@ async def test_one_postgres_claim_batch_gives_each_request_its_own_outcome(
 
 async def _claim_one_mixed_batch() -> None:
     from astro_server.platform.billing import idempotency
-    from astro_server.platform.billing.billable import _ClaimItem, _flush_claims
+    from astro_server.platform.billing.claims import _ClaimItem, _flush_claims
 
     rich, _ = await new_account("starter", 5)
     poor, _ = await new_account("free", 1)
@@ -544,8 +600,7 @@ async def test_a_claim_cancelled_while_its_batch_is_in_flight_is_refunded(
     """A client that goes away while its request's batch is in the database: the batch still
     debits it, and the debit is refunded and its key released (PostgreSQL)."""
     from astro_server.platform.batching import Coalescer
-    from astro_server.platform.billing import billable as billing
-    from astro_server.platform.billing import idempotency
+    from astro_server.platform.billing import claims, idempotency
 
     async with running_app(settings_for(migrated_pg_database, tmp_path)):
         account_id, _ = await new_account("free", 5)
@@ -556,25 +611,25 @@ async def test_a_claim_cancelled_while_its_batch_is_in_flight_is_refunded(
             in_flight.set()
             await asyncio.sleep(0.3)  # the caller is cancelled meanwhile
             try:
-                return await billing._flush_claims(items)
+                return await claims._flush_claims(items)
             finally:
                 flushed.set()
 
         loop = asyncio.get_running_loop()
-        billing._claim_batches[loop] = Coalescer(slow_flush)
+        claims._claim_batches[loop] = Coalescer(slow_flush)
         try:
             scope = idempotency.Scope(credential, "POST", "/test/echo", "gone-1")
-            item = billing._ClaimItem(account_id, credential, scope, "h", 2, 1, "x", "req_1")
-            task = asyncio.create_task(billing._submit_claim(item))
+            item = claims._ClaimItem(account_id, credential, scope, "h", 2, 1, "x", "req_1")
+            task = asyncio.create_task(claims._submit_claim(item))
             await in_flight.wait()
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
             await asyncio.wait_for(flushed.wait(), 10)
             await asyncio.sleep(0.05)  # the batch's results are handed out, callbacks run
-            await asyncio.wait_for(asyncio.gather(*billing._orphan_refunds), 10)
+            await asyncio.wait_for(asyncio.gather(*claims._orphan_refunds), 10)
         finally:
-            del billing._claim_batches[loop]
+            del claims._claim_batches[loop]
         assert await balance(account_id) == 5
         kinds = (
             await LedgerEntry.filter(account_id=account_id)

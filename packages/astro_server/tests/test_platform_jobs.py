@@ -19,13 +19,12 @@ from _platform_support import key_headers, new_account, running_app, settings_fo
 from pydantic import BaseModel, Field
 from quart import Blueprint, Quart, Response
 from quart.typing import TestClientProtocol as Client
-from quart_schema import validate_request
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
 from astro_server.platform import jobs
 from astro_server.platform.auth.guards import current_caller, require_api_key
-from astro_server.platform.billing import billable as billing
+from astro_server.platform.billing import ledger as billing
 from astro_server.platform.billing.billable import billable
 from astro_server.platform.jobs import JobKind, Progress, enqueue_job
 from astro_server.platform.models.accounts import Account
@@ -44,8 +43,7 @@ class Work(BaseModel):
 
 @routes.post("/test/jobs")
 @require_api_key
-@billable("vedic.kundli_matching_batch", quantity=lambda body: len(body.records))
-@validate_request(Work)
+@billable("vedic.kundli_matching_batch", body=Work, quantity=lambda body: len(body.records))
 async def queue_work(data: Work) -> Response:
     caller = current_caller()
     handle = await enqueue_job(

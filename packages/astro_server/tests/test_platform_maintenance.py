@@ -13,8 +13,8 @@ from _platform_support import new_account, running_app, settings_for
 from quart import Quart
 
 from astro_server.platform import maintenance
-from astro_server.platform.billing import billable as billing
 from astro_server.platform.billing import idempotency
+from astro_server.platform.billing import ledger as billing
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.billing import IdempotencyRecord, LedgerEntry
 from astro_server.platform.periodic import PeriodicTask, Scheduler

@@ -443,7 +443,7 @@ def houses(
         eps,
         ayan,
         tuple(warnings),
-        tuple([c for c in speeds[:12]]),
+        tuple(speeds[:12]),
     )
 
 

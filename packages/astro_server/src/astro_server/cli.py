@@ -272,7 +272,7 @@ def cmd_create_customer(args: argparse.Namespace) -> int:
 
 
 def cmd_add_credits(args: argparse.Namespace) -> int:
-    from astro_server.platform.billing.billable import add_credits
+    from astro_server.platform.billing.ledger import add_credits
 
     balance = _with_db(lambda: add_credits(args.account, args.credits))
     _emit(args, {"account_id": args.account, "credits": balance}, f"balance: {balance}")

@@ -137,9 +137,12 @@ class Platform:
 def build_platform(settings: Settings) -> Platform:
     """Wire the platform for ``settings``: the job kinds this process may queue and run, the
     broker's extra tasks, the job lease settings. Idempotent; no web app is built."""
+    from astro_server.features.profiles.service import resolve_references
     from astro_server.platform import broker, runtime
+    from astro_server.platform.billing import body
 
     runtime.configure(settings)
+    body.use_reference_resolver(resolve_references)
     jobs.register_job_kinds(JOB_KINDS)
     jobs.configure(settings)
     for name, function in BROKER_TASKS.items():

@@ -61,7 +61,7 @@ from tortoise.transactions import in_transaction
 
 from astro_server.platform import metrics
 from astro_server.platform.auth.credentials import new_id
-from astro_server.platform.billing import billable as billing
+from astro_server.platform.billing import ledger as billing
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.models.jobs import Job
 from astro_server.platform.paging import newest_first

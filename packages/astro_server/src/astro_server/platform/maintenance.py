@@ -7,8 +7,8 @@ import logging
 from datetime import timedelta
 
 from astro_server.platform import jobs
-from astro_server.platform.billing import billable as billing
 from astro_server.platform.billing import idempotency
+from astro_server.platform.billing import ledger as billing
 from astro_server.platform.periodic import PeriodicTask
 
 log = logging.getLogger("astro_server.maintenance")

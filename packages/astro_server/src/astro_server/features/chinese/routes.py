@@ -35,7 +35,7 @@ from typing import Literal
 import msgspec
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag, validate_request
+from quart_schema import document_response, operation_id, tag
 
 from astro_calc.chinese import (
     BaziChart,
@@ -299,8 +299,7 @@ def _calendar(data: ChineseCalendarRequest) -> CalendarResult:
 
 @blueprint.post("/api/v3/chinese/bazi")
 @require_api_key
-@billable("chinese.bazi")
-@validate_request(BaziRequest)
+@billable("chinese.bazi", body=BaziRequest)
 @document_response(response_model(BaziResult, prefix=DOCS_PREFIX), 200)
 @tag(TAG)
 @operation_id("chineseBazi")
@@ -312,8 +311,7 @@ async def chinese_bazi(data: BaziRequest) -> Response:
 
 @blueprint.post("/api/v3/chinese/qimen")
 @require_api_key
-@billable("chinese.qimen")
-@validate_request(QimenRequest)
+@billable("chinese.qimen", body=QimenRequest)
 @document_response(response_model(QimenResult, prefix=DOCS_PREFIX), 200)
 @tag(TAG)
 @operation_id("chineseQimen")
@@ -325,8 +323,7 @@ async def chinese_qimen(data: QimenRequest) -> Response:
 
 @blueprint.post("/api/v3/chinese/calendar")
 @require_api_key
-@billable("chinese.calendar")
-@validate_request(ChineseCalendarRequest)
+@billable("chinese.calendar", body=ChineseCalendarRequest)
 @document_response(response_model(CalendarResult, prefix=DOCS_PREFIX), 200)
 @tag(TAG)
 @operation_id("chineseCalendar")
@@ -337,8 +334,7 @@ async def chinese_calendar(data: ChineseCalendarRequest) -> Response:
 
 @blueprint.post("/api/v3/korean/saju")
 @require_api_key
-@billable("korean.saju")
-@validate_request(SajuRequest)
+@billable("korean.saju", body=SajuRequest)
 @document_response(response_model(SajuResult, prefix=DOCS_PREFIX), 200)
 @tag(TAG)
 @operation_id("koreanSaju")

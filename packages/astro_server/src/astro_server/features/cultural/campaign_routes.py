@@ -31,7 +31,8 @@ from astro_server.features.cultural import tasks as campaign_tasks  # noqa: F401
 from astro_server.features.cultural.campaigns import content, store
 from astro_server.features.horoscopes.routes import PublishedHoroscope, Sign
 from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable, current_charge
+from astro_server.platform.billing.billable import billable
+from astro_server.platform.billing.ledger import current_charge
 from astro_server.platform.billing.pricing import tier_allows
 from astro_server.platform.delivery.retry import utc_now
 from astro_server.platform.delivery.schedule import (
@@ -245,8 +246,7 @@ async def _campaign(campaign_id: str) -> Any:
 
 @blueprint.post(BASE)
 @require_api_key
-@billable("campaigns.create", quantity=lambda body: body.days())
-@validate_request(CreateCampaignRequest)
+@billable("campaigns.create", body=CreateCampaignRequest, quantity=lambda body: body.days())
 @document_response(CampaignEnvelope, 201)
 @document_response(ErrorBody, 400)
 @tag(TAGS)

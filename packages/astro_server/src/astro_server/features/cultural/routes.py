@@ -17,7 +17,7 @@ from typing import Literal
 import msgspec
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag, validate_request
+from quart_schema import document_response, operation_id, tag
 
 from astro_calc.cultural.best_dates import MAX_COUNT, MAX_MARKETS, BestDates, best_dates
 from astro_calc.cultural.calendar import (
@@ -126,8 +126,7 @@ def _best(data: BestDatesRequest) -> BestDates:
 
 @blueprint.post("/api/v3/cultural/calendar")
 @require_api_key
-@billable("cultural.calendar")
-@validate_request(CalendarRequest)
+@billable("cultural.calendar", body=CalendarRequest)
 @document_response(response_model(MarketCalendar, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
@@ -142,8 +141,7 @@ async def cultural_calendar(data: CalendarRequest) -> Response:
 
 @blueprint.post("/api/v3/cultural/best-dates")
 @require_api_key
-@billable("cultural.best_dates")
-@validate_request(BestDatesRequest)
+@billable("cultural.best_dates", body=BestDatesRequest)
 @document_response(response_model(BestDates, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag, validate_request
+from quart_schema import document_response, operation_id, tag
 
 from astro_calc.numerology import (
     NumerologyProfile,
@@ -56,8 +56,7 @@ class NumerologyResult(BaseModel):
 
 @blueprint.post("/api/v3/numerology/profile")
 @require_api_key
-@billable("numerology.profile")
-@validate_request(ProfileRequest)
+@billable("numerology.profile", body=ProfileRequest)
 @document_response(NumerologyResult, 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)

@@ -31,7 +31,7 @@ from typing import Any, Literal, TypeVar, cast
 import msgspec
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from quart import Blueprint, Response, request
-from quart_schema import document_response, operation_id, tag, validate_request
+from quart_schema import document_response, operation_id, tag
 
 from astro_calc.errors import CalcInputError
 from astro_calc.hr import CompanyFounding, HrAssessment, hr_assessment
@@ -251,8 +251,7 @@ def requires_renderer_for_pdf(func: F) -> F:
 @blueprint.post("/api/v3/reports/hr-screening")
 @require_api_key
 @requires_renderer_for_pdf
-@billable("reports.hr_screening")
-@validate_request(HrScreeningRequest)
+@billable("reports.hr_screening", body=HrScreeningRequest)
 @document_response(response_model(HrScreeningResult, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @document_response(ErrorBody, 404)

@@ -31,7 +31,6 @@ from quart_schema import (
     operation_id,
     tag,
     validate_querystring,
-    validate_request,
 )
 
 from astro_server.features.common.subject import subject_errors
@@ -39,7 +38,8 @@ from astro_server.features.reports import service as reports
 from astro_server.features.reports.render.renderer import missing_components
 from astro_server.features.western.routes import WesternSubject
 from astro_server.platform.auth.guards import current_caller, require_api_key, require_session
-from astro_server.platform.billing.billable import billable, current_charge
+from astro_server.platform.billing.billable import billable
+from astro_server.platform.billing.ledger import current_charge
 from astro_server.platform.errors import APIError
 from astro_server.platform.responses import job_accepted, json_response
 from astro_server.platform.schemas import ErrorBody, JobHandle
@@ -215,8 +215,7 @@ def _documented(func: F) -> F:
 @blueprint.post("/api/v3/reports/natal/pdf")
 @require_api_key
 @requires_renderer
-@billable("reports.natal_pdf")
-@validate_request(NatalReportRequest)
+@billable("reports.natal_pdf", body=NatalReportRequest)
 @document_response(ReportResult, 200)
 @document_response(ReportJobHandle, 202)
 @_documented
@@ -256,8 +255,7 @@ async def get_report(report_id: str) -> Response:
 @blueprint.post("/v1/reports/natal")
 @require_session
 @requires_renderer
-@billable("reports.natal_pdf")
-@validate_request(NatalReportRequest)
+@billable("reports.natal_pdf", body=NatalReportRequest)
 @document_response(ReportResult, 200)
 @document_response(ReportJobHandle, 202)
 @_documented

@@ -37,7 +37,7 @@ from astro_server.features.reports.render.natal import Locale, natal_report_html
 from astro_server.features.reports.render.renderer import RendererUnavailable
 from astro_server.platform import files
 from astro_server.platform.auth.credentials import new_id
-from astro_server.platform.billing.billable import Charge
+from astro_server.platform.billing.ledger import Charge
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.files.service import now as files_now
 from astro_server.platform.jobs import FINISHED, JobKind, enqueue_job

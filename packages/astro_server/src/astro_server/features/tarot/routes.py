@@ -16,7 +16,6 @@ from quart_schema import (
     operation_id,
     tag,
     validate_querystring,
-    validate_request,
 )
 
 from astro_calc.tarot import TarotCard, TarotReading, draw_tarot, tarot_card, tarot_deck
@@ -61,8 +60,7 @@ class TarotCardList(BaseModel):
 
 @blueprint.post("/api/v3/tarot/draw")
 @require_api_key
-@billable("tarot.draw")
-@validate_request(DrawRequest)
+@billable("tarot.draw", body=DrawRequest)
 @document_response(response_model(TarotReading), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)

@@ -29,7 +29,7 @@ from typing import Literal
 import msgspec
 from pydantic import AwareDatetime, BaseModel, Field, ValidationInfo, field_validator
 from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag, validate_request
+from quart_schema import document_response, operation_id, tag
 
 from astro_calc.errors import CalcInputError
 from astro_calc.thai import (
@@ -258,8 +258,7 @@ def _calendar_year(year: int, source: YearTypeSource) -> ThaiCalendarYear:
 
 @blueprint.post("/api/v3/thai/calendar")
 @require_api_key
-@billable("thai.calendar")
-@validate_request(ThaiCalendarRequest)
+@billable("thai.calendar", body=ThaiCalendarRequest)
 @document_response(response_model(ThaiCalendarResult, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
@@ -279,8 +278,7 @@ async def thai_calendar(data: ThaiCalendarRequest) -> Response:
 
 @blueprint.post("/api/v3/thai/festivals")
 @require_api_key
-@billable("thai.festivals")
-@validate_request(ThaiFestivalsRequest)
+@billable("thai.festivals", body=ThaiFestivalsRequest)
 @document_response(response_model(FestivalYear, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
@@ -295,8 +293,7 @@ async def thai_festivals_route(data: ThaiFestivalsRequest) -> Response:
 
 @blueprint.post("/api/v3/thai/lunar")
 @require_api_key
-@billable("thai.lunar")
-@validate_request(ThaiLunarRequest)
+@billable("thai.lunar", body=ThaiLunarRequest)
 @document_response(response_model(LunarInfo, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
@@ -317,8 +314,7 @@ async def thai_lunar(data: ThaiLunarRequest) -> Response:
 
 @blueprint.post("/api/v3/thai/wheel")
 @require_api_key
-@billable("thai.wheel")
-@validate_request(ThaiWheelRequest)
+@billable("thai.wheel", body=ThaiWheelRequest)
 @document_response(response_model(ThaiWheelResult, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
@@ -338,8 +334,7 @@ async def thai_wheel(data: ThaiWheelRequest) -> Response:
 
 @blueprint.post("/api/v3/thai/auspicious-times")
 @require_api_key
-@billable("thai.auspicious_times")
-@validate_request(ThaiAuspiciousRequest)
+@billable("thai.auspicious_times", body=ThaiAuspiciousRequest)
 @document_response(response_model(AuspiciousSearch, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
@@ -366,8 +361,7 @@ class ThaiWheelDiagramRequest(ThaiWheelRequest, PictureOptions):
 
 @blueprint.post("/api/v3/thai/wheel/diagram")
 @require_api_key
-@billable("thai.wheel_diagram")
-@validate_request(ThaiWheelDiagramRequest)
+@billable("thai.wheel_diagram", body=ThaiWheelDiagramRequest)
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("thaiWheelDiagram")

@@ -16,7 +16,7 @@ from typing import Final, Literal
 import msgspec
 from pydantic import BaseModel, Field, field_validator
 from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag, validate_request
+from quart_schema import document_response, operation_id, tag
 
 from astro_calc.uranian import (
     PICTURE_COUNT,
@@ -182,8 +182,7 @@ def _factors(data: UranianChartRequest) -> UranianFactors:
 
 @blueprint.post("/api/v3/uranian/chart")
 @require_api_key
-@billable("uranian.chart")
-@validate_request(UranianChartRequest)
+@billable("uranian.chart", body=UranianChartRequest)
 @document_response(response_model(UranianChart), 200)
 @document_response(ErrorBody, 500)
 @tag(TAG)
@@ -196,8 +195,7 @@ async def uranian_chart_route(data: UranianChartRequest) -> Response:
 
 @blueprint.post("/api/v3/uranian/midpoints")
 @require_api_key
-@billable("uranian.midpoints")
-@validate_request(UranianChartRequest)
+@billable("uranian.midpoints", body=UranianChartRequest)
 @document_response(response_model(UranianMidpoints), 200)
 @tag(TAG)
 @operation_id("uranianMidpoints")
@@ -208,8 +206,7 @@ async def uranian_midpoints_route(data: UranianChartRequest) -> Response:
 
 @blueprint.post("/api/v3/uranian/planetary-pictures")
 @require_api_key
-@billable("uranian.planetary_pictures")
-@validate_request(UranianChartRequest)
+@billable("uranian.planetary_pictures", body=UranianChartRequest)
 @document_response(response_model(UranianPictures), 200)
 @tag(TAG)
 @operation_id("uranianPlanetaryPictures")
@@ -234,8 +231,7 @@ class UranianDialRequest(UranianChartRequest, PictureOptions):
 
 @blueprint.post("/api/v3/uranian/dial")
 @require_api_key
-@billable("uranian.dial")
-@validate_request(UranianDialRequest)
+@billable("uranian.dial", body=UranianDialRequest)
 @tag(TAG)
 @operation_id("uranianDial")
 async def uranian_dial_route(data: UranianDialRequest) -> Response:

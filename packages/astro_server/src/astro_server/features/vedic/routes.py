@@ -24,7 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag, validate_request
+from quart_schema import document_response, operation_id, tag
 
 from astro_calc import ephemeris, vedic
 from astro_calc.vedic import (
@@ -63,7 +63,8 @@ from astro_server.features.common.subject import (
 )
 from astro_server.features.vedic import tasks as vedic_tasks
 from astro_server.platform.auth.guards import current_caller, require_api_key
-from astro_server.platform.billing.billable import billable, current_charge
+from astro_server.platform.billing.billable import billable
+from astro_server.platform.billing.ledger import current_charge
 from astro_server.platform.jobs import enqueue_job
 from astro_server.platform.msgspec_docs import response_model
 from astro_server.platform.responses import job_accepted, json_response
@@ -188,8 +189,7 @@ class RemediesRequest(BaseModel):
 
 @blueprint.post("/api/v3/vedic/chart")
 @require_api_key
-@billable("vedic.chart", variant=interpretation_variant("vedic.chart"))
-@validate_request(ChartRequest)
+@billable("vedic.chart", body=ChartRequest, variant=interpretation_variant("vedic.chart"))
 @document_response(interpreted_model(SiderealChart, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
@@ -217,8 +217,11 @@ async def vedic_chart(data: ChartRequest) -> Response:
 
 @blueprint.post("/api/v3/vedic/kundli-matching")
 @require_api_key
-@billable("vedic.kundli_matching", variant=interpretation_variant("vedic.kundli_matching"))
-@validate_request(MatchRequest)
+@billable(
+    "vedic.kundli_matching",
+    body=MatchRequest,
+    variant=interpretation_variant("vedic.kundli_matching"),
+)
 @document_response(interpreted_model(KundliMatch, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
@@ -240,8 +243,7 @@ async def vedic_kundli_matching(data: MatchRequest) -> Response:
 
 @blueprint.post("/api/v3/vedic/kundli-matching/batch")
 @require_api_key
-@billable("vedic.kundli_matching_batch", quantity=lambda body: len(body.records))
-@validate_request(BatchRequest)
+@billable("vedic.kundli_matching_batch", body=BatchRequest, quantity=lambda body: len(body.records))
 @document_response(JobHandle, 202)
 @document_response(ErrorBody, 400)
 @tag(TAG)
@@ -263,8 +265,7 @@ async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
 
 @blueprint.post("/api/v3/vedic/dasha")
 @require_api_key
-@billable("vedic.dasha", variant=interpretation_variant("vedic.dasha"))
-@validate_request(DashaRequest)
+@billable("vedic.dasha", body=DashaRequest, variant=interpretation_variant("vedic.dasha"))
 @document_response(interpreted_model(VimshottariDasha, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
@@ -297,8 +298,7 @@ async def vedic_dasha(data: DashaRequest) -> Response:
 
 @blueprint.post("/api/v3/vedic/panchanga")
 @require_api_key
-@billable("vedic.panchanga")
-@validate_request(PanchangaRequest)
+@billable("vedic.panchanga", body=PanchangaRequest)
 @document_response(response_model(Panchanga, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
@@ -328,8 +328,7 @@ async def vedic_panchanga(data: PanchangaRequest) -> Response:
 
 @blueprint.post("/api/v3/vedic/remedies")
 @require_api_key
-@billable("vedic.remedies")
-@validate_request(RemediesRequest)
+@billable("vedic.remedies", body=RemediesRequest)
 @document_response(response_model(RemedyReport, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
@@ -364,8 +363,7 @@ class ChartDiagramRequest(PictureOptions):
 
 @blueprint.post("/api/v3/vedic/chart/diagram")
 @require_api_key
-@billable("vedic.chart_diagram")
-@validate_request(ChartDiagramRequest)
+@billable("vedic.chart_diagram", body=ChartDiagramRequest)
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicChartDiagram")

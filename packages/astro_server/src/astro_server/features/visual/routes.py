@@ -27,7 +27,8 @@ from astro_server.features.visual import EXTRA_HINT, missing_visual_dependencies
 from astro_server.features.visual import service as visual
 from astro_server.platform import files
 from astro_server.platform.auth.guards import current_caller, require_api_key
-from astro_server.platform.billing.billable import billable, forbidden_for_tier
+from astro_server.platform.billing.billable import billable
+from astro_server.platform.billing.ledger import current_charge, forbidden_for_tier
 from astro_server.platform.billing.pricing import OPERATIONS, tier_allows
 from astro_server.platform.errors import APIError
 from astro_server.platform.responses import job_accepted, json_response
@@ -223,8 +224,7 @@ async def complete_upload(upload_id: str) -> Response:
 
 @blueprint.post("/api/v3/visual-readings")
 @require_api_key
-@billable(OPERATION)
-@validate_request(ReadingRequest)
+@billable(OPERATION, body=ReadingRequest)
 @document_response(ReadingAccepted, 202)
 @document_response(ErrorBody, 400)
 @document_response(ErrorBody, 402)
@@ -235,8 +235,6 @@ async def complete_upload(upload_id: str) -> Response:
 async def create_reading(data: ReadingRequest) -> Response:
     """Queue a palm or face reading of a validated upload; billed at queue, refunded once if
     the reading fails. Poll the job, or ``GET /api/v3/visual-readings/{id}``."""
-    from astro_server.platform.billing.billable import current_charge
-
     charge = current_charge()
     caller = current_caller()
     reading, handle = await visual.create_reading(

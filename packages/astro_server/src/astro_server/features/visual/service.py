@@ -20,7 +20,7 @@ import numpy as np
 from astro_server.features.visual import writer
 from astro_server.features.visual.models import VisualReading, VisualUpload
 from astro_server.platform import files
-from astro_server.platform.billing.billable import Charge
+from astro_server.platform.billing.ledger import Charge
 from astro_server.platform.delivery.events import emit_account_event
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.files import service as file_service

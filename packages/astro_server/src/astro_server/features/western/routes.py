@@ -17,7 +17,7 @@ from typing import Literal
 import msgspec
 from pydantic import BaseModel, Field, field_validator
 from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag, validate_request
+from quart_schema import document_response, operation_id, tag
 
 from astro_calc import western
 from astro_calc.ephemeris import FIRST_YEAR, LAST_YEAR
@@ -226,8 +226,7 @@ class ProgressionsResult(msgspec.Struct, frozen=True):
 
 @blueprint.post("/api/v3/western/natal")
 @require_api_key
-@billable("western.natal", variant=interpretation_variant("western.natal"))
-@validate_request(NatalRequest)
+@billable("western.natal", body=NatalRequest, variant=interpretation_variant("western.natal"))
 @document_response(interpreted_model(NatalChart), 200)
 @tag(TAG)
 @operation_id("westernNatal")
@@ -245,8 +244,7 @@ async def western_natal(data: NatalRequest) -> Response:
 
 @blueprint.post("/api/v3/western/synastry")
 @require_api_key
-@billable("western.synastry", variant=interpretation_variant("western.synastry"))
-@validate_request(PairRequest)
+@billable("western.synastry", body=PairRequest, variant=interpretation_variant("western.synastry"))
 @document_response(interpreted_model(Synastry), 200)
 @tag(TAG)
 @operation_id("westernSynastry")
@@ -272,8 +270,9 @@ async def western_synastry(data: PairRequest) -> Response:
 
 @blueprint.post("/api/v3/western/composite")
 @require_api_key
-@billable("western.composite", variant=interpretation_variant("western.composite"))
-@validate_request(CompositeRequest)
+@billable(
+    "western.composite", body=CompositeRequest, variant=interpretation_variant("western.composite")
+)
 @document_response(interpreted_model(CompositeChart), 200)
 @tag(TAG)
 @operation_id("westernComposite")
@@ -300,8 +299,7 @@ async def western_composite(data: CompositeRequest) -> Response:
 
 @blueprint.post("/api/v3/western/returns")
 @require_api_key
-@billable("western.returns", variant=interpretation_variant("western.returns"))
-@validate_request(ReturnsRequest)
+@billable("western.returns", body=ReturnsRequest, variant=interpretation_variant("western.returns"))
 @document_response(interpreted_model(ReturnChart), 200)
 @tag(TAG)
 @operation_id("westernReturns")
@@ -345,8 +343,11 @@ async def western_returns(data: ReturnsRequest) -> Response:
 
 @blueprint.post("/api/v3/western/progressions")
 @require_api_key
-@billable("western.progressions", variant=interpretation_variant("western.progressions"))
-@validate_request(ProgressionsRequest)
+@billable(
+    "western.progressions",
+    body=ProgressionsRequest,
+    variant=interpretation_variant("western.progressions"),
+)
 @document_response(interpreted_model(ProgressionsResult), 200)
 @tag(TAG)
 @operation_id("westernProgressions")
@@ -388,8 +389,9 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
 
 @blueprint.post("/api/v3/western/transits")
 @require_api_key
-@billable("western.transits", variant=interpretation_variant("western.transits"))
-@validate_request(TransitsRequest)
+@billable(
+    "western.transits", body=TransitsRequest, variant=interpretation_variant("western.transits")
+)
 @document_response(interpreted_model(TransitReport), 200)
 @tag(TAG)
 @operation_id("westernTransits")
@@ -461,8 +463,7 @@ def _natal_chart(data: NatalFields) -> NatalChart:
 
 @blueprint.post("/api/v3/western/natal/wheel")
 @require_api_key
-@billable("western.natal_wheel")
-@validate_request(NatalWheelRequest)
+@billable("western.natal_wheel", body=NatalWheelRequest)
 @tag(TAG)
 @operation_id("westernNatalWheel")
 @names_subject_fields
@@ -477,8 +478,7 @@ async def western_natal_wheel(data: NatalWheelRequest) -> Response:
 
 @blueprint.post("/api/v3/western/synastry/wheel")
 @require_api_key
-@billable("western.synastry_wheel")
-@validate_request(SynastryWheelRequest)
+@billable("western.synastry_wheel", body=SynastryWheelRequest)
 @tag(TAG)
 @operation_id("westernSynastryWheel")
 async def western_synastry_wheel(data: SynastryWheelRequest) -> Response:
@@ -502,8 +502,7 @@ async def western_synastry_wheel(data: SynastryWheelRequest) -> Response:
 
 @blueprint.post("/api/v3/western/transits/wheel")
 @require_api_key
-@billable("western.transits_wheel")
-@validate_request(TransitsWheelRequest)
+@billable("western.transits_wheel", body=TransitsWheelRequest)
 @tag(TAG)
 @operation_id("westernTransitsWheel")
 @names_subject_fields

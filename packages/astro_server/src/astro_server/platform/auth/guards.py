@@ -20,8 +20,7 @@ Stack them under the route decorator::
 
     @blueprint.post("/api/v3/western/natal")
     @require_api_key
-    @billable("western.natal")
-    @validate_request(NatalRequest)
+    @billable("western.natal", body=NatalRequest)
     async def natal(data: NatalRequest) -> Response: ...
 
 Session routes also check the customer's team role (``platform/auth/roles.py``: GET needs
