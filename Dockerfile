@@ -44,23 +44,30 @@ RUN /opt/uv/bin/uv sync --frozen --no-dev --no-editable --no-cache \
 FROM ${BASE_IMAGE} AS runtime
 # Chromium prints the PDF reports (the server launches /usr/bin/chromium through playwright; the
 # report fonts are bundled in the package, DejaVu is only the fallback fontconfig wants);
-# libgl1 is what OpenCV (the visual readings' extra) loads; tini is PID 1, so the Chromium
+# libatomic1 is what playwright's bundled node driver links; libgl1 and libglib2.0-0 are what
+# OpenCV (the visual readings' extra) loads; tini is PID 1, so the Chromium
 # processes a report leaves behind are reaped and signals reach astro-server.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        chromium fonts-dejavu-core fontconfig libgl1 libglib2.0-0 tini \
+        chromium fonts-dejavu-core fontconfig libatomic1 libgl1 libglib2.0-0 tini \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
-RUN useradd --system --uid 10001 --user-group --home-dir /home/astro --create-home \
+RUN groupadd --gid 10001 astro \
+    && useradd --uid 10001 --gid 10001 --home-dir /home/astro --create-home \
         --shell /usr/sbin/nologin astro \
     && install -d -o astro -g astro -m 0700 /var/lib/astro
 COPY --from=build /opt/astro/venv /opt/astro/venv
 COPY deploy/docker/healthcheck.py /usr/local/lib/astro/healthcheck.py
+# Caches (fontconfig, matplotlib) go to /tmp, so the root file system can be read-only
+# (docker run --read-only --tmpfs /tmp; readOnlyRootFilesystem with an emptyDir on /tmp).
 ENV PATH=/opt/astro/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     ASTRO_DATA_DIR=/var/lib/astro \
     ASTRO_HOST=0.0.0.0 \
     ASTRO_PORT=8000 \
-    ASTRO_CHROMIUM_PATH=/usr/bin/chromium
+    ASTRO_CHROMIUM_PATH=/usr/bin/chromium \
+    XDG_CACHE_HOME=/tmp/.cache \
+    XDG_CONFIG_HOME=/tmp/.config \
+    MPLCONFIGDIR=/tmp/.matplotlib
 USER astro
 WORKDIR /home/astro
 EXPOSE 8000
