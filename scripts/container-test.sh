@@ -334,3 +334,4 @@ docker stats --no-stream --format '{{.Name}} {{.MemUsage}}' "${CONTAINERS[@]}" \
   | sed 's/^/    memory: /' >&2
 phase "HEALTHCHECK healthy; every container still running"
 log "PASSED: image $(( SIZE / 1000000 )) MB"
+echo "container-test: 1 passed, 0 failed"
