@@ -4,9 +4,9 @@
 # runs the image's `migrate`, `serve`, `worker` and `scheduler` against a PostgreSQL, a Redis (AOF)
 # and an S3 server (moto) this script starts on loopback ports; every container uses the host's
 # network. Checks: the image runs as a non-root user, /readyz answers 200 with the PDF renderer
-# ready, an account made with the image's `create-account` gets a billed async natal PDF report
-# through the queue (job succeeded, credits charged once, the PDF downloads), and Docker's
-# HEALTHCHECK reports the API container healthy. Prints the time of each phase, the image size
+# and the visual readings' models ready, an account made with the image's `create-account` gets
+# a billed async natal PDF report through the queue (job succeeded, credits charged once, the PDF
+# downloads), and Docker's HEALTHCHECK reports the API container healthy. Prints the time of each phase, the image size
 # and the worker's memory after the render.
 #
 # Skips (exit 0, with the reason) where Docker cannot run: not root and no running daemon, or
@@ -278,8 +278,9 @@ def fail(message: str) -> None:
 
 
 status, ready = call("GET", "/readyz")
-if ready.get("checks", {}).get("pdf_renderer") != "ok":
-    fail(f"/readyz says the PDF renderer is not ready: {ready}")
+for capability in ("pdf_renderer", "visual"):  # Chromium; OpenCV and MediaPipe (libGL)
+    if ready.get("checks", {}).get(capability) != "ok":
+        fail(f"/readyz says {capability} is not ready: {ready}")
 status, before = call("GET", "/api/v3/account")
 balance = before["account"]["credits_balance"]
 status, handle = call(
