@@ -332,7 +332,23 @@ for name in "${CONTAINERS[@]}"; do
 done
 # Memory after one report (the worker keeps its Chromium), for docs/operations.md, Sizing.
 docker stats --no-stream --format '{{.Name}} {{.MemUsage}}' "${CONTAINERS[@]}" \
-  | sed 's/^/    memory: /' >&2
+  | sed 's/^/    memory (cgroup): /' >&2
+# Proportional set size of every process in the worker (Python, playwright's driver, Chromium):
+# shared pages counted once, unlike a sum of RSS.
+docker exec "${CONTAINERS[1]}" python3 -c '
+import glob, re
+total, names = 0, {}
+for path in glob.glob("/proc/[0-9]*/smaps_rollup"):
+    try:
+        text = open(path).read()
+        name = open(path.replace("smaps_rollup", "comm")).read().strip()
+    except OSError:
+        continue
+    kb = int(re.search(r"^Pss:\s+(\d+)", text, re.M).group(1))
+    total += kb
+    names[name] = names.get(name, 0) + kb
+parts = ", ".join(f"{n} {kb // 1024}" for n, kb in sorted(names.items(), key=lambda i: -i[1]))
+print(f"worker PSS {total // 1024} MiB ({parts})")' | sed 's/^/    memory: /' >&2
 phase "HEALTHCHECK healthy; every container still running"
 log "PASSED: image $(( SIZE / 1000000 )) MB"
 echo "container-test: 1 passed, 0 failed"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import http.server
 import importlib.util
+import os
 import re
 import shutil
 import subprocess
@@ -259,6 +260,8 @@ def test_docker_compose_config_accepts_the_file(tmp_path: Path) -> None:
     }
     env_file = tmp_path / ".env"
     env_file.write_text("".join(f"{k}={v}\n" for k, v in values.items()))
+    # Compose prefers the process environment to the env file: pass none of ours.
+    clean_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     out = subprocess.run(
         [
             tool,
@@ -274,6 +277,7 @@ def test_docker_compose_config_accepts_the_file(tmp_path: Path) -> None:
         text=True,
         timeout=60,
         check=False,
+        env=clean_env,
     )
     assert out.returncode == 0, out.stderr
     rendered = yaml.safe_load(out.stdout)
@@ -298,7 +302,7 @@ def test_docker_compose_config_accepts_the_file(tmp_path: Path) -> None:
         text=True,
         timeout=60,
         check=False,
-        env={"PATH": "/usr/bin:/bin"},
+        env=clean_env,
     )
     assert out.returncode != 0
     assert "ASTRO_SECRET_KEY" in out.stderr
