@@ -12,8 +12,10 @@
 # Skips (exit 0, with the reason) where Docker cannot run: not root and no running daemon, or
 # dockerd fails to start (no overlay, no cgroups). Installs docker.io and mmdebstrap with apt-get
 # when missing and root. Starts dockerd when none is running, and stops the one it started.
+# Then runs scripts/compose-test.sh (compose.yaml's whole topology from the same image).
 # Environment: ASTRO_CT_REBUILD_BASE=1 remakes the base image even when it exists;
-# ASTRO_CT_KEEP=1 leaves the containers (not the services) for inspection.
+# ASTRO_CT_KEEP=1 leaves the containers (not the services) for inspection; ASTRO_CT_COMPOSE=0
+# leaves out the compose test.
 set -euo pipefail
 export UV_PYTHON_DOWNLOADS=never
 cd "$(dirname "$0")/.."
@@ -352,3 +354,10 @@ print(f"worker PSS {total // 1024} MiB ({parts})")' | sed 's/^/    memory: /' >&
 phase "HEALTHCHECK healthy; every container still running"
 log "PASSED: image $(( SIZE / 1000000 )) MB"
 echo "container-test: 1 passed, 0 failed"
+
+# compose.yaml's topology from the same image, while this dockerd runs (ASTRO_CT_COMPOSE=0: not).
+if [ "${ASTRO_CT_COMPOSE:-1}" != 0 ]; then
+  docker rm -f "${CONTAINERS[@]}" >/dev/null 2>&1 || true
+  CONTAINERS=()
+  bash scripts/compose-test.sh
+fi
