@@ -32,7 +32,7 @@ phase() {
   log "$1 ($(( now - phase_started )) s)"
   phase_started=$now
 }
-skip() { log "SKIPPED: $*"; exit 0; }
+skip() { [ -n "${WORK:-}" ] && rm -rf "$WORK"; log "SKIPPED: $*"; exit 0; }
 # The legacy builder: Debian's docker.io has no buildx, and BuildKit is not needed here.
 export DOCKER_BUILDKIT=0
 
@@ -69,7 +69,6 @@ if ! docker info >/dev/null 2>&1; then
     tail -5 "$WORK/dockerd.log" >&2 || true
     kill "$DOCKERD_PID" 2>/dev/null || true
     wait "$DOCKERD_PID" 2>/dev/null || true
-    rm -rf "$WORK"
     skip "dockerd cannot run on this machine (its last lines are above)"
   fi
 fi
