@@ -149,6 +149,8 @@ if [ "${ASTRO_TEST_SKIP_LINT:-0}" != 1 ]; then
   "${UV[@]}" run --frozen ruff format --check .
   log "mypy"
   "${UV[@]}" run --frozen mypy
+  log "import contracts (import-linter)"
+  "${UV[@]}" run --frozen lint-imports
 fi
 # Test files run in parallel processes (pytest-xdist, a file's tests stay in one process): most
 # of the end-to-end time is spent waiting on subprocesses, workers and schedulers, so more

@@ -59,11 +59,12 @@ from astro_server.platform import files
 from astro_server.platform.delivery import events
 from astro_server.settings import Settings
 from astro_server.platform import broker as broker_module
-from astro_server.platform.delivery import tasks as delivery  # noqa: F401
+from astro_server.registry import build_platform
 
 
 async def main(command, *args):
     settings = Settings.from_env()
+    build_platform(settings)
     await init_db(settings)
     broker = broker_module.make_broker(settings)
     await broker.startup()

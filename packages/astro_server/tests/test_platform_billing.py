@@ -21,8 +21,7 @@ from quart_schema import DataSource, document_response, validate_querystring, va
 from tortoise.functions import Sum
 
 from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable
-from astro_server.platform.billing.ledger import current_charge
+from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.errors import APIError
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.billing import IdempotencyRecord, LedgerEntry

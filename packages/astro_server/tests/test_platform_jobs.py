@@ -25,7 +25,7 @@ from tortoise.transactions import in_transaction
 from astro_server.platform import jobs
 from astro_server.platform.auth.guards import current_caller, require_api_key
 from astro_server.platform.billing import ledger as billing
-from astro_server.platform.billing.billable import billable
+from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.jobs import JobKind, Progress, enqueue_job
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.billing import LedgerEntry
@@ -51,7 +51,7 @@ async def queue_work(data: Work) -> Response:
         Records(data.records),
         account_id=caller.account_id,
         livemode=caller.livemode,
-        charge=billing.current_charge(),
+        charge=current_charge(),
     )
     return job_accepted(handle)
 

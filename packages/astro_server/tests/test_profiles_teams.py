@@ -21,6 +21,7 @@ from quart import Quart
 import astro_sdk
 from astro_sdk import AsyncAstroClient
 from astro_server.features.profiles import crypto as profile_crypto
+from astro_server.features.profiles import service as profiles_service
 from astro_server.platform import db, runtime
 from astro_server.platform.auth import accounts
 from astro_server.platform.models.accounts import Customer
@@ -314,7 +315,7 @@ async def test_crypto_shred_makes_the_accounts_profiles_unreadable(app: Quart, s
         assert (await client.profiles.get(prof.id)).name == NAME  # the key is cached now
         assert (await client.western.natal(subject={"profile_id": prof.id})).api_response
         async with app.app_context():  # as the operator's CLI does, in the server's process
-            assert await profile_crypto.crypto_shred(account_id) == 1
+            assert await profiles_service.crypto_shred(account_id) == 1
         with pytest.raises(astro_sdk.NotFoundError):
             await client.profiles.get(prof.id)
         with pytest.raises(astro_sdk.NotFoundError):

@@ -309,7 +309,7 @@ def cmd_rotate_master_key(args: argparse.Namespace) -> int:
 
 
 def cmd_crypto_shred(args: argparse.Namespace) -> int:
-    from astro_server.features.profiles.crypto import crypto_shred
+    from astro_server.features.profiles.service import crypto_shred
     from astro_server.platform.audit import record_audit
     from astro_server.platform.caller import Caller
 

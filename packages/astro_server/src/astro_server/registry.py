@@ -11,7 +11,7 @@ the CLI, each taking the parts it needs:
   (:class:`~astro_server.platform.jobs.JobKind`);
 * :data:`PERIODIC_TASKS`: what the scheduler runs
   (:class:`~astro_server.platform.periodic.PeriodicTask`);
-* :data:`BROKER_TASKS`: taskiq tasks that are not jobs (one webhook delivery attempt).
+* :data:`BROKER_TASKS`: the taskiq tasks (run one job; one webhook delivery attempt).
 
 ``tests/test_registry.py`` fails when a job kind, periodic task or model module exists that is
 not listed here.
@@ -30,6 +30,7 @@ from astro_server.features.reports.service import NATAL_REPORT
 from astro_server.features.vedic.tasks import KUNDLI_BATCH
 from astro_server.features.visual.service import READING
 from astro_server.platform import jobs, maintenance
+from astro_server.platform.broker import RUN_JOB_TASK
 from astro_server.platform.delivery import tasks as delivery_tasks
 from astro_server.platform.delivery.engine import DELIVER_TASK
 from astro_server.platform.jobs import JobKind
@@ -53,6 +54,7 @@ PERIODIC_TASKS: tuple[PeriodicTask, ...] = (
 )
 
 BROKER_TASKS: dict[str, Callable[..., Awaitable[Any]]] = {
+    RUN_JOB_TASK: jobs.run_job,
     DELIVER_TASK: delivery_tasks.deliver_task,
 }
 

@@ -5,9 +5,9 @@ Embedded mode uses ``InMemoryBroker`` (jobs run in the API process). Production 
 by a dead worker is delivered again (after ``idle_timeout``); the scheduler's job sweeper is the
 second net (it re-queues jobs whose lease expired).
 
-One task exists, ``astro.run_job``: it runs a job row through :mod:`astro_server.platform.jobs`.
-Job kinds are listed in the registry (``JobKind``), not as separate taskiq tasks. Engines that
-are not jobs (webhook delivery: ``astro.deliver``) are the registry's ``BROKER_TASKS``.
+Two tasks exist, both listed in the registry's ``BROKER_TASKS``: ``astro.run_job`` runs a job row
+through :func:`astro_server.platform.jobs.run_job`, ``astro.deliver`` one webhook attempt. Job
+kinds are not taskiq tasks of their own: every job goes through ``astro.run_job``.
 """
 
 from __future__ import annotations
@@ -27,14 +27,9 @@ _extra_tasks: dict[str, Callable[..., Awaitable[Any]]] = {}
 
 
 def register_task(task_name: str, function: Callable[..., Awaitable[Any]]) -> None:
-    """Another taskiq task, registered on every broker made after this call (import time)."""
+    """A taskiq task, registered on every broker made after this call (the registry's
+    ``BROKER_TASKS``: ``astro.run_job`` and ``astro.deliver``)."""
     _extra_tasks[task_name] = function
-
-
-async def _run_job_task(job_id: str) -> None:
-    from astro_server.platform.jobs import run_job
-
-    await run_job(job_id)
 
 
 def make_broker(settings: Settings) -> AsyncBroker:
@@ -57,7 +52,6 @@ def make_broker(settings: Settings) -> AsyncBroker:
         )
     else:
         broker = InMemoryBroker(max_async_tasks=settings.worker_concurrency)
-    broker.register_task(_run_job_task, task_name=RUN_JOB_TASK)
     for task_name, function in _extra_tasks.items():
         broker.register_task(function, task_name=task_name)
     return broker

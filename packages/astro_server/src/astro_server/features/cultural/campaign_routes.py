@@ -31,8 +31,7 @@ from astro_server.features.cultural import tasks as campaign_tasks  # noqa: F401
 from astro_server.features.cultural.campaigns import content, store
 from astro_server.features.horoscopes.routes import PublishedHoroscope, Sign
 from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable
-from astro_server.platform.billing.ledger import current_charge
+from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.billing.pricing import tier_allows
 from astro_server.platform.delivery.retry import utc_now
 from astro_server.platform.delivery.schedule import (

@@ -19,8 +19,8 @@ AES-256-GCM with HKDF-SHA256-derived keys and ciphertexts bound to a row id):
   account webhook endpoints (``SecretBox`` under the same master key) are re-encrypted in the same
   transaction. (Signed file URLs, keyed from the master key too, stop verifying after the
   restart: they are short-lived and re-issued on request.)
-* **Crypto-shred** (:func:`crypto_shred`, CLI ``crypto-shred``): the account's wrapped data keys
-  are set to null. Its profiles stay as unreadable ciphertext; the API answers them 404.
+* **Crypto-shred** (``service.crypto_shred``, CLI ``crypto-shred``): the account's wrapped data
+  keys are set to null. Its profiles stay as unreadable ciphertext; the API answers them 404.
 
 **Cache**: unwrapping means an HKDF and an AES-GCM decryption; each process keeps the unwrapped
 key of a (data key id, wrapped ciphertext) pair for :data:`CACHE_TTL_S` seconds. The pair is read
@@ -212,15 +212,3 @@ async def rotate_master_key(old_key: str, new_key: str) -> tuple[int, int]:
                 secrets_done += 1
     forget_keys()
     return keys_done, secrets_done
-
-
-async def crypto_shred(account_id: str) -> int:
-    """Destroy the account's data keys; returns how many. Its profiles can never be read again."""
-    from astro_server.features.profiles.service import announce_change
-
-    count = await AccountDataKey.filter(account_id=account_id, wrapped_key__not_isnull=True).update(
-        wrapped_key=None, destroyed_at=clock.now()
-    )
-    forget_keys()
-    await announce_change()  # every process drops its resolved references of the account
-    return int(count)

@@ -39,7 +39,7 @@ from tortoise.transactions import in_transaction
 
 from astro_server.features.feeds.service import iso
 from astro_server.features.profiles import crypto as profile_crypto
-from astro_server.features.profiles.models import ClientProfile, ClientProfileTag
+from astro_server.features.profiles.models import AccountDataKey, ClientProfile, ClientProfileTag
 from astro_server.platform import clock, db, runtime
 from astro_server.platform.audit import event_view, record_audit
 from astro_server.platform.auth import credentials
@@ -72,6 +72,18 @@ async def announce_change(announce: Announce | None = None) -> None:
 
     _references.clear()
     await (announce or announce_from_cli)()
+
+
+async def crypto_shred(account_id: str, announce: Announce | None = None) -> int:
+    """Destroy the account's data keys; returns how many. Its profiles can never be read again
+    (see :mod:`astro_server.features.profiles.crypto`), and every process drops the references
+    it resolved."""
+    count = await AccountDataKey.filter(account_id=account_id, wrapped_key__not_isnull=True).update(
+        wrapped_key=None, destroyed_at=clock.now()
+    )
+    profile_crypto.forget_keys()
+    await announce_change(announce)
+    return int(count)
 
 
 def _master_key() -> str:

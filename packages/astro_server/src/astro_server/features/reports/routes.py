@@ -38,8 +38,7 @@ from astro_server.features.reports import service as reports
 from astro_server.features.reports.render.renderer import missing_components
 from astro_server.features.western.routes import WesternSubject
 from astro_server.platform.auth.guards import current_caller, require_api_key, require_session
-from astro_server.platform.billing.billable import billable
-from astro_server.platform.billing.ledger import current_charge
+from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.errors import APIError
 from astro_server.platform.responses import job_accepted, json_response
 from astro_server.platform.schemas import ErrorBody, JobHandle

@@ -63,8 +63,7 @@ from astro_server.features.common.subject import (
 )
 from astro_server.features.vedic import tasks as vedic_tasks
 from astro_server.platform.auth.guards import current_caller, require_api_key
-from astro_server.platform.billing.billable import billable
-from astro_server.platform.billing.ledger import current_charge
+from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.jobs import enqueue_job
 from astro_server.platform.msgspec_docs import response_model
 from astro_server.platform.responses import job_accepted, json_response

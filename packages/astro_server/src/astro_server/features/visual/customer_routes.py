@@ -33,8 +33,7 @@ from astro_server.features.visual.routes import (
     _require_extra,
 )
 from astro_server.platform.auth.guards import current_caller, require_session
-from astro_server.platform.billing.billable import billable
-from astro_server.platform.billing.ledger import current_charge
+from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.errors import validation_error
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody

@@ -27,8 +27,8 @@ from astro_server.features.visual import EXTRA_HINT, missing_visual_dependencies
 from astro_server.features.visual import service as visual
 from astro_server.platform import files
 from astro_server.platform.auth.guards import current_caller, require_api_key
-from astro_server.platform.billing.billable import billable
-from astro_server.platform.billing.ledger import current_charge, forbidden_for_tier
+from astro_server.platform.billing.billable import billable, current_charge
+from astro_server.platform.billing.ledger import forbidden_for_tier
 from astro_server.platform.billing.pricing import OPERATIONS, tier_allows
 from astro_server.platform.errors import APIError
 from astro_server.platform.responses import job_accepted, json_response

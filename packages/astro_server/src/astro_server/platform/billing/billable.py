@@ -33,7 +33,7 @@ is charged before step 6:
    the tier check again and the conditional debit with its ledger row (402 when short). A key
    already used replays its first response or answers 409, charging nothing.
 7. The handler runs, with ``data=`` the validated model; it can read the charge with
-   :func:`~astro_server.platform.billing.ledger.current_charge` (``enqueue_job`` does, so a
+   :func:`current_charge` (``enqueue_job`` does, so a
    queued job knows what to refund if it fails).
 8. A handler that raises or answers 4xx/5xx is refunded (a ledger row) and its key released;
    otherwise the response is stored for replay under its key. Either way it carries
@@ -54,7 +54,7 @@ from astro_server.platform import db, metrics
 from astro_server.platform.billing import idempotency
 from astro_server.platform.billing.body import load_body
 from astro_server.platform.billing.claims import Claimant, claim_and_debit, release_claim
-from astro_server.platform.billing.ledger import forbidden_for_tier
+from astro_server.platform.billing.ledger import Charge, forbidden_for_tier
 from astro_server.platform.billing.pricing import OPERATIONS, price, tier_allows
 from astro_server.platform.errors import APIError
 from astro_server.platform.models.accounts import Account
@@ -184,6 +184,13 @@ def billable(
         return cast(F, wrapper)
 
     return decorator
+
+
+def current_charge() -> Charge | None:
+    """The charge of the request being served (set by ``@billable`` before its handler runs);
+    a route hands it to the service that queues the job it pays for."""
+    charge = getattr(g, "charge", None)
+    return charge if isinstance(charge, Charge) else None
 
 
 def _credit_headers(charged: int, remaining: int, price_: int) -> dict[str, str]:

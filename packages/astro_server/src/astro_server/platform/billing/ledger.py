@@ -24,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from quart import g
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
@@ -38,19 +37,13 @@ from astro_server.platform.models.billing import IdempotencyRecord, LedgerEntry
 
 @dataclass(frozen=True)
 class Charge:
-    """What one request paid: read it in a handler with :func:`current_charge`."""
+    """What one request paid (a route reads it with ``billable.current_charge()``)."""
 
     account_id: str
     operation: str
     credits: int
     ledger_entry_id: int | None
     balance_after: int
-
-
-def current_charge() -> Charge | None:
-    """The charge of the request being served (set by ``@billable`` before its handler runs)."""
-    charge = getattr(g, "charge", None)
-    return charge if isinstance(charge, Charge) else None
 
 
 def forbidden_for_tier(operation_name: str, op: Operation, tier: str) -> APIError:
