@@ -1,1 +1,2 @@
-"""features.auth."""
+"""Authentication (tag group Authentication): customer login and logout (session tokens).
+"""

@@ -1,5 +1,5 @@
-"""Report brand profiles (session routes; a profile belongs to the customer's account): spec
-endpoint 4 (``PATCH``) and create, list, get, delete around it.
+"""Report brand profiles (session routes; a profile belongs to the customer's account): update
+(``PATCH``), create, list, get and delete.
 
 Another account's profile is 404. Brand profiles are the account's objects: any role reads them,
 admins and owners change them (``platform/auth/roles.py``). Field rules and the logo's handling:
@@ -176,7 +176,7 @@ async def get_profile(profile_id: str) -> Response:
 @tag(TAGS)
 @operation_id("updateReportBrandProfile")
 async def update_profile(profile_id: str, data: UpdateProfileRequest) -> Response:
-    """Update a report brand profile (spec endpoint 4): ``name`` and/or ``branding``; the fields
+    """Update a report brand profile: ``name`` and/or ``branding``; the fields
     given replace those stored (inside ``branding`` too; null removes a field). A ``logo_url``
     given is fetched again and the old stored logo deleted."""
     profile = await brands.owned_profile(g.account.id, profile_id)

@@ -1,1 +1,2 @@
-"""features.chinese."""
+"""Chinese & Korean: BaZi, Qi Men Dun Jia and Saju routes over astro_calc.chinese.
+"""

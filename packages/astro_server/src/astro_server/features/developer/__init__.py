@@ -1,1 +1,3 @@
-"""features.developer."""
+"""Developer workflow: account, usage, ledger, API keys, audit log (routes.py), estimates
+(estimates.py) and job polling (jobs_routes.py).
+"""

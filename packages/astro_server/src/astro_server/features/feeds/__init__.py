@@ -1,1 +1,3 @@
-"""features.feeds."""
+"""Customer delivery: horoscope feed subscriptions (session routes) delivered by the platform's
+delivery engine.
+"""

@@ -1,4 +1,4 @@
-"""Customer delivery: horoscope feed subscriptions (spec endpoints 1-3, plus the operations an
+"""Customer delivery: horoscope feed subscriptions (create, list and get, plus the operations an
 integrator of a webhook service expects: get, delete, rotate-secret, test, deliveries, retry).
 
 Session bearer only; an API key gets 401. Another customer's subscription is 404. The signing

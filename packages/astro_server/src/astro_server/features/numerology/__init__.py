@@ -1,1 +1,2 @@
-"""features.numerology."""
+"""Tarot & Numerology: the numerology profile route.
+"""

@@ -1,1 +1,2 @@
-"""features.tarot."""
+"""Tarot & Numerology: tarot draws and the card list.
+"""

@@ -1,1 +1,2 @@
-"""features.team."""
+"""Customer team: the account's logins, invitations and roles.
+"""

@@ -1,1 +1,2 @@
-"""features.thai."""
+"""Thai Astrology: calendar, auspicious times, lunar dates, festivals and the Taksa wheel.
+"""

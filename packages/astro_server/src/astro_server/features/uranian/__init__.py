@@ -1,1 +1,2 @@
-"""features.uranian."""
+"""Uranian: charts, midpoints and planetary pictures.
+"""

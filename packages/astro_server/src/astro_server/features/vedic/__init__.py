@@ -1,1 +1,2 @@
-"""features.vedic."""
+"""Vedic: charts, matching (and its batch job in tasks.py), dasha and remedies.
+"""

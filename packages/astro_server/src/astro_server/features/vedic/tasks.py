@@ -1,4 +1,4 @@
-"""Job handler for the kundli matching batch (spec operation 11).
+"""Job handler for the kundli matching batch (``POST /api/v3/vedic/kundli-matching/batch``).
 
 The result holds one entry per record, in request order: ``{"id", "status": "succeeded",
 "result": <match>}`` or ``{"id", "status": "failed", "error": {"error": "validation_error",

@@ -1,5 +1,5 @@
 """Customer visual readings (session routes): the API-key flow under ``/v1/visual-readings``
-for a logged-in customer, billed to the customer's account, plus spec endpoint 6, the usage and
+for a logged-in customer, billed to the customer's account, plus the usage and
 cost analytics. Every handler calls the same service as the API-key routes."""
 
 from __future__ import annotations

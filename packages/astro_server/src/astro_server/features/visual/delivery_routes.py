@@ -1,4 +1,4 @@
-"""Visual-reading deliveries (session; spec endpoint 5): ``POST /v1/visual-reading-deliveries``
+"""Visual-reading deliveries (session): ``POST /v1/visual-reading-deliveries``
 ``{destination, event_types}`` -> 201 ``{subscription}`` (+ ``signing_secret`` for a webhook);
 list (paged: ``limit`` 1..100, ``cursor``, ``next_cursor``), get, ``PATCH {active}``, delete,
 and each subscription's delivery log (``/{id}/deliveries``, paged the same way). See

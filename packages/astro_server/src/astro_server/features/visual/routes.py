@@ -1,4 +1,4 @@
-"""Visual readings (API key; spec endpoints 7 and 8) and the signed upload PUT.
+"""Visual readings (API key) and the signed upload PUT.
 
 ``POST /api/v3/visual-readings/uploads`` grants an upload; ``PUT /uploads/{id}?expires&
 signature`` (the URL is the credential) receives the bytes; ``POST .../uploads/{id}/complete``

@@ -1,1 +1,2 @@
-"""features.western."""
+"""Western: natal, synastry, composite, returns, progressions, transits and their pictures.
+"""

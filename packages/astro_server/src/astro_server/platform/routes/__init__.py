@@ -1,1 +1,2 @@
-"""platform.routes."""
+"""The platform's own routes: health and readiness, the OpenAPI docs, metrics.
+"""
