@@ -1,2 +1,1 @@
-"""Authentication (tag group Authentication): customer login and logout (session tokens).
-"""
+"""Authentication (tag group Authentication): customer login and logout (session tokens)."""

@@ -1,4 +1,4 @@
-"""Report brand profiles (``PATCH /v1/report-brand-profiles/{id}`` and the CRUD around it) and the Branding object.
+"""Report brand profiles (create, list, get, update, delete) and the Branding object.
 
 Field rules (the spec is silent; decisions.md): ``name`` and ``brand_name`` 1..120 characters;
 ``primary_color`` ``#RRGGBB``; ``contact_email`` an address (local@domain.tld, 254 at most);

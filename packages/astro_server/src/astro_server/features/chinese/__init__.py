@@ -1,2 +1,1 @@
-"""Chinese & Korean: BaZi, Qi Men Dun Jia and Saju routes over astro_calc.chinese.
-"""
+"""Chinese & Korean: BaZi, Qi Men Dun Jia and Saju routes over astro_calc.chinese."""

@@ -1,2 +1,1 @@
-"""Tarot & Numerology: the numerology profile route.
-"""
+"""Tarot & Numerology: the numerology profile route."""

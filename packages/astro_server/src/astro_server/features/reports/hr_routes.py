@@ -1,4 +1,4 @@
-"""Reports: the HR talent assessment (``POST /api/v3/reports/hr-screening``), for entertainment only.
+"""Reports: the HR talent assessment, for entertainment only.
 
 ``POST /api/v3/reports/hr-screening`` (API key, tier pro, ``reports.hr_screening``,
 ``Idempotency-Key`` honoured by ``@billable``). Request: ``candidate`` {``name`` 1..120,

@@ -1,2 +1,1 @@
-"""Tarot & Numerology: tarot draws and the card list.
-"""
+"""Tarot & Numerology: tarot draws and the card list."""

@@ -1,2 +1,1 @@
-"""Customer team: the account's logins, invitations and roles.
-"""
+"""Customer team: the account's logins, invitations and roles."""

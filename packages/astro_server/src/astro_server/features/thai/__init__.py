@@ -1,2 +1,1 @@
-"""Thai Astrology: calendar, auspicious times, lunar dates, festivals and the Taksa wheel.
-"""
+"""Thai Astrology: calendar, auspicious times, lunar dates, festivals and the Taksa wheel."""

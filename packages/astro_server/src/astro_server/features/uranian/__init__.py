@@ -1,2 +1,1 @@
-"""Uranian: charts, midpoints and planetary pictures.
-"""
+"""Uranian: charts, midpoints and planetary pictures."""

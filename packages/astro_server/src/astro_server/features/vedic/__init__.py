@@ -1,2 +1,1 @@
-"""Vedic: charts, matching (and its batch job in tasks.py), dasha and remedies.
-"""
+"""Vedic: charts, matching (and its batch job in tasks.py), dasha and remedies."""

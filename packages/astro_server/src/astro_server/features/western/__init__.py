@@ -1,2 +1,1 @@
-"""Western: natal, synastry, composite, returns, progressions, transits and their pictures.
-"""
+"""Western: natal, synastry, composite, returns, progressions, transits and their pictures."""

@@ -1,2 +1,1 @@
-"""The platform's own routes: health and readiness, the OpenAPI docs, metrics.
-"""
+"""The platform's own routes: health and readiness, the OpenAPI docs, metrics."""
