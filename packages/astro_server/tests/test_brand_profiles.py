@@ -24,9 +24,9 @@ from werkzeug import Request, Response
 
 from astro_server.features.brands import service as brands
 from astro_server.features.brands.models import BrandProfile
-from astro_server.features.feeds import service as feeds
 from astro_server.platform import files
 from astro_server.platform.auth import accounts
+from astro_server.platform.delivery import common as delivery_common
 from astro_server.platform.delivery.http import DeliveryClient
 from astro_server.platform.errors import APIError
 from astro_server.platform.models.files import StoredFile
@@ -117,9 +117,9 @@ async def app(database_url: str, tmp_path: Path, ca: trustme.CA) -> AsyncIterato
         context = ssl.create_default_context()
         ca.configure_trust(context)
         client = DeliveryClient(allow_loopback=True, ssl_context=context)
-        feeds.set_client(client)
+        delivery_common.set_client(client)
         yield application
-        feeds.set_client(None)
+        delivery_common.set_client(None)
         await client.aclose()
 
 

@@ -31,8 +31,8 @@ from astro_server.features.cultural.campaigns import delivery as campaign_delive
 from astro_server.features.cultural.campaigns import store
 from astro_server.features.cultural.campaigns.social_copy import LIMITS, grapheme_count
 from astro_server.features.cultural.models import Campaign, CampaignDay
-from astro_server.features.feeds import service as feeds
 from astro_server.platform.auth import accounts
+from astro_server.platform.delivery import common as delivery_common
 from astro_server.platform.delivery import events
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.delivery import FeedDelivery
@@ -80,9 +80,9 @@ async def app(db_url: str, tmp_path: Path, receiver: Receiver) -> AsyncIterator[
     settings = settings_for(db_url, tmp_path, allow_loopback_destinations=True)
     async with running_app(settings) as application:
         delivery_client = receiver.client()
-        feeds.set_client(delivery_client)
+        delivery_common.set_client(delivery_client)
         yield application
-        feeds.set_client(None)
+        delivery_common.set_client(None)
         await delivery_client.aclose()
 
 
@@ -327,7 +327,7 @@ async def test_content_serves_the_published_horoscope_with_copy_and_cultural_fac
     thai = body["items"][1]
     assert thai["highlights"] == ["ไทย: วันสงกรานต์"]
     assert thai["social_copy"]["short"] == (
-        "ราศีสิงห์ · 13 เม.ย. 2568: ดวงจันทร์โคจรในราศีตุลย์ ซึ่งเป็นเรือนที่… ไทย: วันสงกรานต์"
+        "ราศีสิงห์ · 13 เม.ย. 2568: วันนี้ดาวจันทร์โคจรอยู่ในราศีตุลย์… ไทย: วันสงกรานต์"
     )
     again = await (await client.get(f"{item}?date=2025-04-13", headers=headers)).get_json()
     assert again == body  # stable
@@ -381,7 +381,7 @@ async def test_each_day_is_delivered_once_however_often_the_tick_runs(
         url=receiver.url(),
         event_types=["campaign.content_ready"],
         livemode=True,
-        settings=feeds.current_settings(),
+        settings=delivery_common.current_settings(),
     )
     _, created = await create(
         client, headers, start="2030-03-01", end="2030-03-02", signs=["virgo"],

@@ -19,6 +19,7 @@ from standardwebhooks.webhooks import Webhook
 
 from astro_server.features.feeds import service as feeds
 from astro_server.platform.auth import accounts
+from astro_server.platform.delivery import common as delivery_common
 from astro_server.platform.delivery import engine as feed_pipeline
 from astro_server.platform.delivery.secrets_box import SecretBox
 from astro_server.platform.models.delivery import FeedDelivery, HoroscopeFeedSubscription
@@ -50,9 +51,9 @@ async def app(
     settings = settings_for(database_url, tmp_path, allow_loopback_destinations=True)
     async with running_app(settings) as application:
         delivery_client = receiver.client()
-        feeds.set_client(delivery_client)
+        delivery_common.set_client(delivery_client)
         yield application
-        feeds.set_client(None)
+        delivery_common.set_client(None)
         await delivery_client.aclose()
 
 
@@ -178,8 +179,8 @@ async def test_unsafe_destination_is_400(client: Client, ana: dict[str, str], ur
 async def test_loopback_is_unsafe_without_the_flag(
     client: Client, ana: dict[str, str], receiver: Receiver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    strict = feeds.current_settings().with_overrides(allow_loopback_destinations=False)
-    monkeypatch.setattr(feeds, "_settings", strict)
+    strict = delivery_common.current_settings().with_overrides(allow_loopback_destinations=False)
+    monkeypatch.setattr(delivery_common, "_settings", strict)
     for url in (receiver.url(), "https://127.0.0.1/", "https://0x7f.1/", "https://[::1]/"):
         status, body = await create(client, ana, destination_url=url, sign="leo")
         assert (status, body["code"]) == (400, "unsafe_destination"), url

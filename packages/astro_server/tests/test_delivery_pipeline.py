@@ -23,6 +23,7 @@ from standardwebhooks.webhooks import Webhook
 
 from astro_server.features.feeds import service as feeds
 from astro_server.platform.auth import accounts
+from astro_server.platform.delivery import common as delivery_common
 from astro_server.platform.delivery import engine as feed_pipeline
 from astro_server.platform.delivery.http import DeliveryClient
 from astro_server.platform.delivery.signing import verify
@@ -451,8 +452,8 @@ async def test_rotation_signs_with_both_secrets_for_24_hours(
     sub, old = await subscribe(settings, receiver, start - timedelta(days=2))
     sub, new, until = await feeds.rotate_secret(sub, now=start, settings=settings)
     assert until == start + timedelta(hours=24)
-    assert feeds.secrets_in_use(sub, start + timedelta(hours=23), settings) == [new, old]
-    assert feeds.secrets_in_use(sub, start + timedelta(hours=24), settings) == [new]
+    assert delivery_common.secrets_in_use(sub, start + timedelta(hours=23), settings) == [new, old]
+    assert delivery_common.secrets_in_use(sub, start + timedelta(hours=24), settings) == [new]
     view = await feed_pipeline.send_test_delivery(
         sub, now=start, clock=lambda: start, settings=settings, delivery_client=client
     )

@@ -29,8 +29,8 @@ from standardwebhooks import Webhook
 from test_visual_readings import grant_body
 from werkzeug import Request, Response
 
-from astro_server.features.feeds import service as feeds
 from astro_server.platform.auth import accounts
+from astro_server.platform.delivery import common as delivery_common
 from astro_server.platform.delivery.http import DeliveryClient
 from astro_server.platform.models.delivery import FeedDeliveryAttempt
 
@@ -95,10 +95,10 @@ async def app(
         context = ssl.create_default_context()
         ca.configure_trust(context)
         client = DeliveryClient(allow_loopback=True, ssl_context=context)
-        feeds.set_client(client)
+        delivery_common.set_client(client)
         yield application
         await application.extensions["astro"].broker.wait_all()
-        feeds.set_client(None)
+        delivery_common.set_client(None)
         await client.aclose()
 
 

@@ -20,7 +20,7 @@ from quart import Quart
 from quart.typing import TestClientProtocol as Client
 from standardwebhooks.webhooks import Webhook
 
-from astro_server.features.feeds import service as feeds
+from astro_server.platform.delivery import common as delivery_common
 from astro_server.platform.delivery import engine as feed_pipeline
 from astro_server.platform.delivery import events
 from astro_server.platform.delivery.retry import utc_now
@@ -47,9 +47,9 @@ async def app(database_url: str, tmp_path: Path, receiver: Receiver) -> AsyncIte
     settings = settings_for(database_url, tmp_path, allow_loopback_destinations=True)
     async with running_app(settings) as application:
         delivery_client = receiver.client()
-        feeds.set_client(delivery_client)
+        delivery_common.set_client(delivery_client)
         yield application
-        feeds.set_client(None)
+        delivery_common.set_client(None)
         await delivery_client.aclose()
 
 

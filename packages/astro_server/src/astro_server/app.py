@@ -430,14 +430,15 @@ def _register_request_hooks(app: Quart) -> None:
         return await compress_if_accepted(response, request.headers.get("Accept-Encoding", ""))
 
 
-def _register_lifecycle(app: Quart, settings: Settings) -> None:
+def _register_lifecycle(app: Quart, wired: registry.Platform) -> None:
+    settings = wired.settings
+
     @app.before_serving
     async def _startup() -> None:
         from astro_server.platform import broker as broker_module
         from astro_server.platform.db import init_db
 
         die_with_supervisor()
-        wired = registry.build_platform(settings)
         await init_db(settings)
         state = Platform(settings=settings, rate_limiter=make_rate_limiter(settings))
         state.broker = broker_module.make_broker(settings)
@@ -517,7 +518,9 @@ def create_app(settings: Settings | None = None) -> Quart:
     )
     _register_request_hooks(app)
     _register_error_handlers(app)
-    _register_lifecycle(app, settings)
+    # The platform's parts (job kinds, delivery and file settings, ...) are wired before the
+    # blueprints, so a route never runs against an unconfigured service.
+    _register_lifecycle(app, registry.build_platform(settings))
 
     for blueprint in registry.blueprints():
         app.register_blueprint(blueprint)

@@ -9,7 +9,7 @@ a personal field: the row holds ids and names of actions only.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
@@ -18,10 +18,6 @@ from astro_server.platform import clock
 from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError
 from astro_server.platform.models.audit import AuditEvent
-
-
-def _iso(value: datetime) -> str:
-    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 async def record_audit(
@@ -58,7 +54,7 @@ def event_view(event: AuditEvent) -> dict[str, Any]:
         "livemode": event.livemode,
         "request_id": event.request_id,
         "client_address": event.client_address,
-        "created_at": _iso(event.created_at),
+        "created_at": clock.iso(event.created_at),
     }
 
 

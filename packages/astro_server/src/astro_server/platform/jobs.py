@@ -59,7 +59,7 @@ from tortoise.exceptions import IntegrityError
 from tortoise.expressions import F, Q
 from tortoise.transactions import in_transaction
 
-from astro_server.platform import metrics
+from astro_server.platform import clock, metrics
 from astro_server.platform.auth.credentials import new_id
 from astro_server.platform.billing import ledger as billing
 from astro_server.platform.errors import APIError, not_found
@@ -140,12 +140,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _iso(value: datetime | None) -> str | None:
-    if value is None:
-        return None
-    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def job_handle(job_id: str) -> dict[str, str]:
     return {"job_id": job_id, "status": "queued", "poll": f"/api/v3/jobs/{job_id}"}
 
@@ -198,9 +192,9 @@ def job_view(job: Job) -> dict[str, Any]:
         "job_id": job.id,
         "status": job.status,
         "kind": job.kind,
-        "created_at": _iso(job.created_at),
-        "started_at": _iso(job.started_at),
-        "finished_at": _iso(job.finished_at),
+        "created_at": clock.iso(job.created_at),
+        "started_at": clock.iso(job.started_at),
+        "finished_at": clock.iso(job.finished_at),
         "progress": round(job.progress, 4),
         "result": job.result,
         "error": job.error,

@@ -8,9 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from quart import Blueprint, Response, g
 from quart_schema import document_response, operation_id, tag, validate_request
 
+from astro_server.platform import clock
 from astro_server.platform.auth import guards as auth
 from astro_server.platform.auth.roles import require_role
-from astro_server.platform.jobs import _iso
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
@@ -50,7 +50,7 @@ async def login(data: LoginRequest) -> Response:
     return json_response(
         {
             "token": token,
-            "expires_at": _iso(session.expires_at),
+            "expires_at": clock.iso(session.expires_at),
             "customer": {
                 "id": customer.id,
                 "email": customer.email,

@@ -13,7 +13,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from quart import Blueprint, Response, g
-from quart.blueprints import BlueprintSetupState
 from quart_schema import (
     document_response,
     operation_id,
@@ -23,8 +22,6 @@ from quart_schema import (
 )
 
 from astro_server.features.brands import service as brands
-from astro_server.features.feeds import service as feeds
-from astro_server.platform import files
 from astro_server.platform.auth.guards import require_session
 from astro_server.platform.auth.roles import require_role
 from astro_server.platform.responses import json_response
@@ -35,12 +32,6 @@ TAGS = ["Customer reports"]
 BASE = "/v1/report-brand-profiles"
 
 _HTTPS: dict[str, Any] = {"pattern": "^https://", "format": "uri"}
-
-
-@blueprint.record_once
-def _configure(state: BlueprintSetupState) -> None:
-    feeds.configure(state.app.config["ASTRO_SETTINGS"])
-    files.configure(state.app.config["ASTRO_SETTINGS"])
 
 
 class BrandingFields(BaseModel):

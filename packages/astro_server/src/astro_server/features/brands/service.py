@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from astro_server.features.brands.models import BrandProfile
-from astro_server.features.feeds import service as feeds
-from astro_server.platform import files
+from astro_server.platform import clock, files
+from astro_server.platform.delivery import common as delivery
 from astro_server.platform.delivery.http import fetch
 from astro_server.platform.errors import APIError, not_found, validation_error
 from astro_server.platform.models.files import StoredFile
@@ -249,7 +249,7 @@ def decode_logo(data: bytes) -> tuple[bytes, str]:
 
 async def fetch_logo(url: str) -> tuple[bytes, str]:
     """Fetch and decode a logo (see the module docstring); LogoRefused with the reason."""
-    result = await fetch(feeds.client(), url, max_bytes=LOGO_MAX_BYTES, timeout_s=LOGO_TIMEOUT_S)
+    result = await fetch(delivery.client(), url, max_bytes=LOGO_MAX_BYTES, timeout_s=LOGO_TIMEOUT_S)
     if result.too_large:
         raise LogoRefused(f"the logo is larger than {LOGO_MAX_BYTES // (1024 * 1024)} MB")
     if result.error is not None:
@@ -285,8 +285,8 @@ def profile_view(profile: BrandProfile) -> dict[str, Any]:
         "id": profile.id,
         "name": profile.name,
         "branding": {k: profile.branding.get(k) for k in BRANDING_FIELDS},
-        "created_at": feeds.iso(profile.created_at),
-        "updated_at": feeds.iso(profile.updated_at),
+        "created_at": clock.iso(profile.created_at),
+        "updated_at": clock.iso(profile.updated_at),
     }
 
 

@@ -23,7 +23,7 @@ from quart_schema import (
 )
 
 from astro_server.features.common.routing import as_utc
-from astro_server.platform import audit
+from astro_server.platform import audit, clock
 from astro_server.platform.auth import keys, scopes
 from astro_server.platform.auth.guards import (
     announce_key_change,
@@ -58,10 +58,6 @@ ScopeName = Literal[
     "webhooks",
 ]
 assert set(get_args(ScopeName)) == {scopes.ALL, *scopes.SCOPES}  # one list: scopes.py
-
-
-def _iso(value: dt.datetime | None) -> str | None:
-    return keys._iso(value)
 
 
 # --- models ------------------------------------------------------------------------------------
@@ -242,7 +238,7 @@ async def get_account() -> Response:
                 "tier": account.tier,
                 "credits_balance": account.credits,
                 "rate_limit_per_minute": rate_limit_for(account.tier, current_livemode()),
-                "created_at": _iso(account.created_at),
+                "created_at": clock.iso(account.created_at),
             },
             "key": keys.key_view(key),
         }
@@ -267,7 +263,12 @@ async def get_usage(query_args: UsageQuery) -> Response:
         else []
     )
     return json_response(
-        {"from": _iso(start), "to": _iso(end), "group_by": query_args.group_by, "groups": groups}
+        {
+            "from": clock.iso(start),
+            "to": clock.iso(end),
+            "group_by": query_args.group_by,
+            "groups": groups,
+        }
     )
 
 

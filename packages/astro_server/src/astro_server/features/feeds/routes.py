@@ -12,7 +12,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from quart import Blueprint, Response, g
-from quart.blueprints import BlueprintSetupState
 from quart_schema import (
     document_response,
     operation_id,
@@ -22,7 +21,9 @@ from quart_schema import (
 )
 
 from astro_server.features.feeds import service as feeds
+from astro_server.platform import clock
 from astro_server.platform.auth.guards import require_session
+from astro_server.platform.delivery import common as delivery
 from astro_server.platform.delivery import engine as feed_pipeline
 from astro_server.platform.delivery import tasks as delivery_tasks
 from astro_server.platform.delivery.retry import utc_now
@@ -52,11 +53,6 @@ Sign = Literal[
     "aquarius",
     "pisces",
 ]
-
-
-@blueprint.record_once
-def _configure(state: BlueprintSetupState) -> None:
-    feeds.configure(state.app.config["ASTRO_SETTINGS"])
 
 
 class CreateSubscriptionRequest(BaseModel):
@@ -195,7 +191,7 @@ async def create_subscription(data: CreateSubscriptionRequest) -> Response:
         timezone=data.timezone,
         delivery_time=data.delivery_time,
         now=utc_now(),
-        settings=feeds.current_settings(),
+        settings=delivery.current_settings(),
     )
     return json_response(
         {"subscription": feeds.subscription_view(sub), "signing_secret": secret}, 201
@@ -266,13 +262,13 @@ async def rotate_secret(sub_id: str) -> Response:
     """A new signing secret; the old one keeps signing beside it for 24 hours."""
     sub = await _subscription(sub_id)
     sub, secret, until = await feeds.rotate_secret(
-        sub, now=utc_now(), settings=feeds.current_settings()
+        sub, now=utc_now(), settings=delivery.current_settings()
     )
     return json_response(
         {
             "subscription": feeds.subscription_view(sub),
             "signing_secret": secret,
-            "previous_secret_expires_at": feeds.iso(until),
+            "previous_secret_expires_at": clock.iso(until),
         }
     )
 
@@ -290,7 +286,7 @@ async def test_subscription(sub_id: str) -> Response:
     """
     sub = await _subscription(sub_id)
     view = await feed_pipeline.send_test_delivery(
-        sub, now=utc_now(), clock=utc_now, settings=feeds.current_settings()
+        sub, now=utc_now(), clock=utc_now, settings=delivery.current_settings()
     )
     return json_response({"delivery": view})
 

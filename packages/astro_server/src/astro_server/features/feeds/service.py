@@ -2,7 +2,8 @@
 
 Subscriptions belong to a customer; every lookup is scoped to the caller, so another customer's
 id is "not found". The signing secret is generated here, stored encrypted (bound to the row id)
-and handed back once. How deliveries are scheduled and sent: :mod:`.feed_pipeline`.
+and handed back once. How deliveries are scheduled and sent: the delivery engine,
+:mod:`astro_server.platform.delivery.engine`.
 """
 
 from __future__ import annotations
@@ -10,24 +11,26 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import defaultdict
-from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from astro_server.platform.delivery.http import DeliveryClient
+from astro_server.platform import clock
+from astro_server.platform.delivery.common import (
+    bad_request,
+    delivery_view,
+    secret_box,
+)
 from astro_server.platform.delivery.schedule import InvalidTimezone, delivery_zone, next_due
-from astro_server.platform.delivery.secrets_box import SecretBox
 from astro_server.platform.delivery.signing import ROTATION_OVERLAP, new_signing_secret
 from astro_server.platform.delivery.ssrf import UnsafeDestination, canonical_url, check_destination
-from astro_server.platform.errors import APIError, not_found, validation_error
+from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
     HoroscopeFeedSubscription,
-    WebhookEndpoint,
 )
 from astro_server.platform.paging import newest_first
 from astro_server.settings import Settings
@@ -47,71 +50,6 @@ SIGNS = (
     "pisces",
 )
 LANGUAGES = ("en", "th")
-PENDING = ("pending", "retrying", "delivering")
-FINISHED = ("succeeded", "failed", "abandoned")
-
-
-_settings: Settings | None = None
-_client: DeliveryClient | None = None
-# One box per server key (the HKDF derivation runs once), each keeping decrypted secrets.
-_boxes: dict[str, SecretBox] = {}
-DECRYPTED_SECRETS_CACHED = 50_000
-
-
-# --- process configuration -------------------------------------------------------------------
-
-
-def configure(settings: Settings) -> None:
-    """Settings of this process (called when the blueprint is registered on an app)."""
-    global _settings
-    _settings = settings
-
-
-def current_settings() -> Settings:
-    global _settings
-    if _settings is None:
-        _settings = Settings.from_env()
-    return _settings
-
-
-def set_client(client: DeliveryClient | None) -> None:
-    """Replace the process's delivery client (tests inject one trusting their CA)."""
-    global _client
-    _client = client
-
-
-def client() -> DeliveryClient:
-    global _client
-    if _client is None:
-        settings = current_settings()
-        local_trust = None
-        if settings.local_webhooks and settings.embedded:
-            from astro_server.webhook_listen import CERT_FILE_NAME
-
-            local_trust = settings.data_dir / CERT_FILE_NAME
-        _client = DeliveryClient(
-            allow_loopback=settings.allow_loopback_destinations, loopback_trust_file=local_trust
-        )
-    return _client
-
-
-def _box(settings: Settings) -> SecretBox:
-    box = _boxes.get(settings.secret_key)
-    if box is None:
-        if len(_boxes) >= 8:  # tests make a key per app; a server has one
-            _boxes.clear()
-        box = _boxes[settings.secret_key] = SecretBox(
-            settings.secret_key, cache_size=DECRYPTED_SECRETS_CACHED
-        )
-    return box
-
-
-def iso(value: datetime | None) -> str | None:
-    if value is None:
-        return None
-    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 # --- subscriptions ---------------------------------------------------------------------------
 
 
@@ -125,19 +63,10 @@ def subscription_view(sub: HoroscopeFeedSubscription) -> dict[str, Any]:
         "delivery_time": sub.delivery_time,
         "active": sub.active,
         "consecutive_failures": sub.consecutive_failures,
-        "disabled_at": iso(sub.disabled_at),
-        "created_at": iso(sub.created_at),
-        "updated_at": iso(sub.updated_at),
+        "disabled_at": clock.iso(sub.disabled_at),
+        "created_at": clock.iso(sub.created_at),
+        "updated_at": clock.iso(sub.updated_at),
     }
-
-
-def _bad_request(code: str, field: str, message: str, *more: tuple[str, str, str]) -> APIError:
-    """A 400 naming ``field``, and the field of each further (code, field, message) problem;
-    the code and message are the first problem's."""
-    problems = ((code, field, message), *more)
-    err = validation_error([{"field": f, "message": m} for _c, f, m in problems], message)
-    err.code = code
-    return err
 
 
 async def create_subscription(
@@ -169,7 +98,7 @@ async def create_subscription(
             ("unsafe_destination", "destination_url", f"Unsafe destination: {exc.reason}.")
         )
     if problems:
-        raise _bad_request(*problems[0], *problems[1:])
+        raise bad_request(*problems[0], *problems[1:])
     destination_url = canonical_url(destination_url)
     destination_hash = hashlib.sha256(destination_url.encode()).hexdigest()
     duplicate = await HoroscopeFeedSubscription.filter(
@@ -204,7 +133,7 @@ async def create_subscription(
                 language=language,
                 timezone=timezone,
                 delivery_time=delivery_time,
-                secret_ciphertext=_box(settings).encrypt(secret, bound_to=sub_id),
+                secret_ciphertext=secret_box(settings).encrypt(secret, bound_to=sub_id),
                 next_due_at=next_due(timezone, delivery_time, now).due_at,
                 using_db=conn,
             )
@@ -224,7 +153,7 @@ def _limit_reached(limit: int) -> APIError:
 
 
 def _duplicate() -> APIError:
-    return _bad_request(
+    return bad_request(
         "duplicate_subscription",
         "destination_url",
         "A subscription for this destination, sign and language already exists.",
@@ -275,7 +204,7 @@ async def rotate_secret(
     secret = new_signing_secret()
     until = now + ROTATION_OVERLAP
     await HoroscopeFeedSubscription.filter(id=sub.id).update(
-        secret_ciphertext=_box(settings).encrypt(secret, bound_to=sub.id),
+        secret_ciphertext=secret_box(settings).encrypt(secret, bound_to=sub.id),
         previous_secret_ciphertext=sub.secret_ciphertext,
         previous_secret_expires_at=until,
         updated_at=now,
@@ -284,55 +213,7 @@ async def rotate_secret(
     return sub, secret, until
 
 
-def secrets_in_use(
-    sub: HoroscopeFeedSubscription | WebhookEndpoint, now: datetime, settings: Settings
-) -> list[str]:
-    """The secrets a message is signed with now: the current one, and the previous one during
-    a rotation's overlap (a feed subscription or an account's webhook endpoint)."""
-    box = _box(settings)
-    in_use = [box.decrypt(sub.secret_ciphertext, bound_to=sub.id)]
-    if (
-        sub.previous_secret_ciphertext
-        and sub.previous_secret_expires_at is not None
-        and sub.previous_secret_expires_at > now
-    ):
-        in_use.append(box.decrypt(sub.previous_secret_ciphertext, bound_to=sub.id))
-    return in_use
-
-
 # --- deliveries: views and the attempt log ---------------------------------------------------
-
-
-def attempt_view(attempt: FeedDeliveryAttempt) -> dict[str, Any]:
-    return {
-        "number": attempt.number,
-        "started_at": iso(attempt.started_at),
-        "status_code": attempt.status_code,
-        "duration_ms": attempt.duration_ms,
-        "response_body": attempt.response_body,
-        "error": attempt.error,
-        "succeeded": attempt.succeeded,
-    }
-
-
-def delivery_view(
-    delivery: FeedDelivery, attempts: Sequence[FeedDeliveryAttempt] = ()
-) -> dict[str, Any]:
-    return {
-        "id": delivery.id,
-        "subscription_id": delivery.subscription_id,  # type: ignore[attr-defined]
-        "message_id": delivery.message_id,
-        "kind": delivery.kind,
-        "local_date": delivery.local_date.isoformat() if delivery.local_date else None,
-        "status": delivery.status,
-        "attempts": delivery.attempts,
-        "next_attempt_at": iso(delivery.next_attempt_at) if delivery.status in PENDING else None,
-        "last_status_code": delivery.last_status_code,
-        "last_error": delivery.last_error,
-        "created_at": iso(delivery.created_at),
-        "delivered_at": iso(delivery.delivered_at),
-        "attempt_log": [attempt_view(a) for a in attempts],
-    }
 
 
 async def list_deliveries(

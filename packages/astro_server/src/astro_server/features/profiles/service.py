@@ -37,7 +37,6 @@ from typing import Any
 
 from tortoise.transactions import in_transaction
 
-from astro_server.features.feeds.service import iso
 from astro_server.features.profiles import crypto as profile_crypto
 from astro_server.features.profiles.models import AccountDataKey, ClientProfile, ClientProfileTag
 from astro_server.platform import clock, db, runtime
@@ -101,8 +100,8 @@ def _view(row: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
         **{name: data.get(name) for name in PERSONAL_FIELDS},
         "tags": data.get("tags") or [],
         "livemode": bool(row["livemode"]),
-        "created_at": iso(_moment(row["created_at"])),
-        "updated_at": iso(_moment(row["updated_at"])),
+        "created_at": clock.iso(_moment(row["created_at"])),
+        "updated_at": clock.iso(_moment(row["updated_at"])),
     }
 
 
@@ -242,7 +241,7 @@ async def export_profile(caller: Caller, profile_id: str) -> dict[str, Any]:
     return {
         "profile": _view(row, data),
         "audit_events": [event_view(e) for e in events],
-        "exported_at": iso(clock.now()),
+        "exported_at": clock.iso(clock.now()),
     }
 
 

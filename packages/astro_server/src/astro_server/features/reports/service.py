@@ -35,7 +35,7 @@ from astro_server.features.reports.models import Report
 from astro_server.features.reports.render.branding import DEFAULT_BRAND, DEFAULT_COLOR, ReportBrand
 from astro_server.features.reports.render.natal import Locale, natal_report_html
 from astro_server.features.reports.render.renderer import RendererUnavailable
-from astro_server.platform import files
+from astro_server.platform import clock, files
 from astro_server.platform.auth.credentials import new_id
 from astro_server.platform.billing.ledger import Charge
 from astro_server.platform.errors import APIError, not_found
@@ -71,12 +71,6 @@ _KINDS: Final = {"pdf": "report_pdf", "html": "report_html"}
 
 def _now() -> dt.datetime:
     return files_now()
-
-
-def _iso(moment: dt.datetime | None) -> str | None:
-    if moment is None:
-        return None
-    return moment.astimezone(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 async def brand_params_from_profile(account_id: str, profile_id: str) -> dict[str, Any]:
@@ -204,7 +198,7 @@ def result_body(report: Report, file: StoredFile, base_url: str | None) -> dict[
         "format": report.format,
         "pdf_url": url if report.format == "pdf" else None,
         "html_url": url if report.format == "html" else None,
-        "expires_at": _iso(expires_at),
+        "expires_at": clock.iso(expires_at),
     }
 
 
@@ -354,8 +348,8 @@ async def report_view(
         "locale": report.locale,
         "status": status,
         "job_id": report.job_id,
-        "created_at": _iso(report.created_at),
-        "finished_at": _iso(report.finished_at),
+        "created_at": clock.iso(report.created_at),
+        "finished_at": clock.iso(report.finished_at),
         "pdf_url": None,
         "html_url": None,
         "expires_at": None,

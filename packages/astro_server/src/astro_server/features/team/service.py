@@ -27,7 +27,6 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from astro_server.features.feeds.service import iso
 from astro_server.platform import clock, db
 from astro_server.platform.audit import record_audit
 from astro_server.platform.auth import credentials
@@ -64,7 +63,7 @@ def member_view(customer: Customer) -> dict[str, Any]:
         "id": customer.id,
         "email": customer.email,
         "role": customer.role,
-        "created_at": iso(customer.created_at),
+        "created_at": clock.iso(customer.created_at),
     }
 
 
@@ -73,8 +72,8 @@ def invitation_view(invitation: TeamInvitation) -> dict[str, Any]:
         "id": invitation.id,
         "email": invitation.email,
         "role": invitation.role,
-        "created_at": iso(invitation.created_at),
-        "expires_at": iso(invitation.expires_at),
+        "created_at": clock.iso(invitation.created_at),
+        "expires_at": clock.iso(invitation.expires_at),
     }
 
 

@@ -32,6 +32,7 @@ from astro_server.features.visual.routes import (
     _check_tier,
     _require_extra,
 )
+from astro_server.platform import clock
 from astro_server.platform.auth.guards import current_caller, require_session
 from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.errors import validation_error
@@ -94,10 +95,6 @@ class Analytics(BaseModel):
     )
     from_: datetime = Field(alias="from")
     to: datetime
-
-
-def _iso(value: datetime) -> str:
-    return value.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 @blueprint.post(f"{BASE}/uploads")
@@ -212,7 +209,7 @@ async def get_analytics() -> Response:
     if end - start > MAX_SPAN:
         raise validation_error([{"field": "to", "message": "at most 366 days after from"}])
     rows, per_day = await visual.analytics(g.account.id, start, end, by_day=query.group_by == "day")
-    body: dict[str, object] = {"by_product": rows, "from": _iso(start), "to": _iso(end)}
+    body: dict[str, object] = {"by_product": rows, "from": clock.iso(start), "to": clock.iso(end)}
     if per_day is not None:
         body["by_day"] = per_day
     return json_response(body)

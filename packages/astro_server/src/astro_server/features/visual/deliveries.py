@@ -12,8 +12,9 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from astro_server.features.feeds.service import _box, iso
+from astro_server.platform import clock
 from astro_server.platform.delivery import events
+from astro_server.platform.delivery.common import secret_box
 from astro_server.platform.delivery.signing import new_signing_secret
 from astro_server.platform.errors import APIError, not_found, validation_error
 from astro_server.platform.models.delivery import WebhookEndpoint
@@ -45,8 +46,8 @@ def subscription_view(endpoint: WebhookEndpoint) -> dict[str, Any]:
         "event_types": list(endpoint.event_types),
         "active": endpoint.active,
         "consecutive_failures": endpoint.consecutive_failures,
-        "disabled_at": iso(endpoint.disabled_at),
-        "created_at": iso(endpoint.created_at),
+        "disabled_at": clock.iso(endpoint.disabled_at),
+        "created_at": clock.iso(endpoint.created_at),
     }
 
 
@@ -75,7 +76,9 @@ async def create_subscription(
             event_types=types,
             purpose=PURPOSE,
             # Never used to sign (e-mail is not signed); kept so every row has a secret.
-            secret_ciphertext=_box(settings).encrypt(new_signing_secret(), bound_to=endpoint_id),
+            secret_ciphertext=secret_box(settings).encrypt(
+                new_signing_secret(), bound_to=endpoint_id
+            ),
         )
         return endpoint, None
     if not destination.startswith("https://"):

@@ -19,7 +19,7 @@ import numpy as np
 
 from astro_server.features.visual import writer
 from astro_server.features.visual.models import VisualReading, VisualUpload
-from astro_server.platform import files
+from astro_server.platform import clock, files
 from astro_server.platform.billing.ledger import Charge
 from astro_server.platform.delivery.events import emit_account_event
 from astro_server.platform.errors import APIError, not_found
@@ -34,12 +34,6 @@ GRANT_TTL = timedelta(minutes=15)
 JOB_KIND = "visual_readings.reading"
 SPOOL_BYTES = 256 * 1024
 """How much of an upload's body stays in memory before its spool moves to a temporary file."""
-
-
-def _iso(value: datetime | None) -> str | None:
-    if value is None:
-        return None
-    return value.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def put_path(upload_id: str, expires: int) -> str:
@@ -68,7 +62,7 @@ async def create_grant(
         "method": "PUT",
         "upload_url": base + put_path(upload.id, expires),
         "required_headers": {"Content-Type": content_type, "Content-Length": str(content_length)},
-        "expires_at": _iso(upload.expires_at),
+        "expires_at": clock.iso(upload.expires_at),
     }
 
 
@@ -133,7 +127,7 @@ def upload_view(upload: VisualUpload) -> dict[str, Any]:
         "kind": upload.kind,
         "status": upload.status,
         "byte_size": upload.byte_size,
-        "expires_at": _iso(upload.expires_at),
+        "expires_at": clock.iso(upload.expires_at),
         "validation": upload.validation,
     }
 
@@ -396,9 +390,9 @@ async def reading_view(reading: VisualReading) -> dict[str, Any]:
         "output_tokens": reading.output_tokens,
         "estimated_cost_micros": reading.estimated_cost_micros,
         "actual_cost_micros": reading.actual_cost_micros,
-        "created_at": _iso(reading.created_at),
-        "finished_at": _iso(reading.finished_at),
-        "images_deleted_at": _iso(reading.images_deleted_at),
+        "created_at": clock.iso(reading.created_at),
+        "finished_at": clock.iso(reading.finished_at),
+        "images_deleted_at": clock.iso(reading.images_deleted_at),
     }
 
 

@@ -12,7 +12,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from quart import Blueprint, Response, g, request
-from quart.blueprints import BlueprintSetupState
 from quart_schema import (
     document_response,
     operation_id,
@@ -21,8 +20,9 @@ from quart_schema import (
     validate_request,
 )
 
-from astro_server.features.feeds import service as feeds
+from astro_server.platform import clock
 from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.delivery import common as delivery
 from astro_server.platform.delivery import engine as feed_pipeline
 from astro_server.platform.delivery import events
 from astro_server.platform.delivery import tasks as delivery_tasks
@@ -47,11 +47,6 @@ EventType = Literal[
     "visual_upload.rejected",
     "campaign.content_ready",
 ]
-
-
-@blueprint.record_once
-def _configure(state: BlueprintSetupState) -> None:
-    feeds.configure(state.app.config["ASTRO_SETTINGS"])
 
 
 class CreateEndpointRequest(BaseModel):
@@ -190,7 +185,7 @@ async def create_endpoint(data: CreateEndpointRequest) -> Response:
         url=data.url,
         event_types=data.event_types,
         livemode=_livemode(),
-        settings=feeds.current_settings(),
+        settings=delivery.current_settings(),
     )
     return json_response({"endpoint": _view(endpoint), "signing_secret": secret}, 201)
 
@@ -259,13 +254,13 @@ async def rotate_secret(endpoint_id: str) -> Response:
     """A new signing secret; the old one keeps signing beside it for 24 hours."""
     endpoint = await _endpoint(endpoint_id)
     endpoint, secret, until = await events.rotate_secret(
-        endpoint, now=utc_now(), settings=feeds.current_settings()
+        endpoint, now=utc_now(), settings=delivery.current_settings()
     )
     return json_response(
         {
             "endpoint": _view(endpoint),
             "signing_secret": secret,
-            "previous_secret_expires_at": feeds.iso(until),
+            "previous_secret_expires_at": clock.iso(until),
         }
     )
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any, Final
 
 from tortoise.transactions import in_transaction
@@ -38,14 +38,6 @@ MAX_ACTIVE_KEYS: Final = 100  # unrevoked keys per account and environment
 ENVIRONMENTS: Final = ("live", "test")
 
 
-def _iso(value: datetime | None) -> str | None:
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def key_view(key: ApiKey) -> dict[str, Any]:
     return {
         "id": key.id,
@@ -53,10 +45,10 @@ def key_view(key: ApiKey) -> dict[str, Any]:
         "name": key.name,
         "environment": key.environment,
         "scopes": scopes.as_list(key.scopes),
-        "created_at": _iso(key.created_at),
-        "last_used_at": _iso(key.last_used_at),
-        "expires_at": _iso(key.expires_at),
-        "revoked_at": _iso(key.revoked_at),
+        "created_at": clock.iso(key.created_at),
+        "last_used_at": clock.iso(key.last_used_at),
+        "expires_at": clock.iso(key.expires_at),
+        "revoked_at": clock.iso(key.revoked_at),
     }
 
 

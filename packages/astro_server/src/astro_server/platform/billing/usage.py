@@ -49,14 +49,6 @@ _GROUP_EXPR: Final = {
 }
 
 
-def _iso(value: datetime | None) -> str | None:
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def check_range(start: datetime, end: datetime) -> None:
     if end <= start:
         raise validation_error([{"field": "to", "message": "must be after from"}])
@@ -233,7 +225,7 @@ def ledger_view(entry: LedgerEntry) -> dict[str, Any]:
         "balance_after": entry.balance_after,
         "request_id": entry.request_id,
         "job_id": entry.job_id,
-        "created_at": _iso(entry.created_at),
+        "created_at": clock.iso(entry.created_at),
     }
 
 

@@ -47,15 +47,14 @@ from tortoise import connections
 from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
-from astro_server.features.feeds.service import (
+from astro_server.platform import clock, db
+from astro_server.platform.delivery.common import (
     FINISHED,
     client,
     current_settings,
     delivery_view,
-    iso,
     secrets_in_use,
 )
-from astro_server.platform import db
 from astro_server.platform.delivery.http import AttemptResult, DeliveryClient
 from astro_server.platform.delivery.retry import (
     DEFAULT_POLICY,
@@ -113,11 +112,22 @@ def owner_id(delivery: FeedDelivery) -> str:
 # --- content ---------------------------------------------------------------------------------
 
 
-async def published_horoscope(sign: str, local_date: date, language: str) -> Any:
-    """The published horoscope as JSON-able data (``services.horoscopes.get_or_publish``)."""
-    from astro_server.features.horoscopes.service import get_or_publish  # type: ignore[import-not-found,unused-ignore]
+#: ``source(sign, local_date, language)``: the published horoscope a feed delivers (the
+#: horoscopes feature's, wired by the registry: the platform does not import features).
+HoroscopeSource = Callable[[str, date, str], Awaitable[Any]]
+_horoscope_source: HoroscopeSource | None = None
 
-    published = await get_or_publish(sign, local_date, language)
+
+def use_horoscope_source(source: HoroscopeSource) -> None:
+    global _horoscope_source
+    _horoscope_source = source
+
+
+async def published_horoscope(sign: str, local_date: date, language: str) -> Any:
+    """The published horoscope as JSON-able data (from the source the registry wired)."""
+    if _horoscope_source is None:
+        raise RuntimeError("no horoscope source: build_platform() wires one")
+    published = await _horoscope_source(sign, local_date, language)
     if hasattr(published, "model_dump"):
         return published.model_dump(mode="json")
     return msgspec.to_builtins(published)
@@ -160,7 +170,7 @@ def event_body(message_id: str, created_at: datetime, data: Any, *, test: bool =
     event: dict[str, Any] = {
         "id": message_id,
         "type": EVENT_TYPE,
-        "created_at": iso(created_at),
+        "created_at": clock.iso(created_at),
         "data": data,
     }
     if test:

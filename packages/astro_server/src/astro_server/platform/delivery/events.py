@@ -24,8 +24,9 @@ from typing import Any
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.transactions import in_transaction
 
-from astro_server.features.feeds.service import PENDING, _bad_request, _box, attempt_view, iso
+from astro_server.platform import clock
 from astro_server.platform.delivery import engine as feed_pipeline
+from astro_server.platform.delivery.common import PENDING, attempt_view, bad_request, secret_box
 from astro_server.platform.delivery.signing import (
     ROTATION_OVERLAP,
     new_message_id,
@@ -63,22 +64,22 @@ def endpoint_view(endpoint: WebhookEndpoint) -> dict[str, Any]:
         "active": endpoint.active,
         "livemode": endpoint.livemode,
         "consecutive_failures": endpoint.consecutive_failures,
-        "disabled_at": iso(endpoint.disabled_at),
-        "created_at": iso(endpoint.created_at),
-        "updated_at": iso(endpoint.updated_at),
+        "disabled_at": clock.iso(endpoint.disabled_at),
+        "created_at": clock.iso(endpoint.created_at),
+        "updated_at": clock.iso(endpoint.updated_at),
     }
 
 
 def _checked_event_types(event_types: Sequence[str]) -> list[str]:
     unknown = [t for t in event_types if t not in EVENT_TYPES]
     if unknown:
-        raise _bad_request(
+        raise bad_request(
             "unknown_event_type",
             "event_types",
             f"Unknown event type {unknown[0]!r}; known: {', '.join(EVENT_TYPES)}.",
         )
     if not event_types:
-        raise _bad_request("invalid_event_types", "event_types", "Name at least one event type.")
+        raise bad_request("invalid_event_types", "event_types", "Name at least one event type.")
     return list(dict.fromkeys(event_types))
 
 
@@ -97,7 +98,7 @@ async def create_endpoint(
     except UnsafeDestination as exc:
         problems.append(("unsafe_destination", "url", f"Unsafe destination: {exc.reason}."))
     if problems:
-        raise _bad_request(*problems[0], *problems[1:])
+        raise bad_request(*problems[0], *problems[1:])
     endpoint_id = "whe_" + secrets.token_hex(12)
     secret = new_signing_secret()
     async with in_transaction() as conn:
@@ -121,7 +122,7 @@ async def create_endpoint(
             livemode=livemode,
             destination_url=canonical_url(url),
             event_types=types,
-            secret_ciphertext=_box(settings).encrypt(secret, bound_to=endpoint_id),
+            secret_ciphertext=secret_box(settings).encrypt(secret, bound_to=endpoint_id),
             using_db=conn,
         )
     return endpoint, secret
@@ -173,7 +174,7 @@ async def rotate_secret(
     secret = new_signing_secret()
     until = now + ROTATION_OVERLAP
     await WebhookEndpoint.filter(id=endpoint.id).update(
-        secret_ciphertext=_box(settings).encrypt(secret, bound_to=endpoint.id),
+        secret_ciphertext=secret_box(settings).encrypt(secret, bound_to=endpoint.id),
         previous_secret_ciphertext=endpoint.secret_ciphertext,
         previous_secret_expires_at=until,
         updated_at=now,
@@ -191,7 +192,7 @@ def event_body(
     event = {
         "id": event_id,
         "type": event_type,
-        "created_at": iso(created_at),
+        "created_at": clock.iso(created_at),
         "livemode": livemode,
         "data": data,
     }
@@ -301,11 +302,13 @@ def delivery_view(
         "message_id": delivery.message_id,
         "status": delivery.status,
         "attempts": delivery.attempts,
-        "next_attempt_at": iso(delivery.next_attempt_at) if delivery.status in PENDING else None,
+        "next_attempt_at": clock.iso(delivery.next_attempt_at)
+        if delivery.status in PENDING
+        else None,
         "last_status_code": delivery.last_status_code,
         "last_error": delivery.last_error,
-        "created_at": iso(delivery.created_at),
-        "delivered_at": iso(delivery.delivered_at),
+        "created_at": clock.iso(delivery.created_at),
+        "delivered_at": clock.iso(delivery.delivered_at),
         "attempt_log": [attempt_view(a) for a in attempts],
     }
 

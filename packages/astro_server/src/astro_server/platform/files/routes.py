@@ -13,7 +13,6 @@ import re
 
 from pydantic import BaseModel, Field
 from quart import Blueprint, Response, request
-from quart.blueprints import BlueprintSetupState
 from quart_schema import document_querystring, document_response, operation_id, tag
 
 from astro_server.platform import files
@@ -25,11 +24,6 @@ blueprint = Blueprint("files", __name__)
 _RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
 # Shown in the browser; anything else (HTML, SVG) is downloaded, never rendered on our origin.
 _INLINE = frozenset({"application/pdf", "image/png", "image/jpeg"})
-
-
-@blueprint.record_once
-def _configure(state: BlueprintSetupState) -> None:
-    files.configure(state.app.config["ASTRO_SETTINGS"])
 
 
 class SignedFileQuery(BaseModel):

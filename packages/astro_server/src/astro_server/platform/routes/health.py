@@ -2,11 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from quart import Blueprint, Response, current_app
 from quart_schema import hide
 
 from astro_server.platform.errors import APIError
 from astro_server.platform.responses import json_response
+
+
+@dataclass(frozen=True)
+class Capability:
+    """An optional part of the server (an extra): ``missing()`` lists what is not installed;
+    ``hint`` (how to install it) follows the list in ``/readyz``."""
+
+    name: str
+    missing: Callable[[], list[str]]
+    hint: str | None = None
+
+
+_capabilities: tuple[Capability, ...] = ()
+
+
+def use_capabilities(capabilities: tuple[Capability, ...]) -> None:
+    """The optional capabilities ``/readyz`` reports (the registry's ``CAPABILITIES``)."""
+    global _capabilities
+    _capabilities = capabilities
+
 
 blueprint = Blueprint("health", __name__)
 
@@ -47,13 +70,14 @@ async def readyz() -> Response:
         checks["broker"] = "in-process"
     # Optional capabilities: missing ones are listed; the rest of the server is still ready
     # (their routes answer 503 naming what to install).
-    from astro_server.features.reports.render.renderer import missing_components
-    from astro_server.features.visual import EXTRA_HINT, missing_visual_dependencies
-
-    missing = {"pdf_renderer": missing_components(), "visual": missing_visual_dependencies()}
-    checks["pdf_renderer"] = "missing" if missing["pdf_renderer"] else "ok"
-    checks["visual"] = (
-        f"missing ({', '.join(missing['visual'])}): {EXTRA_HINT}" if missing["visual"] else "ok"
-    )
+    missing = {capability.name: capability.missing() for capability in _capabilities}
+    for capability in _capabilities:
+        absent = missing[capability.name]
+        if not absent:
+            checks[capability.name] = "ok"
+        elif capability.hint is None:
+            checks[capability.name] = "missing"
+        else:
+            checks[capability.name] = f"missing ({', '.join(absent)}): {capability.hint}"
     body = {"status": "ready", "checks": checks, "missing": {k: v for k, v in missing.items() if v}}
     return json_response(body)

@@ -15,7 +15,7 @@ from datetime import date, datetime
 from typing import Any
 
 from astro_server.features.cultural.models import Campaign
-from astro_server.features.feeds.service import iso
+from astro_server.platform import clock
 from astro_server.platform.delivery.schedule import (
     delivery_zone,
     due_at,
@@ -54,10 +54,10 @@ def campaign_view(campaign: Campaign) -> dict[str, Any]:
         "delivery": {"time": campaign.delivery_time, "timezone": campaign.timezone},
         "active": campaign.active,
         "livemode": campaign.livemode,
-        "next_delivery_at": iso(campaign.next_due_at),
+        "next_delivery_at": clock.iso(campaign.next_due_at),
         "credits_charged": campaign.credits_charged,
-        "created_at": iso(campaign.created_at),
-        "updated_at": iso(campaign.updated_at),
+        "created_at": clock.iso(campaign.created_at),
+        "updated_at": clock.iso(campaign.updated_at),
     }
 
 

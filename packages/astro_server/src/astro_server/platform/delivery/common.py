@@ -1,0 +1,139 @@
+"""What every owner of deliveries shares (horoscope feeds, account webhook endpoints, visual
+reading deliveries, campaigns): the process's settings and delivery client, the box that keeps
+signing secrets encrypted at rest, the secrets a message is signed with, delivery statuses, and
+the views of a delivery and its attempt log."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from astro_server.platform import clock
+from astro_server.platform.delivery.http import DeliveryClient
+from astro_server.platform.delivery.secrets_box import SecretBox
+from astro_server.platform.errors import APIError, validation_error
+from astro_server.platform.models.delivery import (
+    FeedDelivery,
+    FeedDeliveryAttempt,
+    HoroscopeFeedSubscription,
+    WebhookEndpoint,
+)
+from astro_server.settings import Settings
+
+PENDING = ("pending", "retrying", "delivering")
+FINISHED = ("succeeded", "failed", "abandoned")
+
+
+_settings: Settings | None = None
+_client: DeliveryClient | None = None
+# One box per server key (the HKDF derivation runs once), each keeping decrypted secrets.
+_boxes: dict[str, SecretBox] = {}
+DECRYPTED_SECRETS_CACHED = 50_000
+
+
+# --- process configuration -------------------------------------------------------------------
+
+
+def configure(settings: Settings) -> None:
+    """Settings of this process (:func:`astro_server.registry.build_platform`)."""
+    global _settings
+    _settings = settings
+
+
+def current_settings() -> Settings:
+    global _settings
+    if _settings is None:
+        _settings = Settings.from_env()
+    return _settings
+
+
+def set_client(client: DeliveryClient | None) -> None:
+    """Replace the process's delivery client (tests inject one trusting their CA)."""
+    global _client
+    _client = client
+
+
+def client() -> DeliveryClient:
+    global _client
+    if _client is None:
+        settings = current_settings()
+        local_trust = None
+        if settings.local_webhooks and settings.embedded:
+            from astro_server.webhook_listen import CERT_FILE_NAME
+
+            local_trust = settings.data_dir / CERT_FILE_NAME
+        _client = DeliveryClient(
+            allow_loopback=settings.allow_loopback_destinations, loopback_trust_file=local_trust
+        )
+    return _client
+
+
+def secret_box(settings: Settings) -> SecretBox:
+    box = _boxes.get(settings.secret_key)
+    if box is None:
+        if len(_boxes) >= 8:  # tests make a key per app; a server has one
+            _boxes.clear()
+        box = _boxes[settings.secret_key] = SecretBox(
+            settings.secret_key, cache_size=DECRYPTED_SECRETS_CACHED
+        )
+    return box
+
+
+def bad_request(code: str, field: str, message: str, *more: tuple[str, str, str]) -> APIError:
+    """A 400 naming ``field``, and the field of each further (code, field, message) problem;
+    the code and message are the first problem's."""
+    problems = ((code, field, message), *more)
+    err = validation_error([{"field": f, "message": m} for _c, f, m in problems], message)
+    err.code = code
+    return err
+
+
+def secrets_in_use(
+    sub: HoroscopeFeedSubscription | WebhookEndpoint, now: datetime, settings: Settings
+) -> list[str]:
+    """The secrets a message is signed with now: the current one, and the previous one during
+    a rotation's overlap (a feed subscription or an account's webhook endpoint)."""
+    box = secret_box(settings)
+    in_use = [box.decrypt(sub.secret_ciphertext, bound_to=sub.id)]
+    if (
+        sub.previous_secret_ciphertext
+        and sub.previous_secret_expires_at is not None
+        and sub.previous_secret_expires_at > now
+    ):
+        in_use.append(box.decrypt(sub.previous_secret_ciphertext, bound_to=sub.id))
+    return in_use
+
+
+def attempt_view(attempt: FeedDeliveryAttempt) -> dict[str, Any]:
+    return {
+        "number": attempt.number,
+        "started_at": clock.iso(attempt.started_at),
+        "status_code": attempt.status_code,
+        "duration_ms": attempt.duration_ms,
+        "response_body": attempt.response_body,
+        "error": attempt.error,
+        "succeeded": attempt.succeeded,
+    }
+
+
+def delivery_view(
+    delivery: FeedDelivery, attempts: Sequence[FeedDeliveryAttempt] = ()
+) -> dict[str, Any]:
+    return {
+        "id": delivery.id,
+        "subscription_id": delivery.subscription_id,  # type: ignore[attr-defined]
+        "message_id": delivery.message_id,
+        "kind": delivery.kind,
+        "local_date": delivery.local_date.isoformat() if delivery.local_date else None,
+        "status": delivery.status,
+        "attempts": delivery.attempts,
+        "next_attempt_at": clock.iso(delivery.next_attempt_at)
+        if delivery.status in PENDING
+        else None,
+        "last_status_code": delivery.last_status_code,
+        "last_error": delivery.last_error,
+        "created_at": clock.iso(delivery.created_at),
+        "delivered_at": clock.iso(delivery.delivered_at),
+        "attempt_log": [attempt_view(a) for a in attempts],
+    }
