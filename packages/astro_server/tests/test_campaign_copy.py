@@ -77,9 +77,7 @@ def test_the_copy_of_one_fixed_day_in_english() -> None:
 def test_the_copy_of_one_fixed_day_in_thai() -> None:
     highlights = [highlight_line("ไทย", "วันสงกรานต์", "th")]
     copy = campaign_copy(horoscope("leo", DAY, "th"), highlights, "th")
-    assert copy["short"] == (
-        "ราศีสิงห์ · 13 เม.ย. 2568: วันนี้ดาวจันทร์โคจรอยู่ในราศีตุลย์… ไทย: วันสงกรานต์"
-    )
+    assert copy["short"] == ("ราศีสิงห์ · 13 เม.ย. 2568: วันนี้ดาวจันทร์โคจรอยู่ในราศีตุลย์… ไทย: วันสงกรานต์")
     assert copy["medium"] == (
         "ราศีสิงห์ · 13 เม.ย. 2568: วันนี้ดาวจันทร์โคจรอยู่ในราศีตุลย์ ตรงกับเรือนที่ 3 ของคุณ… "
         "ไทย: วันสงกรานต์ สีมงคล: แดง · เลขมงคล: 14"

@@ -17,7 +17,6 @@ from quart import Quart
 from quart.typing import TestClientProtocol as Client
 from standardwebhooks.webhooks import Webhook
 
-from astro_server.features.feeds import service as feeds
 from astro_server.platform.auth import accounts
 from astro_server.platform.delivery import common as delivery_common
 from astro_server.platform.delivery import engine as feed_pipeline

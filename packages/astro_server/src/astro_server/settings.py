@@ -15,7 +15,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-TIERS = ("free", "starter", "pro", "enterprise")
+from astro_server.platform.billing.pricing import TIERS
+
 DEFAULT_RATE_LIMITS = {"free": 60, "starter": 300, "pro": 1200, "enterprise": 6000}
 
 

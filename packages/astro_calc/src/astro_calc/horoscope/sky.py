@@ -33,21 +33,8 @@ from astro_calc.ephemeris import (
     julian_day,
 )
 from astro_calc.search import refine_root
+from astro_calc.zodiac import SIGNS as SIGNS
 
-SIGNS: Final[tuple[str, ...]] = (
-    "aries",
-    "taurus",
-    "gemini",
-    "cancer",
-    "leo",
-    "virgo",
-    "libra",
-    "scorpio",
-    "sagittarius",
-    "capricorn",
-    "aquarius",
-    "pisces",
-)
 PLANETS: Final[tuple[str, ...]] = (
     "sun",
     "moon",

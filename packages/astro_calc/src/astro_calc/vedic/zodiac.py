@@ -20,20 +20,8 @@ from __future__ import annotations
 import math
 from typing import Final, Literal
 
-SIGNS: Final = (
-    "aries",
-    "taurus",
-    "gemini",
-    "cancer",
-    "leo",
-    "virgo",
-    "libra",
-    "scorpio",
-    "sagittarius",
-    "capricorn",
-    "aquarius",
-    "pisces",
-)
+from astro_calc.zodiac import SIGNS as SIGNS
+
 #: Sanskrit names of the signs, same order as :data:`SIGNS`.
 RASHI_NAMES: Final = (
     "Mesha",

@@ -19,21 +19,8 @@ import msgspec
 from astro_calc import ephemeris
 from astro_calc import time as ltime
 from astro_calc.errors import CalcInputError
+from astro_calc.zodiac import SIGNS as SIGNS
 
-SIGNS: Final = (
-    "aries",
-    "taurus",
-    "gemini",
-    "cancer",
-    "leo",
-    "virgo",
-    "libra",
-    "scorpio",
-    "sagittarius",
-    "capricorn",
-    "aquarius",
-    "pisces",
-)
 ELEMENTS: Final = ("fire", "earth", "air", "water")
 MODALITIES: Final = ("cardinal", "fixed", "mutable")
 

@@ -15,26 +15,13 @@ from collections.abc import Mapping
 from typing import Final, Literal
 
 from astro_calc.vedic import SiderealChart
+from astro_calc.zodiac import SIGNS as _SIGNS
 from astro_server.drawing.canvas import VIEW, Canvas, attr
 from astro_server.drawing.glyphs import Language, labels
 from astro_server.drawing.marks import number_text
 from astro_server.drawing.themes import ThemeName, palette
 
 Style = Literal["north", "south"]
-_SIGNS: Final = (
-    "aries",
-    "taurus",
-    "gemini",
-    "cancer",
-    "leo",
-    "virgo",
-    "libra",
-    "scorpio",
-    "sagittarius",
-    "capricorn",
-    "aquarius",
-    "pisces",
-)
 M: Final = 80.0  # margin around the chart square
 S: Final = VIEW - 2 * M
 # North: per house, the label centre and the point toward which the sign number sits, in

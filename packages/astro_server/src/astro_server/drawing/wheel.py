@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from astro_calc.western import Aspect, NatalChart
+from astro_calc.zodiac import SIGNS as _SIGNS
 from astro_server.drawing.canvas import CENTRE, Canvas
 from astro_server.drawing.geometry import point, wheel_angle
 from astro_server.drawing.glyphs import Language, glyph, labels
@@ -34,20 +35,6 @@ from astro_server.drawing.themes import (
 C: Final = CENTRE
 R_OUTER: Final = 412.0
 R_BAND: Final = 356.0
-_SIGNS: Final = (
-    "aries",
-    "taurus",
-    "gemini",
-    "cancer",
-    "leo",
-    "virgo",
-    "libra",
-    "scorpio",
-    "sagittarius",
-    "capricorn",
-    "aquarius",
-    "pisces",
-)
 _ANGLE_NAMES: Final = ("ascendant", "descendant", "midheaven", "imum_coeli")
 
 SINGLE_RING: Final = Ring(

@@ -17,6 +17,7 @@ from typing import Any
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
+from astro_calc.zodiac import SIGNS as SIGNS
 from astro_server.platform import clock
 from astro_server.platform.delivery.common import (
     bad_request,
@@ -35,20 +36,6 @@ from astro_server.platform.models.delivery import (
 from astro_server.platform.paging import newest_first
 from astro_server.settings import Settings
 
-SIGNS = (
-    "aries",
-    "taurus",
-    "gemini",
-    "cancer",
-    "leo",
-    "virgo",
-    "libra",
-    "scorpio",
-    "sagittarius",
-    "capricorn",
-    "aquarius",
-    "pisces",
-)
 LANGUAGES = ("en", "th")
 # --- subscriptions ---------------------------------------------------------------------------
 
