@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
@@ -19,6 +18,7 @@ from tortoise.transactions import in_transaction
 
 from astro_calc.zodiac import SIGNS as SIGNS
 from astro_server.platform import clock
+from astro_server.platform.delivery import common
 from astro_server.platform.delivery.common import (
     bad_request,
     delivery_view,
@@ -30,7 +30,6 @@ from astro_server.platform.delivery.ssrf import UnsafeDestination, canonical_url
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.models.delivery import (
     FeedDelivery,
-    FeedDeliveryAttempt,
     HoroscopeFeedSubscription,
 )
 from astro_server.platform.paging import newest_first
@@ -206,24 +205,14 @@ async def rotate_secret(
 async def list_deliveries(
     sub: HoroscopeFeedSubscription, *, limit: int, cursor: str | None
 ) -> tuple[list[dict[str, Any]], str | None]:
-    query = FeedDelivery.filter(subscription_id=sub.id)
-    page, next_cursor = await newest_first(query, limit=limit, cursor=cursor)
-    attempts: dict[str, list[FeedDeliveryAttempt]] = defaultdict(list)
-    if page:
-        for attempt in await FeedDeliveryAttempt.filter(
-            delivery_id__in=[d.id for d in page]
-        ).order_by("number"):
-            attempts[attempt.delivery_id].append(attempt)  # type: ignore[attr-defined]
-    return [delivery_view(d, attempts[d.id]) for d in page], next_cursor
+    return await common.delivery_log(
+        {"subscription_id": sub.id}, delivery_view, limit=limit, cursor=cursor
+    )
 
 
 async def delivery_with_log(delivery: FeedDelivery) -> dict[str, Any]:
-    attempts = await FeedDeliveryAttempt.filter(delivery_id=delivery.id).order_by("number")
-    return delivery_view(delivery, attempts)
+    return await common.with_attempt_log(delivery, delivery_view)
 
 
 async def owned_delivery(sub: HoroscopeFeedSubscription, delivery_id: str) -> FeedDelivery:
-    delivery = await FeedDelivery.get_or_none(id=delivery_id, subscription_id=sub.id)
-    if delivery is None:
-        raise not_found("Delivery")
-    return delivery
+    return await common.owned_delivery({"subscription_id": sub.id}, delivery_id)

@@ -5,20 +5,22 @@ the views of a delivery and its attempt log."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
 from astro_server.platform import clock
 from astro_server.platform.delivery.http import DeliveryClient
 from astro_server.platform.delivery.secrets_box import SecretBox
-from astro_server.platform.errors import APIError, validation_error
+from astro_server.platform.errors import APIError, not_found, validation_error
 from astro_server.platform.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
     HoroscopeFeedSubscription,
     WebhookEndpoint,
 )
+from astro_server.platform.paging import newest_first
 from astro_server.settings import Settings
 
 PENDING = ("pending", "retrying", "delivering")
@@ -117,15 +119,12 @@ def attempt_view(attempt: FeedDeliveryAttempt) -> dict[str, Any]:
     }
 
 
-def delivery_view(
+def delivery_state(
     delivery: FeedDelivery, attempts: Sequence[FeedDeliveryAttempt] = ()
 ) -> dict[str, Any]:
+    """What every delivery shows whoever owns it: its status, attempts, last answer, times and
+    the attempt log (an owner's view puts its own fields first)."""
     return {
-        "id": delivery.id,
-        "subscription_id": delivery.subscription_id,  # type: ignore[attr-defined]
-        "message_id": delivery.message_id,
-        "kind": delivery.kind,
-        "local_date": delivery.local_date.isoformat() if delivery.local_date else None,
         "status": delivery.status,
         "attempts": delivery.attempts,
         "next_attempt_at": clock.iso(delivery.next_attempt_at)
@@ -137,3 +136,49 @@ def delivery_view(
         "delivered_at": clock.iso(delivery.delivered_at),
         "attempt_log": [attempt_view(a) for a in attempts],
     }
+
+
+def delivery_view(
+    delivery: FeedDelivery, attempts: Sequence[FeedDeliveryAttempt] = ()
+) -> dict[str, Any]:
+    """A horoscope feed's delivery."""
+    return {
+        "id": delivery.id,
+        "subscription_id": delivery.subscription_id,  # type: ignore[attr-defined]
+        "message_id": delivery.message_id,
+        "kind": delivery.kind,
+        "local_date": delivery.local_date.isoformat() if delivery.local_date else None,
+        **delivery_state(delivery, attempts),
+    }
+
+
+DeliveryView = Callable[[FeedDelivery, Sequence[FeedDeliveryAttempt]], dict[str, Any]]
+
+
+async def delivery_log(
+    owner: dict[str, str], view: DeliveryView, *, limit: int, cursor: str | None
+) -> tuple[list[dict[str, Any]], str | None]:
+    """One page of an owner's deliveries, newest first, each with its attempt log;
+    ``owner`` is the filter naming it (``{"subscription_id": ...}``, ``{"endpoint_id": ...}``)."""
+    query = FeedDelivery.filter(**owner)
+    page, next_cursor = await newest_first(query, limit=limit, cursor=cursor)
+    attempts: dict[str, list[FeedDeliveryAttempt]] = defaultdict(list)
+    if page:
+        for attempt in await FeedDeliveryAttempt.filter(
+            delivery_id__in=[d.id for d in page]
+        ).order_by("number"):
+            attempts[attempt.delivery_id].append(attempt)  # type: ignore[attr-defined]
+    return [view(d, attempts[d.id]) for d in page], next_cursor
+
+
+async def with_attempt_log(delivery: FeedDelivery, view: DeliveryView) -> dict[str, Any]:
+    attempts = await FeedDeliveryAttempt.filter(delivery_id=delivery.id).order_by("number")
+    return view(delivery, attempts)
+
+
+async def owned_delivery(owner: dict[str, str], delivery_id: str) -> FeedDelivery:
+    """The owner's delivery (``owner`` as in :func:`delivery_log`); 404 for anyone else's."""
+    delivery = await FeedDelivery.filter(id=delivery_id, **owner).first()
+    if delivery is None:
+        raise not_found("Delivery")
+    return delivery

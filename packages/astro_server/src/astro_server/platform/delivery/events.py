@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -25,8 +24,13 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.transactions import in_transaction
 
 from astro_server.platform import clock
+from astro_server.platform.delivery import common
 from astro_server.platform.delivery import engine as feed_pipeline
-from astro_server.platform.delivery.common import PENDING, attempt_view, bad_request, secret_box
+from astro_server.platform.delivery.common import (
+    bad_request,
+    delivery_state,
+    secret_box,
+)
 from astro_server.platform.delivery.signing import (
     ROTATION_OVERLAP,
     new_message_id,
@@ -300,40 +304,21 @@ def delivery_view(
         "event_id": event_id,
         "event_type": delivery.event_type,
         "message_id": delivery.message_id,
-        "status": delivery.status,
-        "attempts": delivery.attempts,
-        "next_attempt_at": clock.iso(delivery.next_attempt_at)
-        if delivery.status in PENDING
-        else None,
-        "last_status_code": delivery.last_status_code,
-        "last_error": delivery.last_error,
-        "created_at": clock.iso(delivery.created_at),
-        "delivered_at": clock.iso(delivery.delivered_at),
-        "attempt_log": [attempt_view(a) for a in attempts],
+        **delivery_state(delivery, attempts),
     }
 
 
 async def list_deliveries(
     endpoint: WebhookEndpoint, *, limit: int, cursor: str | None
 ) -> tuple[list[dict[str, Any]], str | None]:
-    query = FeedDelivery.filter(endpoint_id=endpoint.id)
-    page, next_cursor = await newest_first(query, limit=limit, cursor=cursor)
-    attempts: dict[str, list[FeedDeliveryAttempt]] = defaultdict(list)
-    if page:
-        for attempt in await FeedDeliveryAttempt.filter(
-            delivery_id__in=[d.id for d in page]
-        ).order_by("number"):
-            attempts[attempt.delivery_id].append(attempt)  # type: ignore[attr-defined]
-    return [delivery_view(d, attempts[d.id]) for d in page], next_cursor
+    return await common.delivery_log(
+        {"endpoint_id": endpoint.id}, delivery_view, limit=limit, cursor=cursor
+    )
 
 
 async def delivery_with_log(delivery: FeedDelivery) -> dict[str, Any]:
-    attempts = await FeedDeliveryAttempt.filter(delivery_id=delivery.id).order_by("number")
-    return delivery_view(delivery, attempts)
+    return await common.with_attempt_log(delivery, delivery_view)
 
 
 async def owned_delivery(endpoint: WebhookEndpoint, delivery_id: str) -> FeedDelivery:
-    delivery = await FeedDelivery.get_or_none(id=delivery_id, endpoint_id=endpoint.id)
-    if delivery is None:
-        raise not_found("Delivery")
-    return delivery
+    return await common.owned_delivery({"endpoint_id": endpoint.id}, delivery_id)
