@@ -139,12 +139,23 @@ class Platform:
 def build_platform(settings: Settings) -> Platform:
     """Wire the platform for ``settings``: the job kinds this process may queue and run, the
     broker's extra tasks, the job lease settings. Idempotent; no web app is built."""
+    from astro_server.features import visual
     from astro_server.features.profiles.service import resolve_references
+    from astro_server.features.reports.render import renderer
     from astro_server.platform import broker, runtime
     from astro_server.platform.billing import body
+    from astro_server.platform.routes import health
 
     runtime.configure(settings)
     body.use_reference_resolver(resolve_references)
+    # Optional capabilities /readyz reports (the PDF renderer's Chromium, the visual models).
+    # Looked up at each check, so a test may replace them.
+    health.register_capability(
+        health.Capability("pdf_renderer", lambda: renderer.missing_components())
+    )
+    health.register_capability(
+        health.Capability("visual", lambda: visual.missing_visual_dependencies(), visual.EXTRA_HINT)
+    )
     jobs.register_job_kinds(JOB_KINDS)
     jobs.configure(settings)
     for name, function in BROKER_TASKS.items():
