@@ -11,6 +11,7 @@ import ipaddress
 import math
 import os
 import secrets
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -40,31 +41,41 @@ _PLACEHOLDER_WORDS: Final = (
 GENERATE_HINT: Final = "make one with `astro-server generate-secret`"
 
 
+_BASE64URL: Final = frozenset(string.ascii_letters + string.digits + "-_")
+
+
 def secret_key_bits(key: str) -> float:
-    """An upper estimate of the randomness in ``key``, in bits: its length times log2 of the
-    alphabet its character classes span (digits 10, lower 26, upper 26, others 33 printable
-    ASCII; a non-ASCII character counts as 8 bits' worth). A key typed from a short word list or
-    with little variety scores low; a real random key from ``secrets.token_urlsafe(32)`` (43
-    characters) or ``token_hex(32)`` (64) scores at least 256. An estimate, not a proof: it
-    cannot tell a random-looking but known string from a random one."""
+    """An upper estimate of the randomness in ``key``, in bits: the length of its shortest
+    repeating unit (``abcabcabc`` counts 3) times log2 of the alphabet its characters span:
+    64 for URL-safe base64 with both cases and digits (``secrets.token_urlsafe``), otherwise
+    the sum of its classes (digits 10, lower 26, upper 26, other printable ASCII 33; 256 with
+    any non-ASCII character); at most log2 of its distinct characters per character when it
+    has fewer than ten (``aaaa``, ``abab``). ``token_urlsafe(32)`` (43 characters) and
+    ``token_hex(32)`` (64) score at least 256. An estimate, not a proof: it cannot tell a
+    random-looking but known string from a random one."""
     if not key:
         return 0.0
-    alphabet = 0
-    if any(c.isascii() and c.isdigit() for c in key):
-        alphabet += 10
-    if any(c.isascii() and c.islower() for c in key):
-        alphabet += 26
-    if any(c.isascii() and c.isupper() for c in key):
-        alphabet += 26
-    if any(c.isascii() and not c.isalnum() for c in key):
-        alphabet += 33
-    if any(not c.isascii() for c in key):
-        alphabet = max(alphabet, 256)
-    bits = len(key) * math.log2(max(alphabet, 2))
-    # Little variety (``aaaa...``, ``abababab...``) caps the estimate: a key with d distinct
-    # characters cannot carry more than len * log2(d) bits.
+    length = len(key)
+    for period in range(1, length // 2 + 1):
+        if length % period == 0 and key[:period] * (length // period) == key:
+            length = period
+            break
+    digits = any(c in string.digits for c in key)
+    lower = any(c in string.ascii_lowercase for c in key)
+    upper = any(c in string.ascii_uppercase for c in key)
+    if digits and lower and upper and set(key) <= _BASE64URL:
+        alphabet = 64
+    else:
+        alphabet = 10 * digits + 26 * lower + 26 * upper
+        if any(c.isascii() and not c.isalnum() for c in key):
+            alphabet += 33
+        if not key.isascii():
+            alphabet = 256
+    per_char = math.log2(max(alphabet, 2))
     distinct = len(set(key))
-    return min(bits, len(key) * math.log2(max(distinct, 2)))
+    if distinct < 10:
+        per_char = min(per_char, math.log2(max(distinct, 2)))
+    return length * per_char
 
 
 def secret_key_problem(key: str) -> str | None:
