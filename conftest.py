@@ -125,7 +125,7 @@ def migrated_pg_template(pg_url: str) -> Iterator[str]:
     url = f"{pg_url.rsplit('/', 1)[0]}/{name}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
     env["ASTRO_DATABASE_URL"] = url
-    env["ASTRO_SECRET_KEY"] = "template-" + secrets.token_hex(8)
+    env["ASTRO_SECRET_KEY"] = secrets.token_urlsafe(48)
     subprocess.run([*_cli(), "migrate"], env=env, check=True, capture_output=True, timeout=120)
     yield name
     _pg_admin(pg_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -272,7 +272,7 @@ def _stack(tmp_path: Path, database_url: str | None, redis_url: str | None) -> S
     env.update(
         {
             "ASTRO_DATA_DIR": str(tmp_path / "var"),
-            "ASTRO_SECRET_KEY": secrets.token_urlsafe(32),
+            "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),
             "ASTRO_LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
         }

@@ -344,7 +344,7 @@ def main() -> int:
         )
         dsn = db_url.replace("postgres://", "postgresql://", 1)
         write_certs(work)
-        secret_key = secrets.token_urlsafe(32)
+        secret_key = secrets.token_urlsafe(48)
         env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
         env.update(
             {

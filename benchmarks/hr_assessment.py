@@ -21,6 +21,7 @@ import datetime as dt
 import json
 import os
 import random
+import secrets
 import statistics
 import subprocess
 import sys
@@ -82,7 +83,7 @@ def _server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str, str]:
     env = {
         **os.environ,
         "ASTRO_DATA_DIR": str(data_dir),
-        "ASTRO_SECRET_KEY": "k" * 32,
+        "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),
         "ASTRO_LOG_LEVEL": "WARNING",
         "ASTRO_RATE_LIMIT_PRO": "1000000",
     }

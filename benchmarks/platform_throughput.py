@@ -31,6 +31,7 @@ import argparse
 import asyncio
 import json
 import os
+import secrets
 import shutil
 import statistics
 import subprocess
@@ -175,7 +176,7 @@ def main() -> int:
                 "ASTRO_DATABASE_URL": db_url,
                 "ASTRO_REDIS_URL": redis_url,
                 "ASTRO_DATA_DIR": str(data_dir),
-                "ASTRO_SECRET_KEY": "bench-" + uuid.uuid4().hex,
+                "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),
                 "ASTRO_RATE_LIMIT_ENTERPRISE": "100000000",
             }
         )

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -49,7 +50,7 @@ def local_server() -> Iterator[str]:
     env.update(
         {
             "ASTRO_DATA_DIR": str(data_dir),
-            "ASTRO_SECRET_KEY": "p" * 48,
+            "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),
             "ASTRO_RATE_LIMIT_ENTERPRISE": str(10**9),
             "ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1",
             "ASTRO_LOG_LEVEL": "WARNING",

@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import secrets
 import socket
 import statistics
 import subprocess
@@ -52,7 +53,7 @@ def local_server() -> Iterator[tuple[str, str]]:
     env.update(
         {
             "ASTRO_DATA_DIR": str(data_dir),
-            "ASTRO_SECRET_KEY": "b" * 48,
+            "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),
             "ASTRO_RATE_LIMIT_ENTERPRISE": str(10**9),
             "ASTRO_LOG_LEVEL": "WARNING",
         }

@@ -24,13 +24,13 @@ import argparse
 import asyncio
 import json
 import os
+import secrets
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from contextlib import ExitStack
 from datetime import UTC, timedelta
 from pathlib import Path
@@ -206,7 +206,7 @@ def main() -> int:
                 "ASTRO_DATABASE_URL": db_url,
                 "ASTRO_REDIS_URL": redis_url,
                 "ASTRO_DATA_DIR": str(data_dir),
-                "ASTRO_SECRET_KEY": "bench-" + uuid.uuid4().hex,
+                "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),
                 "ASTRO_RATE_LIMIT_ENTERPRISE": "100000000",
             }
         )

@@ -22,13 +22,13 @@ import contextlib
 import http.client
 import json
 import os
+import secrets
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -149,7 +149,7 @@ def main() -> int:
                 "ASTRO_DATABASE_URL": db_url,
                 "ASTRO_REDIS_URL": redis_url,
                 "ASTRO_DATA_DIR": str(data_dir),
-                "ASTRO_SECRET_KEY": "bench-" + uuid.uuid4().hex,
+                "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),
                 # Tight polling is the benchmark's, not a customer's: lift the per-minute limit.
                 "ASTRO_RATE_LIMIT_STARTER": "100000000",
                 "ASTRO_LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),

@@ -124,6 +124,8 @@ redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG || { log "Redis did n
 export ASTRO_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/postgres"
 export ASTRO_TEST_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
 export ASTRO_TEST_REQUIRE_SERVICES=1
+# pg_dump/pg_restore of this server's version, for the backup and restore drill's test.
+export ASTRO_TEST_PG_BIN="$PG_BIN"
 log "PostgreSQL on 127.0.0.1:$PG_PORT, Redis on 127.0.0.1:$REDIS_PORT"
 
 # --- checks --------------------------------------------------------------------------------------

@@ -21,6 +21,12 @@ def test_live_server_is_ready_on_postgres_and_redis(shared_server: ServerProcess
     assert response.json()["checks"] == {
         "database": "ok",
         "broker": "ok",
+        "storage": "ok",
         "pdf_renderer": renderer,
         "visual": "ok",
     }
+    # Each dependency's check time in milliseconds: Redis and PostgreSQL answered over loopback.
+    latency = response.json()["latency_ms"]
+    assert set(latency) == set(response.json()["checks"])
+    assert 0 < latency["database"] < 10_000
+    assert 0 < latency["broker"] < 10_000

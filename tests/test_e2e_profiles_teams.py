@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import sqlite3
 from collections.abc import Callable
 from typing import Any
@@ -111,7 +112,7 @@ def test_profiles_rotation_shredding_and_teams_through_the_sdk(stack: Stack) -> 
 
     # Rotate the master key with the servers stopped, then start on the new key.
     server.stop()
-    new_key = "rotated-" + "x" * 40
+    new_key = secrets.token_urlsafe(48)
     stack.env["ASTRO_NEW_SECRET_KEY"] = new_key
     rotated = cli_json(stack, "rotate-master-key")
     assert rotated["data_keys"] == 1

@@ -36,10 +36,15 @@ async def test_readyz_reports_database_and_in_process_broker(app: Quart) -> None
     assert body["checks"] == {
         "database": "ok",
         "broker": "in-process",
+        "storage": "ok",
         "pdf_renderer": renderer,
         "visual": "ok",
     }
     assert bool(body["missing"]) == (renderer == "missing")
+    # Each dependency's check time, in milliseconds.
+    assert set(body["latency_ms"]) == set(body["checks"])
+    assert all(isinstance(v, float | int) and 0 <= v < 60_000 for v in body["latency_ms"].values())
+    assert body["latency_ms"]["database"] > 0
 
 
 async def test_unknown_route_is_a_json_404_with_request_id(app: Quart) -> None:
@@ -58,6 +63,17 @@ async def test_readyz_is_503_when_the_broker_is_unreachable(tmp_path: Path) -> N
     body = await response.get_json()
     assert response.status_code == 503
     assert body["error"] == "service_unavailable"
+
+
+async def test_readyz_is_503_when_the_file_storage_is_unusable(tmp_path: Path) -> None:
+    data_dir = tmp_path / "var"
+    async with running_app(Settings(data_dir=data_dir, secret_key="k" * 32)) as application:
+        # A file where the folder should be (permissions would not stop root).
+        (data_dir / "files").write_bytes(b"")
+        response = await application.test_client().get("/readyz")
+    body = await response.get_json()
+    assert response.status_code == 503
+    assert body["message"] == "File storage unusable: FileExistsError"
 
 
 async def test_metrics_answer_a_loopback_scraper_and_refuse_a_remote_one(tmp_path: Path) -> None:

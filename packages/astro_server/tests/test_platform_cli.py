@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,13 @@ import pytest
 
 def _env(database_url: str, tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
-    env.update({"ASTRO_DATA_DIR": str(tmp_path / "var"), "ASTRO_DATABASE_URL": database_url})
+    env.update(
+        {
+            "ASTRO_DATA_DIR": str(tmp_path / "var"),
+            "ASTRO_DATABASE_URL": database_url,
+            "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),  # production refuses a weak one
+        }
+    )
     return env
 
 

@@ -9,6 +9,7 @@ import importlib
 import json
 import os
 import re
+import secrets
 import shlex
 import subprocess
 import sys
@@ -18,6 +19,9 @@ import pytest
 
 from astro_server.cli import FIRST_ACCOUNT_ARGS, build_parser, first_account_command
 from astro_server.settings import Settings
+
+#: A production ASTRO_SECRET_KEY (production refuses a missing or weak one).
+STRONG_KEY = secrets.token_urlsafe(48)
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -66,7 +70,12 @@ def test_migrate_says_whether_it_created_or_found_the_schema(tmp_path: Path) -> 
 def test_production_without_a_schema_is_one_line_naming_migrate(
     fresh_pg_database: str, tmp_path: Path
 ) -> None:
-    env = _env(tmp_path, ASTRO_DATA_DIR=str(tmp_path / "d"), ASTRO_DATABASE_URL=fresh_pg_database)
+    env = _env(
+        tmp_path,
+        ASTRO_DATA_DIR=str(tmp_path / "d"),
+        ASTRO_DATABASE_URL=fresh_pg_database,
+        ASTRO_SECRET_KEY=STRONG_KEY,
+    )
     done = _cli(env, "create-account", "--name", "x")
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
@@ -89,7 +98,10 @@ def test_production_without_a_schema_is_one_line_naming_migrate(
             "ASTRO_LOCAL_WEBHOOKS is for local development in the embedded mode only",
         ),
         (
-            {"ASTRO_DATABASE_URL": "postgres://nobody@127.0.0.1:1/none"},
+            {
+                "ASTRO_DATABASE_URL": "postgres://nobody@127.0.0.1:1/none",
+                "ASTRO_SECRET_KEY": STRONG_KEY,
+            },
             ("create-account", "--name", "x"),
             "the database failed",
         ),

@@ -425,6 +425,8 @@ def _register_request_hooks(app: Quart) -> None:
                     "duration_ms": round(elapsed * 1000, 2),
                     "account_id": account.id if account is not None else None,
                     "credential_id": getattr(g, "credential_id", None),
+                    # The client's, through a trusted proxy (platform/proxy.py).
+                    "client_address": request.remote_addr,
                 },
             )
         return await compress_if_accepted(response, request.headers.get("Accept-Encoding", ""))
@@ -524,4 +526,11 @@ def create_app(settings: Settings | None = None) -> Quart:
 
     for blueprint in registry.blueprints():
         app.register_blueprint(blueprint)
+    if settings.trusted_proxies:
+        from astro_server.platform.proxy import TrustedProxyMiddleware
+
+        # Wrapping asgi_app (not the app) keeps ``app`` a Quart instance for the test client.
+        app.asgi_app = TrustedProxyMiddleware(  # type: ignore[method-assign,assignment]
+            app.asgi_app, settings.trusted_proxies
+        )
     return app

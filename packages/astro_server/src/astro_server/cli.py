@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from astro_server.settings import Settings
+from astro_server.settings import Settings, generate_secret_key, secret_key_problem
 
 T = TypeVar("T")
 
@@ -292,7 +292,14 @@ def cmd_rotate_master_key(args: argparse.Namespace) -> int:
     new_key = os.environ.get(args.new_key_env, "")
     if not new_key:
         raise ValueError(f"set the new master key in {args.new_key_env}")
-    settings = Settings.from_env()
+    weak = secret_key_problem(new_key)
+    if weak:
+        raise UserError(f"the new key in {args.new_key_env}: {weak.split(' ', 1)[1]}")
+    # Not checked: rotating away from a weak current key is how a deployment gets a strong one.
+    try:
+        settings = Settings.from_env(check=False)
+    except ValueError as exc:
+        raise UserError(f"bad setting: {exc}") from None
     keys, secrets_ = _with_db(lambda: rotate_master_key(settings.secret_key, new_key))
     where = "ASTRO_SECRET_KEY set to the new key"
     if not os.environ.get("ASTRO_SECRET_KEY"):
@@ -325,6 +332,88 @@ def cmd_crypto_shred(args: argparse.Namespace) -> int:
         f"destroyed {count} data key(s) of {args.account}: its profiles can no longer be read",
     )
     return 0
+
+
+def cmd_generate_secret(args: argparse.Namespace) -> int:
+    """Print a new ASTRO_SECRET_KEY: 48 random bytes from the OS's CSPRNG, URL-safe base64."""
+    print(generate_secret_key(), flush=True)
+    return 0
+
+
+#: Settings whose values are never printed (check-config shows whether they are set).
+_SECRET_FIELDS = frozenset(
+    {"secret_key", "s3_secret_access_key", "s3_access_key_id", "metrics_token", "llm_api_key"}
+)
+_URL_FIELDS = frozenset({"database_url", "redis_url", "smtp_url", "llm_base_url"})
+
+
+def _masked_url(url: str) -> str:
+    """``scheme://user:***@host/...``: the password of a URL never printed."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)
+    user = netloc[0].split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
+
+
+def effective_settings(settings: Settings) -> dict[str, Any]:
+    """Every setting as check-config prints it: secrets masked (``set (64 characters)`` or
+    ``unset``), passwords in URLs replaced by ``***``, the rest as JSON values."""
+    import dataclasses
+
+    shown: dict[str, Any] = {}
+    for item in dataclasses.fields(settings):
+        value = getattr(settings, item.name)
+        if item.name == "extra":
+            continue
+        if item.name in _SECRET_FIELDS:
+            value = f"set ({len(value)} characters)" if value else "unset"
+        elif item.name in _URL_FIELDS and value:
+            value = _masked_url(value)
+        elif isinstance(value, Path):
+            value = str(value.resolve())
+        elif item.name == "trusted_proxies":
+            value = [str(network) for network in value]
+        elif item.name == "session_lifetime":
+            value = f"{value.total_seconds() / 3600:g} h"
+        elif isinstance(value, dict) or hasattr(value, "items"):
+            value = dict(value)
+        shown[item.name] = value
+    shown["mode"] = "production" if settings.production else "embedded"
+    return shown
+
+
+def cmd_check_config(args: argparse.Namespace) -> int:
+    """Print the effective settings (secrets masked), then the problems (the server would
+    refuse to start: exit status 1) and warnings (it starts; probably not what was meant)."""
+    try:
+        settings = Settings.from_env(check=False)
+    except ValueError as exc:  # a value that cannot even be read (a port that is not a number)
+        problems, warnings, shown = [f"bad setting: {exc}"], [], None
+    else:
+        problems, warnings, shown = settings.problems(), settings.warnings(), settings
+    if getattr(args, "json", False):
+        payload = {
+            "settings": effective_settings(shown) if shown else None,
+            "problems": problems,
+            "warnings": warnings,
+        }
+        print(json.dumps(payload, indent=2, default=str), flush=True)
+    else:
+        if shown is not None:
+            for name, value in effective_settings(shown).items():
+                text = value if isinstance(value, str) else json.dumps(value, default=str)
+                print(f"{name} = {text}")
+        for line in problems:
+            print(f"problem: {line}")
+        for line in warnings:
+            print(f"warning: {line}")
+        verdict = "refused: the server would not start" if problems else "ok"
+        print(f"check-config: {verdict} ({len(problems)} problem(s), {len(warnings)} warning(s))")
+    return 1 if problems else 0
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -454,6 +543,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     shred.add_argument("--account", required=True, help="account id, acct_... (required)")
     _json_flag(shred)
+
+    command(
+        "generate-secret",
+        "print a new strong ASTRO_SECRET_KEY (48 random bytes, URL-safe base64)",
+        cmd_generate_secret,
+    )
+    check = command(
+        "check-config",
+        "print the effective settings with secrets masked, and any problem (exit status 1: "
+        "the server would refuse to start) or warning",
+        cmd_check_config,
+    )
+    _json_flag(check)
 
     listen = command(
         "webhook-listen",

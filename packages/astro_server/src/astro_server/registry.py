@@ -26,11 +26,8 @@ from typing import TYPE_CHECKING, Any
 from astro_server.features.cultural import tasks as cultural_tasks
 from astro_server.features.horoscopes import tasks as horoscope_tasks
 from astro_server.features.reports.hr_service import HR_REPORT
-from astro_server.features.reports.render.renderer import missing_components
 from astro_server.features.reports.service import NATAL_REPORT
 from astro_server.features.vedic.tasks import KUNDLI_BATCH
-from astro_server.features.visual import EXTRA_HINT as VISUAL_EXTRA_HINT
-from astro_server.features.visual import missing_visual_dependencies
 from astro_server.features.visual.service import READING
 from astro_server.platform import jobs, maintenance
 from astro_server.platform.broker import RUN_JOB_TASK
@@ -38,7 +35,6 @@ from astro_server.platform.delivery import tasks as delivery_tasks
 from astro_server.platform.delivery.engine import DELIVER_TASK
 from astro_server.platform.jobs import JobKind
 from astro_server.platform.periodic import PeriodicTask
-from astro_server.platform.routes.health import Capability
 from astro_server.settings import Settings
 
 if TYPE_CHECKING:
@@ -61,12 +57,6 @@ BROKER_TASKS: dict[str, Callable[..., Awaitable[Any]]] = {
     RUN_JOB_TASK: jobs.run_job,
     DELIVER_TASK: delivery_tasks.deliver_task,
 }
-
-
-CAPABILITIES: tuple[Capability, ...] = (
-    Capability("pdf_renderer", missing_components),
-    Capability("visual", missing_visual_dependencies, VISUAL_EXTRA_HINT),
-)
 
 
 def blueprints() -> list[Blueprint]:
@@ -149,8 +139,10 @@ class Platform:
 def build_platform(settings: Settings) -> Platform:
     """Wire the platform for ``settings``: the job kinds this process may queue and run, the
     broker's extra tasks, the job lease settings. Idempotent; no web app is built."""
+    from astro_server.features import visual
     from astro_server.features.horoscopes.service import get_or_publish
     from astro_server.features.profiles.service import resolve_references
+    from astro_server.features.reports.render import renderer
     from astro_server.platform import broker, files, runtime
     from astro_server.platform.billing import body
     from astro_server.platform.delivery import common as delivery
@@ -162,7 +154,14 @@ def build_platform(settings: Settings) -> Platform:
     files.configure(settings)
     body.use_reference_resolver(resolve_references)
     engine.use_horoscope_source(get_or_publish)
-    health.use_capabilities(CAPABILITIES)
+    # Optional capabilities /readyz reports (the PDF renderer's Chromium, the visual models).
+    # Looked up at each check, so a test may replace them.
+    health.register_capability(
+        health.Capability("pdf_renderer", lambda: renderer.missing_components())
+    )
+    health.register_capability(
+        health.Capability("visual", lambda: visual.missing_visual_dependencies(), visual.EXTRA_HINT)
+    )
     jobs.register_job_kinds(JOB_KINDS)
     jobs.configure(settings)
     for name, function in BROKER_TASKS.items():

@@ -7,21 +7,118 @@ asyncpg, taskiq-redis). Every variable is documented in the README.
 
 from __future__ import annotations
 
+import ipaddress
+import math
 import os
 import secrets
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from astro_server.platform.billing.pricing import TIERS
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 DEFAULT_RATE_LIMITS = {"free": 60, "starter": 300, "pro": 1200, "enterprise": 6000}
 
 
 def _bool(value: str) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+#: The strength ``ASTRO_SECRET_KEY`` needs in production: 32 random bytes.
+SECRET_KEY_MIN_BITS: Final = 256
+#: Words that mark a key someone typed or copied from an example rather than generated
+#: (matched case-insensitively anywhere in the key, so ``changeme-changeme-...`` is caught too;
+#: six letters or more, so a random key contains one with negligible probability).
+_PLACEHOLDER_WORDS: Final = (
+    "changeme", "change-me", "change_me", "secret", "password", "passw0rd", "example",
+    "insecure", "default", "replace", "placeholder", "dummy", "qwerty", "123456", "letmein",
+    "notsecure",
+)  # fmt: skip
+GENERATE_HINT: Final = "make one with `astro-server generate-secret`"
+
+
+_BASE64URL: Final = frozenset(string.ascii_letters + string.digits + "-_")
+
+
+def secret_key_bits(key: str) -> float:
+    """An upper estimate of the randomness in ``key``, in bits: the length of its shortest
+    repeating unit (``abcabcabc`` counts 3) times log2 of the alphabet its characters span:
+    64 for URL-safe base64 with both cases and digits (``secrets.token_urlsafe``), otherwise
+    the sum of its classes (digits 10, lower 26, upper 26, other printable ASCII 33; 256 with
+    any non-ASCII character); at most log2 of its distinct characters per character when it
+    has fewer than ten (``aaaa``, ``abab``). ``token_urlsafe(32)`` (43 characters) and
+    ``token_hex(32)`` (64) score at least 256. An estimate, not a proof: it cannot tell a
+    random-looking but known string from a random one."""
+    if not key:
+        return 0.0
+    length = len(key)
+    for period in range(1, length // 2 + 1):
+        if length % period == 0 and key[:period] * (length // period) == key:
+            length = period
+            break
+    digits = any(c in string.digits for c in key)
+    lower = any(c in string.ascii_lowercase for c in key)
+    upper = any(c in string.ascii_uppercase for c in key)
+    if digits and lower and upper and set(key) <= _BASE64URL:
+        alphabet = 64
+    else:
+        alphabet = 10 * digits + 26 * lower + 26 * upper
+        if any(c.isascii() and not c.isalnum() for c in key):
+            alphabet += 33
+        if not key.isascii():
+            alphabet = 256
+    per_char = math.log2(max(alphabet, 2))
+    distinct = len(set(key))
+    if distinct < 10:
+        per_char = min(per_char, math.log2(max(distinct, 2)))
+    return length * per_char
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why ``key`` is unfit as a production ``ASTRO_SECRET_KEY``, in one line, or None."""
+    if not key:
+        return f"ASTRO_SECRET_KEY is not set; production needs one ({GENERATE_HINT})"
+    lowered = key.lower()
+    for word in _PLACEHOLDER_WORDS:
+        if word in lowered:
+            return (
+                f"ASTRO_SECRET_KEY looks like a placeholder (it contains {word!r}); {GENERATE_HINT}"
+            )
+    bits = secret_key_bits(key)
+    if bits < SECRET_KEY_MIN_BITS:
+        return (
+            f"ASTRO_SECRET_KEY is too weak (about {int(bits)} bits; production needs "
+            f"{SECRET_KEY_MIN_BITS}, 32 random bytes); {GENERATE_HINT}"
+        )
+    return None
+
+
+def generate_secret_key() -> str:
+    """A new key: 48 random bytes, URL-safe base64 (64 characters, 384 bits)."""
+    while True:
+        key = secrets.token_urlsafe(48)
+        if secret_key_problem(key) is None:  # a placeholder word by chance: draw again
+            return key
+
+
+def parse_trusted_proxies(raw: str) -> tuple[IPNetwork, ...]:
+    """``ASTRO_TRUSTED_PROXIES``: addresses or CIDRs separated by commas or spaces
+    (``127.0.0.1, 10.0.0.0/8, fd00::/8``). A bare address is a one-address network."""
+    networks: list[IPNetwork] = []
+    for item in raw.replace(",", " ").split():
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ValueError(
+                f"ASTRO_TRUSTED_PROXIES: {item!r} is not an IP address or CIDR "
+                "(e.g. 127.0.0.1 or 10.0.0.0/8)"
+            ) from None
+    return tuple(networks)
 
 
 @dataclass(frozen=True)
@@ -69,11 +166,86 @@ class Settings:
     # E-mail deliveries (visual readings): smtp://[user:password@]host:port, or smtps://.
     smtp_url: str | None = None
     mail_from: str = "astro@localhost"
+    # Reverse proxies whose X-Forwarded-*/Forwarded headers count (platform/proxy.py).
+    trusted_proxies: tuple[IPNetwork, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def embedded(self) -> bool:
         return self.database_url is None
+
+    @property
+    def production(self) -> bool:
+        """PostgreSQL or Redis configured: the settings a real deployment runs with."""
+        return bool(self.database_url or self.redis_url)
+
+    def problems(self) -> list[str]:
+        """Combinations the server refuses to start with, one line each (empty: fine)."""
+        found: list[str] = []
+        if self.production:
+            if self.local_webhooks:
+                found.append(
+                    "ASTRO_LOCAL_WEBHOOKS is for local development in the embedded mode only; "
+                    "unset it when ASTRO_DATABASE_URL or ASTRO_REDIS_URL is set"
+                )
+            weak = secret_key_problem(self.secret_key)
+            if weak:
+                found.append(weak)
+        if self.storage_url:
+            from urllib.parse import urlsplit
+
+            url = urlsplit(self.storage_url)
+            if url.scheme != "s3" or not url.netloc:
+                found.append("ASTRO_STORAGE_URL must look like s3://bucket/prefix")
+            elif bool(self.s3_access_key_id) != bool(self.s3_secret_access_key):
+                found.append(
+                    "set both ASTRO_S3_ACCESS_KEY_ID and ASTRO_S3_SECRET_ACCESS_KEY, or neither "
+                    "(the AWS default credential chain)"
+                )
+        for name, value in (
+            ("ASTRO_PUBLIC_URL", self.public_url),
+            ("ASTRO_S3_ENDPOINT_URL", self.s3_endpoint_url),
+        ):
+            if value and not value.startswith(("http://", "https://")):
+                found.append(f"{name} must start with http:// or https://")
+        if self.worker_concurrency < 1:
+            found.append("ASTRO_WORKER_CONCURRENCY must be >= 1")
+        if self.db_pool_size < 1:
+            found.append("ASTRO_DB_POOL_SIZE must be >= 1")
+        return found
+
+    def warnings(self) -> list[str]:
+        """Combinations that run but are probably not what was meant (``check-config``)."""
+        found: list[str] = []
+        if self.s3_endpoint_url and not self.storage_url:
+            found.append(
+                "ASTRO_S3_ENDPOINT_URL is set but ASTRO_STORAGE_URL is not: files go to the "
+                "data directory; set ASTRO_STORAGE_URL=s3://bucket/prefix"
+            )
+        if self.redis_url and not self.database_url:
+            found.append(
+                "ASTRO_REDIS_URL is set without ASTRO_DATABASE_URL: workers cannot reach the "
+                "API's SQLite database; set both (production) or neither (embedded)"
+            )
+        if self.storage_url and not self.s3_endpoint_url:
+            found.append(
+                "ASTRO_STORAGE_URL without ASTRO_S3_ENDPOINT_URL: AWS S3 in ASTRO_S3_REGION "
+                f"({self.s3_region}); set the endpoint for MinIO, Ceph RGW or another store"
+            )
+        if self.production:
+            if not self.storage_url:
+                found.append(
+                    "production without ASTRO_STORAGE_URL: files stay in this machine's data "
+                    "directory, which other API processes and workers cannot read"
+                )
+            if self.public_url and self.public_url.startswith("http://"):
+                found.append("ASTRO_PUBLIC_URL is http://: clients' keys would cross in clear")
+        elif self.secret_key and secret_key_problem(self.secret_key):
+            found.append(
+                "embedded mode with a weak ASTRO_SECRET_KEY (production would refuse it): "
+                + (secret_key_problem(self.secret_key) or "")
+            )
+        return found
 
     @property
     def effective_database_url(self) -> str:
@@ -85,8 +257,18 @@ class Settings:
         return replace(self, **changes)
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        env = os.environ if environ is None else environ
+    def from_env(cls, environ: Mapping[str, str] | None = None, *, check: bool = True) -> Settings:
+        """The settings of ``environ`` (default: this process's environment). ``check``: raise
+        ValueError naming every problem (:meth:`problems`); ``check-config`` and
+        ``rotate-master-key`` (which must run on a weak key to replace it) pass False."""
+        settings = cls._read_env(os.environ if environ is None else environ)
+        found = settings.problems() if check else []
+        if found:
+            raise ValueError("; ".join(found))
+        return settings
+
+    @classmethod
+    def _read_env(cls, env: Mapping[str, str]) -> Settings:
         data_dir = Path(env.get("ASTRO_DATA_DIR", "./var"))
         rate_limits = dict(DEFAULT_RATE_LIMITS)
         for tier in TIERS:
@@ -96,12 +278,11 @@ class Settings:
         database_url = env.get("ASTRO_DATABASE_URL") or None
         redis_url = env.get("ASTRO_REDIS_URL") or None
         local_webhooks = _bool(env.get("ASTRO_LOCAL_WEBHOOKS", ""))
-        if local_webhooks and (database_url or redis_url):
-            raise ValueError(
-                "ASTRO_LOCAL_WEBHOOKS is for local development in the embedded mode only; "
-                "unset it when ASTRO_DATABASE_URL or ASTRO_REDIS_URL is set"
-            )
-        secret_key = env.get("ASTRO_SECRET_KEY") or _embedded_secret_key(data_dir)
+        secret_key = env.get("ASTRO_SECRET_KEY", "")
+        if not secret_key and not (database_url or redis_url):
+            # Embedded: works with no configuration. Production never falls back to a key in
+            # one machine's data directory (problems() names the missing key instead).
+            secret_key = _embedded_secret_key(data_dir)
         return cls(
             data_dir=data_dir,
             database_url=database_url,
@@ -146,6 +327,7 @@ class Settings:
             llm_output_micros_per_mtok=int(env.get("ASTRO_LLM_OUTPUT_MICROS_PER_MTOK", "0")),
             smtp_url=env.get("ASTRO_SMTP_URL") or None,
             mail_from=env.get("ASTRO_MAIL_FROM") or "astro@localhost",
+            trusted_proxies=parse_trusted_proxies(env.get("ASTRO_TRUSTED_PROXIES", "")),
         )
 
 

@@ -87,12 +87,26 @@ class Storage(Protocol):
         """Remove the object; a missing one is not an error."""
         ...
 
+    async def check(self) -> None:
+        """Raise when the backend cannot be used (``/readyz``)."""
+        ...
+
 
 class DirectoryStorage:
     name = "directory"
 
     def __init__(self, root: Path) -> None:
         self.root = root
+
+    async def check(self) -> None:
+        """Readiness (``/readyz``): the folder exists (made if need be) and can be written."""
+
+        def check() -> None:
+            self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if not os.access(self.root, os.W_OK | os.X_OK):
+                raise PermissionError(f"{self.root} is not writable")
+
+        await asyncio.to_thread(check)
 
     def _path(self, key: str) -> Path:
         return self.root / _checked_key(key)
@@ -173,6 +187,10 @@ class S3Storage:
                 s3={"addressing_style": "path"},
             ),
         )
+
+    async def check(self) -> None:
+        """Readiness (``/readyz``): the bucket exists and these credentials may reach it."""
+        await asyncio.to_thread(self.client.head_bucket, Bucket=self.bucket)
 
     def _key(self, key: str) -> str:
         key = _checked_key(key)

@@ -1,9 +1,21 @@
-"""Liveness and readiness probes."""
+"""Liveness and readiness probes.
+
+``/readyz`` checks each dependency in turn and reports its state under ``checks`` and how long
+its check took under ``latency_ms`` (milliseconds, two decimals): the database (a query), the
+job broker (a Redis PING; ``in-process`` embedded), the file storage (the bucket's HEAD, or the
+data directory writable), and the optional capabilities the registry declares (the PDF
+renderer: playwright, pypdf and a Chromium binary; visual readings: their extra's modules).
+A required dependency that fails makes the answer 503 with the error body (naming it); a
+missing optional capability leaves the server ready (its routes answer 503 naming what to
+install) and is listed under ``missing``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from quart import Blueprint, Response, current_app
 from quart_schema import hide
@@ -11,27 +23,35 @@ from quart_schema import hide
 from astro_server.platform.errors import APIError
 from astro_server.platform.responses import json_response
 
+blueprint = Blueprint("health", __name__)
+
 
 @dataclass(frozen=True)
 class Capability:
-    """An optional part of the server (an extra): ``missing()`` lists what is not installed;
-    ``hint`` (how to install it) follows the list in ``/readyz``."""
+    """An optional capability ``/readyz`` reports: ``missing()`` lists what this machine lacks
+    (empty: ready); ``hint`` is appended to the check's state when something is missing."""
 
     name: str
     missing: Callable[[], list[str]]
-    hint: str | None = None
+    hint: str = ""
 
 
-_capabilities: tuple[Capability, ...] = ()
+_capabilities: dict[str, Capability] = {}
 
 
-def use_capabilities(capabilities: tuple[Capability, ...]) -> None:
-    """The optional capabilities ``/readyz`` reports (the registry's ``CAPABILITIES``)."""
-    global _capabilities
-    _capabilities = capabilities
+def register_capability(capability: Capability) -> None:
+    """Declared by the registry (build_platform): the platform imports no feature."""
+    _capabilities[capability.name] = capability
 
 
-blueprint = Blueprint("health", __name__)
+async def _timed(check: Callable[[], Awaitable[Any]]) -> tuple[float, BaseException | None]:
+    started = time.perf_counter()
+    failure: BaseException | None = None
+    try:
+        await check()
+    except Exception as exc:
+        failure = exc
+    return round((time.perf_counter() - started) * 1000, 2), failure
 
 
 @blueprint.get("/healthz")
@@ -44,40 +64,52 @@ async def healthz() -> Response:
 @blueprint.get("/readyz")
 @hide
 async def readyz() -> Response:
-    """The database and the job broker answer (503 with the error body when one does not);
-    optional capabilities this server lacks (the PDF renderer) are listed under ``missing``."""
+    """The database, the job broker and the file storage answer (503 with the error body when
+    one does not); optional capabilities this server lacks (the PDF renderer, visual readings)
+    are listed under ``missing``; ``latency_ms`` has each check's time."""
     from astro_server.platform.db import ping_db
+    from astro_server.platform.files.service import storage
 
     settings = current_app.config["ASTRO_SETTINGS"]
     checks: dict[str, str] = {}
-    try:
-        await ping_db()
-        checks["database"] = "ok"
-    except Exception as exc:
-        raise APIError(503, f"Database unreachable: {type(exc).__name__}") from exc
+    latency: dict[str, float] = {}
+
+    latency["database"], failure = await _timed(ping_db)
+    if failure is not None:
+        raise APIError(503, f"Database unreachable: {type(failure).__name__}") from failure
+    checks["database"] = "ok"
+
     if settings.redis_url:
         import redis.asyncio as aioredis
 
         client = aioredis.from_url(settings.redis_url, socket_timeout=2)
         try:
-            await client.ping()
-            checks["broker"] = "ok"
-        except Exception as exc:
-            raise APIError(503, f"Broker unreachable: {type(exc).__name__}") from exc
+            latency["broker"], failure = await _timed(client.ping)
         finally:
             await client.aclose()
+        if failure is not None:
+            raise APIError(503, f"Broker unreachable: {type(failure).__name__}") from failure
+        checks["broker"] = "ok"
     else:
         checks["broker"] = "in-process"
-    # Optional capabilities: missing ones are listed; the rest of the server is still ready
-    # (their routes answer 503 naming what to install).
-    missing = {capability.name: capability.missing() for capability in _capabilities}
-    for capability in _capabilities:
-        absent = missing[capability.name]
-        if not absent:
-            checks[capability.name] = "ok"
-        elif capability.hint is None:
-            checks[capability.name] = "missing"
+        latency["broker"] = 0.0
+
+    latency["storage"], failure = await _timed(lambda: storage().check())
+    if failure is not None:
+        raise APIError(503, f"File storage unusable: {type(failure).__name__}") from failure
+    checks["storage"] = "ok"
+
+    missing: dict[str, list[str]] = {}
+    for capability in _capabilities.values():
+        started = time.perf_counter()
+        found = capability.missing()
+        latency[capability.name] = round((time.perf_counter() - started) * 1000, 2)
+        if found:
+            missing[capability.name] = found
+            checks[capability.name] = (
+                f"missing ({', '.join(found)}): {capability.hint}" if capability.hint else "missing"
+            )
         else:
-            checks[capability.name] = f"missing ({', '.join(absent)}): {capability.hint}"
-    body = {"status": "ready", "checks": checks, "missing": {k: v for k, v in missing.items() if v}}
+            checks[capability.name] = "ok"
+    body = {"status": "ready", "checks": checks, "latency_ms": latency, "missing": missing}
     return json_response(body)
