@@ -12,7 +12,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
@@ -140,6 +140,26 @@ def _bad_request(code: str, field: str, message: str, *more: tuple[str, str, str
     return err
 
 
+#: What a developer refused a loopback destination on the embedded server is told to do.
+LOCAL_WEBHOOKS_HINT: Final = (
+    "start the embedded server with ASTRO_LOCAL_WEBHOOKS=1 and use astro-server webhook-listen"
+)
+
+
+async def unsafe_destination_message(url: str, exc: UnsafeDestination, settings: Settings) -> str:
+    """The 400's message for a refused destination. On the embedded server only (a developer's
+    machine), a destination refused only for being loopback also names the setting that allows
+    it; a production server never suggests trusting loopback."""
+    message = f"Unsafe destination: {exc.reason}."
+    if settings.embedded and not settings.allow_loopback_destinations:
+        try:
+            await check_destination(url, allow_loopback=True)
+        except UnsafeDestination:
+            return message  # refused for another reason as well: the hint would not help
+        message += f" For local development, {LOCAL_WEBHOOKS_HINT}."
+    return message
+
+
 async def create_subscription(
     *,
     account_id: str,
@@ -165,9 +185,8 @@ async def create_subscription(
             destination_url, allow_loopback=settings.allow_loopback_destinations
         )
     except UnsafeDestination as exc:
-        problems.append(
-            ("unsafe_destination", "destination_url", f"Unsafe destination: {exc.reason}.")
-        )
+        message = await unsafe_destination_message(destination_url, exc, settings)
+        problems.append(("unsafe_destination", "destination_url", message))
     if problems:
         raise _bad_request(*problems[0], *problems[1:])
     destination_url = canonical_url(destination_url)

@@ -24,7 +24,14 @@ from typing import Any
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.transactions import in_transaction
 
-from astro_server.features.feeds.service import PENDING, _bad_request, _box, attempt_view, iso
+from astro_server.features.feeds.service import (
+    PENDING,
+    _bad_request,
+    _box,
+    attempt_view,
+    iso,
+    unsafe_destination_message,
+)
 from astro_server.platform.delivery import engine as feed_pipeline
 from astro_server.platform.delivery.signing import (
     ROTATION_OVERLAP,
@@ -95,7 +102,8 @@ async def create_endpoint(
     try:
         await check_destination(url, allow_loopback=settings.allow_loopback_destinations)
     except UnsafeDestination as exc:
-        problems.append(("unsafe_destination", "url", f"Unsafe destination: {exc.reason}."))
+        message = await unsafe_destination_message(url, exc, settings)
+        problems.append(("unsafe_destination", "url", message))
     if problems:
         raise _bad_request(*problems[0], *problems[1:])
     endpoint_id = "whe_" + secrets.token_hex(12)
