@@ -520,7 +520,7 @@ def create_app(settings: Settings | None = None) -> Quart:
         app,
         info={"title": "Astro API", "version": API_VERSION},
         openapi_path="/openapi.json",
-        swagger_ui_path="/docs",
+        swagger_ui_path=None,  # /docs is platform/routes/docs.py's page (its settings)
         redoc_ui_path=None,
         scalar_ui_path=None,
         tags=list(TAG_GROUPS),

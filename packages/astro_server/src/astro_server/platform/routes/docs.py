@@ -1,4 +1,9 @@
-"""``GET /``: a small JSON index; ``/docs/assets/...``: the Swagger UI files ``/docs`` loads.
+"""``GET /``: a small JSON index; ``GET /docs``: Swagger UI; ``/docs/assets/...``: its files.
+
+The page is ours (not quart-schema's fixed one) for its settings: the filter box on, operations
+grouped under their tags in the document's order (the spec's tag groups), tags listed open and
+operations closed, "Try it out" starting from the document's examples, the credential kept
+across reloads, each request's duration shown.
 
 The docs page works with no network: its script and style sheet come from the ``swagger-ui-py``
 package (Swagger UI 5.x, which reads OpenAPI 3.1), served by this blueprint, never from a CDN.
@@ -9,6 +14,7 @@ file system).
 from __future__ import annotations
 
 import importlib.util
+import json
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -48,6 +54,44 @@ def asset_urls() -> dict[str, str]:
     }
 
 
+#: Swagger UI's settings (https://swagger.io/docs/open-source-tools/swagger-ui/usage/configuration/).
+SWAGGER_UI_CONFIG: Final = {
+    "url": OPENAPI_PATH,
+    "dom_id": "#swagger-ui",
+    "deepLinking": True,
+    "filter": True,  # the filter box: type a tag group's name
+    "docExpansion": "list",  # every tag group open, its operations listed, each closed
+    "defaultModelsExpandDepth": 0,  # the schemas section closed at the end of the page
+    "defaultModelExpandDepth": 2,
+    "displayRequestDuration": True,
+    "persistAuthorization": True,
+    "showExtensions": True,
+    "showCommonExtensions": True,
+    "tryItOutEnabled": False,
+}
+
+_PAGE: Final = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>{title}</title>
+  <link rel="stylesheet" href="{css}">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="{js}"></script>
+  <script>
+    const config = {config};
+    config.presets = [SwaggerUIBundle.presets.apis];
+    config.layout = "BaseLayout";
+    window.ui = SwaggerUIBundle(config);
+  </script>
+</body>
+</html>
+"""
+
+
 @cache
 def _read(name: str) -> bytes:
     return (swagger_ui_static_dir() / name).read_bytes()
@@ -67,6 +111,19 @@ async def index() -> Response:
             "health_url": "/healthz",
         }
     )
+
+
+@blueprint.get(DOCS_PATH)
+@hide
+async def swagger_ui() -> Response:
+    """The interactive documentation, with its script and style sheet from this server."""
+    page = _PAGE.format(
+        title="Astro API",
+        css=f"{ASSETS_PATH}/swagger-ui.css",
+        js=f"{ASSETS_PATH}/swagger-ui-bundle.js",
+        config=json.dumps(SWAGGER_UI_CONFIG),
+    )
+    return Response(page, content_type="text/html; charset=utf-8")
 
 
 @blueprint.get(f"{ASSETS_PATH}/<name>")
