@@ -71,3 +71,45 @@ async def test_the_docs_page_guides_a_new_user(stack_factory: Callable[..., Stac
     assert "Billed: 1 credit per call" in description
     assert "test key" in description
     assert [text.split("\n")[0].strip() for text in filtered] == ["Vedic"]
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+async def test_the_reference_page_renders_offline(stack_factory: Callable[..., Stack]) -> None:
+    """``/docs/reference`` (Redoc, from this server's files) renders the document: the overview,
+    every tag group in the menu; nothing asked of another host (the page's Content-Security-Policy
+    stops Redoc's CDN logo before any request), no script error."""
+    from playwright.async_api import Route, async_playwright
+
+    server: ServerProcess = stack_factory().server()
+    refused: list[str] = []
+    errors: list[str] = []
+
+    async def only_loopback(route: Route) -> None:
+        if (urlsplit(route.request.url).hostname or "") in LOOPBACK:
+            await route.continue_()
+        else:
+            refused.append(route.request.url)
+            await route.abort("internetdisconnected")
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"],
+        )  # fmt: skip
+        try:
+            page = await browser.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            await page.route("**/*", only_loopback)
+            await page.goto(server.base_url + "/docs/reference", wait_until="networkidle")
+            await page.wait_for_function(
+                "document.body.innerText.includes('Getting started')", timeout=60_000
+            )
+            text = await page.locator("body").inner_text()
+        finally:
+            await browser.close()
+    assert refused == []
+    assert errors == []
+    for group in TAG_GROUPS:
+        assert group["name"] in text, group["name"]

@@ -191,3 +191,26 @@ async def test_the_document_changes_only_by_additions(
     before = await document_of(app)
     assert "description" not in before["info"]
     _is_addition(before, with_examples)
+
+
+async def test_the_pages_and_their_files_come_from_this_server(app: Quart) -> None:
+    client = app.test_client()
+    for path, script in (
+        ("/docs", "/docs/assets/swagger-ui-bundle.js"),
+        ("/docs/reference", "/docs/assets/redoc.standalone.js"),
+    ):
+        response = await client.get(path)
+        page = (await response.get_data()).decode()
+        assert response.status_code == 200
+        assert "http://" not in page
+        assert "https://" not in page
+        assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+        assert script in page
+        asset = await client.get(script)
+        assert asset.status_code == 200
+        assert len(await asset.get_data()) > 1_000_000
+    page = (await (await client.get("/docs")).get_data()).decode()
+    assert '"filter": true' in page
+    assert '"validatorUrl": null' in page
+    index = await (await client.get("/")).get_json()
+    assert index["reference_url"] == "/docs/reference"
