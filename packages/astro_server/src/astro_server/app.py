@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import gc
 import inspect
 import logging
@@ -206,7 +207,21 @@ class _OpenAPIProvider(OpenAPIProvider):
     documented on every operation, all referring to ``JsonError``; a summary and a description
     on every operation; a ``servers`` entry; picture routes' images."""
 
+    _document: dict[str, Any] | None = None
+
     def schema(self) -> dict[str, Any]:
+        """The document, built once per app (the routes do not change once it serves): building
+        it takes about two seconds of the event loop, which every request would otherwise wait
+        for. Each caller gets its own copy."""
+        if self._document is None:
+            self._document = self._build()
+        return copy.deepcopy(self._document)
+
+    def forget(self) -> None:
+        """Build the document again at the next request (tests that change what it reads)."""
+        self._document = None
+
+    def _build(self) -> dict[str, Any]:
         from astro_server.features.profiles.routes import document_profile_references
 
         document = super().schema()

@@ -239,7 +239,7 @@ def _request_examples() -> dict[str, dict[str, Any]]:
         # Authentication
         "login": {"email": "emma@example.com", "password": "correct horse battery staple"},
         "acceptInvitation": {
-            "token": "inv_5b0e8c1d2f3a4b5c6d7e8f90a1b2c3d4",
+            "token": "inv_tok_Q2x8mVn4pLr7sT1uWy3zA5bC6dE9fG0hJ2kL4mN6pQ8",
             "password": "correct horse battery staple",
         },
     }
