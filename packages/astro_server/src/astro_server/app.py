@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import gc
 import inspect
 import logging
@@ -23,6 +24,7 @@ from astro_calc.errors import CalcInputError
 from astro_server import __version__, registry
 from astro_server.features.common.pictures import document_images
 from astro_server.platform.compression import compress_if_accepted
+from astro_server.platform.docs_examples import billable_operation, billing_note, document_examples
 from astro_server.platform.errors import APIError, validation_error
 from astro_server.platform.responses import current_request_id, json_response
 from astro_server.platform.runtime import Platform, die_with_supervisor, make_rate_limiter
@@ -205,7 +207,21 @@ class _OpenAPIProvider(OpenAPIProvider):
     documented on every operation, all referring to ``JsonError``; a summary and a description
     on every operation; a ``servers`` entry; picture routes' images."""
 
+    _document: dict[str, Any] | None = None
+
     def schema(self) -> dict[str, Any]:
+        """The document, built once per app (the routes do not change once it serves): building
+        it takes about two seconds of the event loop, which every request would otherwise wait
+        for. Each caller gets its own copy."""
+        if self._document is None:
+            self._document = self._build()
+        return copy.deepcopy(self._document)
+
+    def forget(self) -> None:
+        """Build the document again at the next request (tests that change what it reads)."""
+        self._document = None
+
+    def _build(self) -> dict[str, Any]:
         from astro_server.features.profiles.routes import document_profile_references
 
         document = super().schema()
@@ -219,13 +235,15 @@ class _OpenAPIProvider(OpenAPIProvider):
         from astro_server.features.cultural.campaign_routes import document_csv
 
         document_csv(document)
+        document_examples(document)
         return document
 
     def build_paths(self, rule: Rule) -> tuple[dict[str, Any], dict[str, Any]]:
         """quart-schema's, but the summary is the docstring's first sentence (not its first
         line, which may stop mid-sentence) and the description is never empty."""
         paths, components = super().build_paths(rule)
-        docstring = inspect.getdoc(self._app.view_functions[rule.endpoint])
+        view = self._app.view_functions[rule.endpoint]
+        docstring = inspect.getdoc(view)
         if docstring:
             for path_item in paths.values():
                 for operation in path_item.values():
@@ -233,6 +251,15 @@ class _OpenAPIProvider(OpenAPIProvider):
                         docstring, operation.get("security")
                     )
                     operation["summary"], operation["description"] = summary, description
+        billed = billable_operation(view)
+        if billed is not None:
+            # A visible note with the price and tier, and the same as an extension.
+            note, extension = billing_note(billed)
+            for path_item in paths.values():
+                for operation in path_item.values():
+                    text = operation.get("description", "")
+                    operation["description"] = f"{note}\n\n{text}" if text else note
+                    operation["x-astro-billing"] = extension
         return paths, components
 
     def operation_id(self, method: str, path: str, func: Callable[..., Any]) -> str | None:
@@ -511,7 +538,7 @@ def create_app(settings: Settings | None = None) -> Quart:
         app,
         info={"title": "Astro API", "version": API_VERSION},
         openapi_path="/openapi.json",
-        swagger_ui_path="/docs",
+        swagger_ui_path=None,  # /docs is platform/routes/docs.py's page (its settings)
         redoc_ui_path=None,
         scalar_ui_path=None,
         tags=list(TAG_GROUPS),

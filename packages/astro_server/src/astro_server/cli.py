@@ -21,11 +21,12 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from astro_server.settings import Settings, generate_secret_key, secret_key_problem
 
 T = TypeVar("T")
+log = logging.getLogger("astro_server")
 
 #: The first account the banner and the README suggest: starter opens every route the README's
 #: examples call (the horoscope feed needs a customer, which any tier may have).
@@ -160,7 +161,61 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     print(f"  First API key: {first_account_command(settings)}", flush=True)
     os.environ.setdefault("ASTRO_DATA_DIR", str(settings.data_dir))
-    return run(config)
+    if config.workers:
+        return run(config)  # supervised worker processes: hypercorn's own supervisor
+    config.workers = 1  # what hypercorn's serve() expects of a single process
+    _serve_in_this_process(config)
+    return 0
+
+
+#: The one line a stop by signal logs (Ctrl-C is SIGINT; a supervisor sends SIGTERM).
+STOPPING_MESSAGE: Final = "%s received: finishing open requests (at most %d s), then stopping"
+
+
+def _serve_in_this_process(config: Any) -> None:
+    """Serve in this process on our own event loop, stopped by SIGINT or SIGTERM.
+
+    hypercorn's single-process runner stops without a word, and its loop hands the shutdown's
+    leftovers (a connection's future failing once its socket is closed under it, a cancelled
+    read) to asyncio's default handler, which logs "Future exception was never retrieved" with a
+    traceback. Here a signal logs one line, the graceful shutdown runs (open requests get
+    ``graceful_timeout``; the app's after_serving closes the database and the scheduler), and
+    such leftovers during the shutdown are logged at debug level only.
+    """
+    from hypercorn.asyncio import serve
+
+    stopping: list[str] = []
+
+    async def main() -> None:
+        from astro_server.asgi import app
+
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+
+        def on_signal(sig: signal.Signals) -> None:
+            if not stopping:
+                stopping.append(sig.name)
+                log.info(STOPPING_MESSAGE, sig.name, int(config.graceful_timeout))
+            stop.set()
+
+        def on_loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+            if stopping:
+                log.debug("during shutdown: %s", context.get("message"))
+                return
+            loop.default_exception_handler(context)
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, on_signal, sig)
+        loop.set_exception_handler(on_loop_error)
+        await serve(app, config, shutdown_trigger=stop.wait)
+
+    loop_factory = None
+    if config.worker_class == "uvloop":
+        import uvloop
+
+        loop_factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        runner.run(main())
 
 
 def cmd_worker(args: argparse.Namespace) -> int:

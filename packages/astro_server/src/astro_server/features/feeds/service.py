@@ -23,6 +23,7 @@ from astro_server.platform.delivery.common import (
     bad_request,
     delivery_view,
     secret_box,
+    unsafe_destination_message,
 )
 from astro_server.platform.delivery.schedule import InvalidTimezone, delivery_zone, next_due
 from astro_server.platform.delivery.signing import ROTATION_OVERLAP, new_signing_secret
@@ -80,9 +81,8 @@ async def create_subscription(
             destination_url, allow_loopback=settings.allow_loopback_destinations
         )
     except UnsafeDestination as exc:
-        problems.append(
-            ("unsafe_destination", "destination_url", f"Unsafe destination: {exc.reason}.")
-        )
+        message = await unsafe_destination_message(destination_url, exc, settings)
+        problems.append(("unsafe_destination", "destination_url", message))
     if problems:
         raise bad_request(*problems[0], *problems[1:])
     destination_url = canonical_url(destination_url)

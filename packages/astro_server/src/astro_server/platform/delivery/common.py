@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from astro_server.platform import clock
 from astro_server.platform.delivery.http import DeliveryClient
 from astro_server.platform.delivery.secrets_box import SecretBox
+from astro_server.platform.delivery.ssrf import UnsafeDestination, check_destination
 from astro_server.platform.errors import APIError, not_found, validation_error
 from astro_server.platform.models.delivery import (
     FeedDelivery,
@@ -182,3 +183,23 @@ async def owned_delivery(owner: dict[str, str], delivery_id: str) -> FeedDeliver
     if delivery is None:
         raise not_found("Delivery")
     return delivery
+
+
+#: What a developer refused a loopback destination on the embedded server is told to do.
+LOCAL_WEBHOOKS_HINT: Final = (
+    "start the embedded server with ASTRO_LOCAL_WEBHOOKS=1 and use astro-server webhook-listen"
+)
+
+
+async def unsafe_destination_message(url: str, exc: UnsafeDestination, settings: Settings) -> str:
+    """The 400's message for a refused destination. On the embedded server only (a developer's
+    machine), a destination refused only for being loopback also names the setting that allows
+    it; a production server never suggests trusting loopback."""
+    message = f"Unsafe destination: {exc.reason}."
+    if settings.embedded and not settings.allow_loopback_destinations:
+        try:
+            await check_destination(url, allow_loopback=True)
+        except UnsafeDestination:
+            return message  # refused for another reason as well: the hint would not help
+        message += f" For local development, {LOCAL_WEBHOOKS_HINT}."
+    return message

@@ -30,6 +30,7 @@ from astro_server.platform.delivery.common import (
     bad_request,
     delivery_state,
     secret_box,
+    unsafe_destination_message,
 )
 from astro_server.platform.delivery.signing import (
     ROTATION_OVERLAP,
@@ -100,7 +101,8 @@ async def create_endpoint(
     try:
         await check_destination(url, allow_loopback=settings.allow_loopback_destinations)
     except UnsafeDestination as exc:
-        problems.append(("unsafe_destination", "url", f"Unsafe destination: {exc.reason}."))
+        message = await unsafe_destination_message(url, exc, settings)
+        problems.append(("unsafe_destination", "url", message))
     if problems:
         raise bad_request(*problems[0], *problems[1:])
     endpoint_id = "whe_" + secrets.token_hex(12)
