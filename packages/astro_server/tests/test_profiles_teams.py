@@ -440,6 +440,10 @@ DECLARED = {
     ("POST", "/v1/report-brand-profiles"): "admin",
     ("PATCH", "/v1/report-brand-profiles/{id}"): "admin",
     ("DELETE", "/v1/report-brand-profiles/{id}"): "admin",
+    # The account's visual-reading deliveries receive every reading's summary: admin.
+    ("POST", "/v1/visual-reading-deliveries"): "admin",
+    ("PATCH", "/v1/visual-reading-deliveries/{subscription_id}"): "admin",
+    ("DELETE", "/v1/visual-reading-deliveries/{subscription_id}"): "admin",
 }
 ROLE_ORDER = ["viewer", "member", "admin", "owner"]
 _SAMPLE_IDS = {

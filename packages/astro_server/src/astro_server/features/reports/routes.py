@@ -247,7 +247,7 @@ async def get_report(report_id: str) -> Response:
     is kept (``ASTRO_FILE_RETENTION_HOURS``), a freshly signed URL valid 24 hours; 410 ``gone``
     once the file was deleted. Another account's report is 404.
     """
-    report = await reports.get_report(report_id, g.account.id)
+    report = await reports.get_report(report_id, current_caller())
     return json_response(await reports.report_view(report, request.host_url.rstrip("/")))
 
 
@@ -283,7 +283,7 @@ async def customer_reports(query_args: ReportListQuery) -> Response:
     previous page); each with a freshly signed URL while its file is kept, none after.
     """
     page, next_cursor = await reports.list_reports(
-        g.account.id, query_args.limit, query_args.cursor
+        current_caller(), query_args.limit, query_args.cursor
     )
     base_url = request.host_url.rstrip("/")
     # A report whose file is gone is listed without URLs.
@@ -304,5 +304,5 @@ async def customer_report(report_id: str) -> Response:
     One of the account's reports with a freshly signed URL while its file is kept; 410 ``gone``
     after its retention. Another account's report is 404.
     """
-    report = await reports.get_report(report_id, g.account.id)
+    report = await reports.get_report(report_id, current_caller())
     return json_response(await reports.report_view(report, request.host_url.rstrip("/")))
