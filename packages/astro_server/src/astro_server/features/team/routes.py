@@ -80,7 +80,11 @@ class AcceptInvitationRequest(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
     token: str = Field(min_length=10, max_length=200)
-    password: str = Field(min_length=8, max_length=1024)
+    password: str = Field(
+        min_length=1,
+        max_length=1024,
+        description="At least 12 characters, not a common password nor the e-mail address",
+    )
 
 
 class AcceptedInvitation(BaseModel):
@@ -267,6 +271,7 @@ async def session_remove_member(member_id: str) -> Response:
 @blueprint.post("/auth/accept-invitation")
 @validate_request(AcceptInvitationRequest)
 @document_response(AcceptedInvitation, 201)
+@document_response(ErrorBody, 400)
 @document_response(ErrorBody, 401)
 @document_response(ErrorBody, 409)
 @tag(["Authentication"])
@@ -275,7 +280,9 @@ async def accept_invitation(data: AcceptInvitationRequest) -> Response:
     """Accept a team invitation.
 
     The invitation's one-time token and a chosen password make the login (then log in with
-    ``POST /auth/login``). An unknown, used or expired token is 401.
+    ``POST /auth/login``). An unknown, used or expired token is 401; a password of fewer than
+    12 characters, a common one or the e-mail address is 400 naming ``password`` (the
+    invitation stays usable).
     """
     customer = await team.accept(data.token, data.password)
     return json_response(
