@@ -31,9 +31,9 @@ from astro_server.features.feeds.service import iso
 from astro_server.platform import clock, db
 from astro_server.platform.audit import record_audit
 from astro_server.platform.auth import credentials
+from astro_server.platform.auth.passwords import password_problem
 from astro_server.platform.billing.pricing import tier_allows
 from astro_server.platform.caller import Caller
-from astro_server.platform.auth.passwords import password_problem
 from astro_server.platform.errors import APIError, not_found, validation_error
 from astro_server.platform.models.accounts import (
     Account,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from tortoise.exceptions import IntegrityError
 
 from astro_server.platform.auth import credentials, keys, scopes
+from astro_server.platform.auth.passwords import password_problem
 from astro_server.platform.billing import ledger as billing
 from astro_server.platform.billing.pricing import TIERS
-from astro_server.platform.auth.passwords import password_problem
 from astro_server.platform.caller import Caller
 from astro_server.platform.models.accounts import Account, Customer
 
