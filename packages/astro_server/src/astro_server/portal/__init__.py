@@ -137,6 +137,7 @@ async def _headers(response: Response) -> Response:
     response.headers["Content-Security-Policy"] = _CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "same-origin"
+    response.headers["X-Frame-Options"] = "DENY"  # frame-ancestors for older browsers
     if request.endpoint != "portal.static":
         response.headers["Cache-Control"] = "no-store"
     return response
