@@ -255,6 +255,7 @@ def requires_renderer_for_pdf(func: F) -> F:
 @document_response(response_model(HrScreeningResult, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @document_response(ErrorBody, 404)
+@document_response(ErrorBody, 429)
 @tag(TAG)
 @operation_id("reportsHrScreening")
 async def hr_screening(data: HrScreeningRequest) -> Response:
@@ -266,6 +267,7 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
     pdf: dict[str, object] = {}
     if data.include_pdf:
         caller = current_caller()
+        await reports.check_render_capacity(caller)
         brand = None
         if data.brand_profile_id is not None:
             brand = await reports.brand_params_from_profile(

@@ -171,6 +171,7 @@ async def _create(data: NatalReportRequest, customer_id: str | None) -> Response
     with subject_errors("birth_subject"):
         data.birth_subject.resolve()  # a local time the clock skipped is a 400, not a job
     caller = current_caller()
+    await reports.check_render_capacity(caller)
     brand: dict[str, Any] | None = None
     if data.brand_profile_id is not None:
         brand = await reports.brand_params_from_profile(caller.account_id, data.brand_profile_id)
@@ -206,7 +207,7 @@ async def _create(data: NatalReportRequest, customer_id: str | None) -> Response
 
 
 def _documented(func: F) -> F:
-    for status in (404,):
+    for status in (404, 429):
         func = document_response(ErrorBody, status)(func)
     return func
 

@@ -327,6 +327,29 @@ def error_event(report: Report) -> dict[str, Any]:
     }
 
 
+#: Report renders (PDF or HTML; every ``reports.*`` job) one account may have queued or running
+#: at once in one mode; more is 429 with ``Retry-After`` (and refunded by ``@billable``). Jobs
+#: do not record the key that made them, so the limit is per account and mode.
+MAX_CONCURRENT_RENDERS: Final = 4
+RENDER_RETRY_AFTER_S: Final = 5
+
+
+async def check_render_capacity(caller: Caller) -> None:
+    """429 ``rate_limited`` with ``Retry-After`` when the caller's account already has
+    :data:`MAX_CONCURRENT_RENDERS` report jobs queued or running in its mode."""
+    busy = await owned_query(
+        Job, caller, kind__startswith="reports.", status__in=["queued", "running"]
+    ).count()
+    if busy >= MAX_CONCURRENT_RENDERS:
+        raise APIError(
+            429,
+            f"{busy} reports of this account are being rendered, the most at once "
+            f"({MAX_CONCURRENT_RENDERS}); retry when one finishes.",
+            error="rate_limited",
+            headers={"Retry-After": str(RENDER_RETRY_AFTER_S)},
+        )
+
+
 async def get_report(report_id: str, caller: Caller) -> Report:
     """The caller's report (an unknown id, a malformed one, another account's or the other
     mode's: 404)."""
