@@ -22,6 +22,7 @@ from werkzeug.routing import Rule
 from astro_calc.errors import CalcInputError
 from astro_server import __version__, registry
 from astro_server.features.common.pictures import document_images
+from astro_server.platform import hosts
 from astro_server.platform.compression import compress_if_accepted
 from astro_server.platform.errors import APIError, validation_error
 from astro_server.platform.responses import current_request_id, json_response
@@ -516,6 +517,7 @@ def create_app(settings: Settings | None = None) -> Quart:
         openapi_provider_class=_OpenAPIProvider,
     )
     _register_request_hooks(app)
+    hosts.install(app, settings)
     _register_error_handlers(app)
     _register_lifecycle(app, settings)
 

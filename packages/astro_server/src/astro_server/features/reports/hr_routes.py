@@ -53,6 +53,7 @@ from astro_server.features.reports.routes import BRAND_ID_PATTERN, Branding
 from astro_server.platform.auth.guards import current_caller, require_api_key
 from astro_server.platform.billing.billable import billable
 from astro_server.platform.errors import APIError
+from astro_server.platform.hosts import public_base
 from astro_server.platform.msgspec_docs import response_model
 from astro_server.platform.responses import current_request_id, json_response
 from astro_server.platform.schemas import ErrorBody
@@ -283,7 +284,7 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
             assessment=msgspec.to_builtins(assessment),
             locale=data.locale,
             brand=brand,
-            base_url=request.host_url.rstrip("/"),
+            base_url=public_base(),
         )
         pdf = {
             "pdf_url": result["pdf_url"],

@@ -40,6 +40,7 @@ from astro_server.features.western.routes import WesternSubject
 from astro_server.platform.auth.guards import current_caller, require_api_key, require_session
 from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.errors import APIError
+from astro_server.platform.hosts import public_base
 from astro_server.platform.responses import job_accepted, json_response
 from astro_server.platform.schemas import ErrorBody, JobHandle
 
@@ -180,7 +181,7 @@ async def _create(data: NatalReportRequest, customer_id: str | None) -> Response
             caller.account_id, data.branding.model_dump()
         )
     body = data.model_dump(mode="json", exclude={"branding", "brand_profile_id", "run_async"})
-    base_url = request.host_url.rstrip("/")
+    base_url = public_base()
     report, handle = await reports.create_natal_report(
         account_id=caller.account_id,
         livemode=caller.livemode,
@@ -249,7 +250,7 @@ async def get_report(report_id: str) -> Response:
     once the file was deleted. Another account's report is 404.
     """
     report = await reports.get_report(report_id, current_caller())
-    return json_response(await reports.report_view(report, request.host_url.rstrip("/")))
+    return json_response(await reports.report_view(report, public_base()))
 
 
 @blueprint.post("/v1/reports/natal")
@@ -286,7 +287,7 @@ async def customer_reports(query_args: ReportListQuery) -> Response:
     page, next_cursor = await reports.list_reports(
         current_caller(), query_args.limit, query_args.cursor
     )
-    base_url = request.host_url.rstrip("/")
+    base_url = public_base()
     # A report whose file is gone is listed without URLs.
     views = [await reports.report_view(r, base_url, expired_ok=True) for r in page]
     return json_response({"reports": views, "next_cursor": next_cursor})
@@ -306,4 +307,4 @@ async def customer_report(report_id: str) -> Response:
     after its retention. Another account's report is 404.
     """
     report = await reports.get_report(report_id, current_caller())
-    return json_response(await reports.report_view(report, request.host_url.rstrip("/")))
+    return json_response(await reports.report_view(report, public_base()))

@@ -12,7 +12,7 @@ import datetime as dt
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from quart import Blueprint, Response, g, request
+from quart import Blueprint, Response, g
 from quart_schema import document_response, operation_id, tag, validate_request
 
 from astro_server.features.team import service as team
@@ -24,6 +24,7 @@ from astro_server.platform.auth.guards import (
 )
 from astro_server.platform.auth.roles import Role, require_role
 from astro_server.platform.errors import APIError
+from astro_server.platform.hosts import public_base
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
@@ -113,7 +114,7 @@ async def _invite(data: InviteRequest) -> Response:
     team.require_enterprise(g.account)
     _live_only()
     invitation, token = await team.invite(current_caller(), data.email, data.role)
-    link = f"{request.host_url.rstrip('/')}/auth/accept-invitation?token={token}"
+    link = f"{public_base()}/auth/accept-invitation?token={token}"
     body: dict[str, Any] = {
         "invitation": team.invitation_view(invitation),
         "token": token,
