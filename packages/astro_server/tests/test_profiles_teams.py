@@ -421,7 +421,7 @@ async def test_team_members_of_another_account_are_not_found(sdk: Maker) -> None
     account_id, key = await new_account("enterprise", 0)
     other_id, _ = await new_account("enterprise", 0)
     theirs = await accounts.create_customer(other_id, "them@example.test", "their-password")
-    await accounts.create_customer(account_id, "me@example.test", "my-password")
+    await accounts.create_customer(account_id, "me@example.test", "my-long-password")
     async with sdk(api_key=key) as client:
         with pytest.raises(astro_sdk.NotFoundError):
             await client.team.change_role(theirs.id, role="viewer")
@@ -440,6 +440,10 @@ DECLARED = {
     ("POST", "/v1/report-brand-profiles"): "admin",
     ("PATCH", "/v1/report-brand-profiles/{id}"): "admin",
     ("DELETE", "/v1/report-brand-profiles/{id}"): "admin",
+    # The account's visual-reading deliveries receive every reading's summary: admin.
+    ("POST", "/v1/visual-reading-deliveries"): "admin",
+    ("PATCH", "/v1/visual-reading-deliveries/{subscription_id}"): "admin",
+    ("DELETE", "/v1/visual-reading-deliveries/{subscription_id}"): "admin",
 }
 ROLE_ORDER = ["viewer", "member", "admin", "owner"]
 _SAMPLE_IDS = {
@@ -466,7 +470,9 @@ async def test_every_role_against_every_session_route(app: Quart) -> None:
     assert len(routes) >= 14
     tokens = {}
     for role in ROLE_ORDER:
-        customer = await accounts.create_customer(account_id, f"{role}@example.test", "password-1")
+        customer = await accounts.create_customer(
+            account_id, f"{role}@example.test", "password-one-two"
+        )
         await Customer.filter(id=customer.id).update(role=role)
         tokens[role] = await _login_raw(client, f"{role}@example.test")
     checked = 0
@@ -497,7 +503,7 @@ async def test_every_role_against_every_session_route(app: Quart) -> None:
 
 
 async def _login_raw(client: Any, email: str) -> str:
-    answer = await client.post("/auth/login", json={"email": email, "password": "password-1"})
+    answer = await client.post("/auth/login", json={"email": email, "password": "password-one-two"})
     assert answer.status_code == 200
     token: str = (await answer.get_json())["token"]
     return token

@@ -274,7 +274,7 @@ async def test_an_unreachable_mail_server_is_a_failed_attempt_counted_like_a_web
         )
         sub_id = (await created.get_json())["subscription"]["id"]
         await emit_account_event(
-            account_id, "visual_upload.validated", {"upload_id": "upl_" + "0" * 24}
+            account_id, "visual_upload.validated", {"upload_id": "upl_" + "0" * 24}, True
         )
         for _ in range(200):
             (row,) = await FeedDelivery.filter(endpoint_id=sub_id)

@@ -178,7 +178,7 @@ async def test_a_failed_delivery_is_retried_by_the_retry_operation(
     _, body = await create(client, headers, url=receiver.url(), event_types=["report.failed"])
     endpoint_id, secret = body["endpoint"]["id"], body["signing_secret"]
     receiver.status = 500
-    await events.emit_account_event(account_id, "report.failed", {"error": "render failed"})
+    await events.emit_account_event(account_id, "report.failed", {"error": "render failed"}, True)
     (row,) = await FeedDelivery.filter(endpoint_id=endpoint_id)
     delivery = await settled(row.id)
     assert (delivery.status, delivery.last_status_code) == ("retrying", 500)
@@ -208,7 +208,7 @@ async def test_http_410_disables_the_endpoint(
     _, body = await create(client, headers, url=receiver.url(), event_types=["report.failed"])
     endpoint_id = body["endpoint"]["id"]
     receiver.status = 410
-    await events.emit_account_event(account_id, "report.failed", {"error": "x"})
+    await events.emit_account_event(account_id, "report.failed", {"error": "x"}, True)
     (row,) = await FeedDelivery.filter(endpoint_id=endpoint_id)
     assert (await settled(row.id)).status == "abandoned"
     view = (await (await client.get(f"{BASE}/{endpoint_id}", headers=headers)).get_json())[
@@ -217,7 +217,7 @@ async def test_http_410_disables_the_endpoint(
     assert view["active"] is False
     assert view["disabled_at"] is not None
     # An inactive endpoint gets no new events; reactivating clears the failure state.
-    await events.emit_account_event(account_id, "report.failed", {"error": "y"})
+    await events.emit_account_event(account_id, "report.failed", {"error": "y"}, True)
     assert await FeedDelivery.filter(endpoint_id=endpoint_id).count() == 1
     patched = await client.patch(f"{BASE}/{endpoint_id}", json={"active": True}, headers=headers)
     assert (await patched.get_json())["endpoint"]["disabled_at"] is None
@@ -257,7 +257,7 @@ async def test_rotation_signs_with_both_secrets_during_the_overlap(
     new = rotated["signing_secret"]
     assert new != old
     assert new.startswith("whsec_")
-    await events.emit_account_event(account_id, "report.failed", {"error": "x"})
+    await events.emit_account_event(account_id, "report.failed", {"error": "x"}, True)
     (row,) = await FeedDelivery.filter(endpoint_id=endpoint_id)
     await settled(row.id)
     (received,) = receiver.received
@@ -291,7 +291,7 @@ async def test_every_id_route_is_404_for_another_account(
     _, body = await create(client, headers, url=receiver.url(), event_types=["report.failed"])
     endpoint_id = body["endpoint"]["id"]
     receiver.status = 500
-    await events.emit_account_event(account_id, "report.failed", {"error": "x"})
+    await events.emit_account_event(account_id, "report.failed", {"error": "x"}, True)
     (row,) = await FeedDelivery.filter(endpoint_id=endpoint_id)
     await settled(row.id)
     _, intruder_key = await new_account("pro", 100)
@@ -339,7 +339,7 @@ async def test_list_pages_with_a_cursor_and_delete_is_204(
 
 async def test_emitting_an_unknown_type_is_a_programming_error(app: Quart) -> None:
     with pytest.raises(ValueError, match="unknown account event type"):
-        await events.emit_account_event("acct_x", "report.done", {})
+        await events.emit_account_event("acct_x", "report.done", {}, True)
 
 
 async def test_an_event_whose_hand_over_fails_is_left_due_for_the_tick(
@@ -356,7 +356,7 @@ async def test_an_event_whose_hand_over_fails_is_left_due_for_the_tick(
     async def kick(ids: list[str], token: str) -> None:
         sent.append((ids, token))
 
-    await events.emit_account_event(account_id, "report.failed", {"error": "x"}, kick=broken)
+    await events.emit_account_event(account_id, "report.failed", {"error": "x"}, True, kick=broken)
     (row,) = await FeedDelivery.filter(endpoint_id=body["endpoint"]["id"])
     assert (row.status, row.lease_token) == ("pending", None)
     assert row.next_attempt_at == row.due_at

@@ -23,6 +23,7 @@ from werkzeug.routing import Rule
 from astro_calc.errors import CalcInputError
 from astro_server import __version__, registry
 from astro_server.features.common.pictures import document_images
+from astro_server.platform import hosts
 from astro_server.platform.compression import compress_if_accepted
 from astro_server.platform.docs_examples import billable_operation, billing_note, document_examples
 from astro_server.platform.errors import APIError, validation_error
@@ -546,6 +547,7 @@ def create_app(settings: Settings | None = None) -> Quart:
         openapi_provider_class=_OpenAPIProvider,
     )
     _register_request_hooks(app)
+    hosts.install(app, settings)
     _register_error_handlers(app)
     # The platform's parts (job kinds, delivery and file settings, ...) are wired before the
     # blueprints, so a route never runs against an unconfigured service.

@@ -567,7 +567,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     customer.add_argument("--account", required=True, help="account id, acct_... (required)")
     customer.add_argument("--email", required=True, help="the customer's e-mail (required)")
-    customer.add_argument("--password", required=True, help="at least 8 characters (required)")
+    customer.add_argument(
+        "--password", required=True, help="at least 12 characters, not a common password (required)"
+    )
     _json_flag(customer)
 
     credits = command("add-credits", "add credits to an account", cmd_add_credits)

@@ -155,6 +155,8 @@ class Settings:
     file_url_ttl_s: int = 86_400
     file_retention_hours: float = 168.0
     public_url: str | None = None
+    # Host headers answered (ASTRO_ALLOWED_HOSTS, comma-separated, lower case); empty: any.
+    allowed_hosts: tuple[str, ...] = ()
     # Visual readings (services/visual): photo and overlay retention, the optional LLM writer.
     visual_retention_hours: float = 24.0
     visual_cpu_micros_per_s: int = 100
@@ -318,6 +320,11 @@ class Settings:
             file_url_ttl_s=int(env.get("ASTRO_FILE_URL_TTL_S", "86400")),
             file_retention_hours=float(env.get("ASTRO_FILE_RETENTION_HOURS", "168")),
             public_url=(env.get("ASTRO_PUBLIC_URL") or "").rstrip("/") or None,
+            allowed_hosts=tuple(
+                h.strip().lower()
+                for h in env.get("ASTRO_ALLOWED_HOSTS", "").split(",")
+                if h.strip()
+            ),
             visual_retention_hours=float(env.get("ASTRO_VISUAL_RETENTION_HOURS", "24")),
             visual_cpu_micros_per_s=int(env.get("ASTRO_VISUAL_CPU_MICROS_PER_S", "100")),
             llm_base_url=(env.get("ASTRO_LLM_BASE_URL") or "").rstrip("/") or None,

@@ -60,10 +60,13 @@ from tortoise.expressions import F, Q
 from tortoise.transactions import in_transaction
 
 from astro_server.platform import clock, metrics
+from astro_server.platform.auth import scopes
 from astro_server.platform.auth.credentials import new_id
 from astro_server.platform.billing import ledger as billing
-from astro_server.platform.errors import APIError, not_found
+from astro_server.platform.caller import Caller
+from astro_server.platform.errors import APIError
 from astro_server.platform.models.jobs import Job
+from astro_server.platform.owned import owned, owned_query
 from astro_server.platform.paging import newest_first
 from astro_server.settings import Settings
 
@@ -205,26 +208,42 @@ def job_view(job: Job) -> dict[str, Any]:
     }
 
 
-async def get_owned_job(job_id: str, account_id: str, livemode: bool = True) -> Job:
-    """The account's job in the caller's mode (a test key sees only test jobs): else 404."""
-    job = await Job.get_or_none(id=job_id, account_id=account_id, livemode=livemode)
-    if job is None:
-        raise not_found("Job")
+def _scoped_kinds(caller: Caller) -> Q | None:
+    """The job kinds the caller's scopes cover, as a filter (None: every kind)."""
+    if scopes.ALL in caller.scopes:
+        return None
+    held = [scope for scope in caller.scopes if scope in scopes.SCOPES]
+    if not held:
+        return Q(id__isnull=True)  # matches nothing: a key with no group sees no job
+    return Q(*(Q(kind__startswith=scope + ".") for scope in held), join_type="OR")
+
+
+async def get_owned_job(job_id: str, caller: Caller) -> Job:
+    """The caller's job (same account and mode: a test key sees only test jobs; else 404),
+    of a kind the caller's scopes cover (else 403 naming the scope)."""
+    job = await owned(Job, caller, job_id, "Job")
+    if not scopes.job_kind_allowed(caller.scopes, job.kind):
+        needed = scopes.scope_for_job_kind(job.kind)
+        raise APIError(
+            403, f"This API key lacks the {needed!r} scope this job needs.", error="forbidden"
+        )
     return job
 
 
 async def list_jobs(
-    account_id: str,
+    caller: Caller,
     limit: int,
     cursor: str | None,
     status: str | None = None,
-    livemode: bool = True,
 ) -> tuple[list[Job], str | None]:
-    """The account's jobs of one mode, newest first; ``cursor`` is the last id of the previous
-    page."""
-    owned = Job.filter(account_id=account_id, livemode=livemode)
-    query = owned.filter(status=status) if status else owned
-    return await newest_first(query, limit=limit, cursor=cursor, scope=owned)
+    """The caller's jobs (its mode, the kinds its scopes cover), newest first; ``cursor`` is
+    the last id of the previous page."""
+    mine = owned_query(Job, caller)
+    kinds = _scoped_kinds(caller)
+    if kinds is not None:
+        mine = mine.filter(kinds)
+    query = mine.filter(status=status) if status else mine
+    return await newest_first(query, limit=limit, cursor=cursor, scope=mine)
 
 
 async def _fail(
@@ -278,8 +297,8 @@ async def _fail(
     return False
 
 
-async def cancel_job(job_id: str, account_id: str, livemode: bool = True) -> Job:
-    job = await get_owned_job(job_id, account_id, livemode)
+async def cancel_job(job_id: str, caller: Caller) -> Job:
+    job = await get_owned_job(job_id, caller)
     if job.status != "queued" or not await _fail(
         job,
         {"error": "canceled", "message": "Canceled by the caller."},

@@ -45,6 +45,7 @@ from quart import (
 )
 from quart_schema import hide
 
+from astro_server.platform.hosts import public_base
 from astro_server.portal import i18n, places
 from astro_server.portal.client import ApiResult, call
 
@@ -137,6 +138,7 @@ async def _headers(response: Response) -> Response:
     response.headers["Content-Security-Policy"] = _CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "same-origin"
+    response.headers["X-Frame-Options"] = "DENY"  # frame-ancestors for older browsers
     if request.endpoint != "portal.static":
         response.headers["Cache-Control"] = "no-store"
     return response
@@ -796,8 +798,7 @@ async def team_invite() -> Response:
         token = result.body["token"]
         invited = {
             **result.body["invitation"],
-            "link": f"{request.host_url.rstrip('/')}/portal/accept-invitation?"
-            + urlencode({"token": token}),
+            "link": f"{public_base()}/portal/accept-invitation?" + urlencode({"token": token}),
         }
     return await page(
         "team.html",

@@ -165,6 +165,46 @@ _EXTERNAL_URL = re.compile(r"url\(\s*['\"]?(?!#)", re.IGNORECASE)
 _LOCAL_IMAGE = re.compile(r"^data:image/(png|jpeg);base64,[A-Za-z0-9+/=\s]+$")
 
 
+_CSS_COMMENT = re.compile(r"/\*.*?(\*/|$)", re.S)
+_CSS_ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{1,6})[ \t\n\r\f]?|(\r\n|[\n\r\f])|(.)|$)", re.S)
+# What can make a style sheet fetch or pull in anything, once escapes and comments are gone:
+# at-rules (@import, @font-face, @namespace...), url() other than a local url(#id) and its
+# relatives (image-set, image, cross-fade, element, src), and legacy script hooks
+# (expression, behavior, -moz-binding).
+_CSS_FETCHES = re.compile(
+    r"@|url\((?!\s*['\"]?#)|image-set|image\(|cross-fade|element\(|src\("
+    r"|expression|behavior|binding",
+)
+
+
+def _css_unescape(css: str) -> str:
+    """CSS text with escapes resolved (CSS Syntax 3, 4.3.7): ``\\69`` -> ``i``, ``\\r`` ->
+    ``r``; an escaped newline is removed. Code points that are 0, surrogates or past U+10FFFF
+    become U+FFFD, as a browser reads them."""
+
+    def one(match: re.Match[str]) -> str:
+        hexa, newline, other = match.groups()
+        if hexa is not None:
+            code = int(hexa, 16)
+            if code == 0 or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+                return "\ufffd"
+            return chr(code)
+        if newline is not None:
+            return ""
+        return other if other is not None else "\ufffd"
+
+    return _CSS_ESCAPE.sub(one, css)
+
+
+def css_may_fetch(css: str) -> bool:
+    """Whether CSS (a ``<style>`` element's text or a ``style`` attribute) could load anything:
+    checked after unescaping and removing comments, case-insensitively, so ``@\\69mport``,
+    ``u\\72l(``, ``u\\rl(`` and ``@font-face`` are all caught. Conservative: a harmless sheet
+    holding an ``@`` in a string is dropped too."""
+    plain = _CSS_COMMENT.sub(" ", _css_unescape(css)).lower()
+    return bool(_CSS_FETCHES.search(plain))
+
+
 def _local_name(tag: str) -> tuple[str | None, str]:
     if tag.startswith("{"):
         namespace, _, name = tag[1:].partition("}")
@@ -192,11 +232,9 @@ def sanitise_svg(data: bytes) -> bytes:
             if namespace != _SVG_NS or name not in _SVG_ELEMENTS:
                 element.remove(child)
                 continue
-            if (
-                name == "style"
-                and child.text
-                and ("@import" in child.text.lower() or _EXTERNAL_URL.search(child.text))
-            ):
+            if name == "style" and (len(child) or css_may_fetch("".join(child.itertext()))):
+                # A style sheet is text only: one holding elements (text can hide after them)
+                # or anything that could fetch goes whole.
                 element.remove(child)
                 continue
             clean(child)
@@ -210,8 +248,14 @@ def sanitise_svg(data: bytes) -> bytes:
                 local_image = _local_name(element.tag)[1] == "image" and _LOCAL_IMAGE.match(value)
                 if not value.startswith("#") and not local_image:
                     del element.attrib[attribute]
-            elif _EXTERNAL_URL.search(value) or "javascript:" in value.lower():
+            elif (
+                _EXTERNAL_URL.search(value)
+                or "javascript:" in value.lower()
+                or (lowered == "style" and css_may_fetch(value))
+            ):
                 del element.attrib[attribute]
+            elif _EXTERNAL_URL.search(_CSS_COMMENT.sub(" ", _css_unescape(value))):
+                del element.attrib[attribute]  # a presentation attribute (fill=u\rl(...))
 
     clean(root)
     for attribute in [a for a in root.attrib if _local_name(a)[1].lower().startswith("on")]:

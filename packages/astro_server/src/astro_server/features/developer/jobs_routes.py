@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
-from quart import Blueprint, Response, g
+from quart import Blueprint, Response
 from quart_schema import (
     document_response,
     operation_id,
@@ -15,7 +15,7 @@ from quart_schema import (
 )
 
 from astro_server.platform import jobs
-from astro_server.platform.auth.guards import current_livemode, require_api_key
+from astro_server.platform.auth.guards import current_caller, require_api_key
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
@@ -52,13 +52,15 @@ class JobListQuery(BaseModel):
 @blueprint.get("/api/v3/jobs/<job_id>")
 @require_api_key
 @document_response(JobRecord, 200)
+@document_response(ErrorBody, 403)
 @document_response(ErrorBody, 404)
 @tag(["Developer workflow"])
 @operation_id("getJob")
 async def get_job(job_id: str) -> Response:
     """The job record: status, progress, result or error, credits charged and refunded. A test
-    key sees only test jobs, a live key only live ones (404 otherwise)."""
-    job = await jobs.get_owned_job(job_id, g.account.id, current_livemode())
+    key sees only test jobs, a live key only live ones (404 otherwise); a key whose scopes do not
+    cover the job's kind (``reports.natal`` needs ``reports``) gets 403."""
+    job = await jobs.get_owned_job(job_id, current_caller())
     return json_response(jobs.job_view(job))
 
 
@@ -71,11 +73,7 @@ async def get_job(job_id: str) -> Response:
 async def list_jobs(query_args: JobListQuery) -> Response:
     """The caller's jobs, newest first, paged with ``cursor``."""
     page, next_cursor = await jobs.list_jobs(
-        g.account.id,
-        query_args.limit,
-        query_args.cursor,
-        query_args.status,
-        current_livemode(),
+        current_caller(), query_args.limit, query_args.cursor, query_args.status
     )
     return json_response({"jobs": [jobs.job_view(j) for j in page], "next_cursor": next_cursor})
 
@@ -83,11 +81,12 @@ async def list_jobs(query_args: JobListQuery) -> Response:
 @blueprint.post("/api/v3/jobs/<job_id>/cancel")
 @require_api_key
 @document_response(JobRecord, 200)
+@document_response(ErrorBody, 403)
 @document_response(ErrorBody, 404)
 @document_response(ErrorBody, 409)
 @tag(["Developer workflow"])
 @operation_id("cancelJob")
 async def cancel_job(job_id: str) -> Response:
     """Cancel a queued job; its charge is refunded. Running or finished jobs: 409."""
-    job = await jobs.cancel_job(job_id, g.account.id, current_livemode())
+    job = await jobs.cancel_job(job_id, current_caller())
     return json_response(jobs.job_view(job))

@@ -43,6 +43,8 @@ from astro_server.platform import clock, db, runtime
 from astro_server.platform.audit import event_view, record_audit
 from astro_server.platform.auth import credentials
 from astro_server.platform.auth.keys import Announce
+from astro_server.platform.auth.scopes import ALL as ALL_SCOPES
+from astro_server.platform.auth.scopes import allows
 from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError, not_found, validation_error
 from astro_server.platform.models.audit import AuditEvent
@@ -324,6 +326,21 @@ async def _subject_of(
     return dict(subject)
 
 
+def _holds_reference(value: Any) -> bool:
+    """Whether any object below the top holds ``profile_id`` (what :func:`_resolve` replaces)."""
+    if isinstance(value, dict):
+        return any(
+            (isinstance(item, dict) and REFERENCE_KEY in item) or _holds_reference(item)
+            for item in value.values()
+        )
+    if isinstance(value, list):
+        return any(
+            (isinstance(item, dict) and REFERENCE_KEY in item) or _holds_reference(item)
+            for item in value
+        )
+    return False
+
+
 async def _resolve(value: Any, path: str, account_id: str, livemode: bool, generation: int) -> Any:
     if isinstance(value, dict):
         out = {}
@@ -343,12 +360,18 @@ async def _resolve(value: Any, path: str, account_id: str, livemode: bool, gener
 
 
 async def resolve_references(
-    raw: bytes, *, account_id: str, livemode: bool, key_generation: int
+    raw: bytes,
+    *,
+    account_id: str,
+    livemode: bool,
+    key_generation: int,
+    scopes: tuple[str, ...] = (ALL_SCOPES,),
 ) -> bytes:
     """The body with each profile reference replaced by the profile's birth subject (see module
     docstring); the same bytes when it holds none (one substring test). ``key_generation`` is
     the revocation generation the request has seen: a cached reference older than it is read
-    again."""
+    again. A reference reads a profile's birth data, so the caller's ``scopes`` must hold
+    ``profiles`` (403 otherwise, as ``GET /api/v3/profiles/{id}`` would answer)."""
     if _REFERENCE_BYTES not in raw:
         return raw
     try:
@@ -357,5 +380,13 @@ async def resolve_references(
         return raw  # the validator answers it
     if not isinstance(body, dict):
         return raw
+    if not _holds_reference(body):
+        return raw
+    if not allows(frozenset(scopes), "profiles"):
+        raise APIError(
+            403,
+            "A profile_id reference needs the 'profiles' scope, which this API key lacks.",
+            error="forbidden",
+        )
     resolved = await _resolve(body, "", account_id, livemode, key_generation)
     return json.dumps(resolved, separators=(",", ":")).encode()

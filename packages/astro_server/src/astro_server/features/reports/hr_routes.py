@@ -53,6 +53,7 @@ from astro_server.features.reports.routes import BRAND_ID_PATTERN, Branding
 from astro_server.platform.auth.guards import current_caller, require_api_key
 from astro_server.platform.billing.billable import billable
 from astro_server.platform.errors import APIError
+from astro_server.platform.hosts import public_base
 from astro_server.platform.msgspec_docs import response_model
 from astro_server.platform.responses import current_request_id, json_response
 from astro_server.platform.schemas import ErrorBody
@@ -255,6 +256,7 @@ def requires_renderer_for_pdf(func: F) -> F:
 @document_response(response_model(HrScreeningResult, prefix=DOCS_PREFIX), 200)
 @document_response(ErrorBody, 400)
 @document_response(ErrorBody, 404)
+@document_response(ErrorBody, 429)
 @tag(TAG)
 @operation_id("reportsHrScreening")
 async def hr_screening(data: HrScreeningRequest) -> Response:
@@ -266,6 +268,7 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
     pdf: dict[str, object] = {}
     if data.include_pdf:
         caller = current_caller()
+        await reports.check_render_capacity(caller)
         brand = None
         if data.brand_profile_id is not None:
             brand = await reports.brand_params_from_profile(
@@ -281,7 +284,7 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
             assessment=msgspec.to_builtins(assessment),
             locale=data.locale,
             brand=brand,
-            base_url=request.host_url.rstrip("/"),
+            base_url=public_base(),
         )
         pdf = {
             "pdf_url": result["pdf_url"],

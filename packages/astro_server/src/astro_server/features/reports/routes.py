@@ -40,6 +40,7 @@ from astro_server.features.western.routes import WesternSubject
 from astro_server.platform.auth.guards import current_caller, require_api_key, require_session
 from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.errors import APIError
+from astro_server.platform.hosts import public_base
 from astro_server.platform.responses import job_accepted, json_response
 from astro_server.platform.schemas import ErrorBody, JobHandle
 
@@ -171,6 +172,7 @@ async def _create(data: NatalReportRequest, customer_id: str | None) -> Response
     with subject_errors("birth_subject"):
         data.birth_subject.resolve()  # a local time the clock skipped is a 400, not a job
     caller = current_caller()
+    await reports.check_render_capacity(caller)
     brand: dict[str, Any] | None = None
     if data.brand_profile_id is not None:
         brand = await reports.brand_params_from_profile(caller.account_id, data.brand_profile_id)
@@ -179,7 +181,7 @@ async def _create(data: NatalReportRequest, customer_id: str | None) -> Response
             caller.account_id, data.branding.model_dump()
         )
     body = data.model_dump(mode="json", exclude={"branding", "brand_profile_id", "run_async"})
-    base_url = request.host_url.rstrip("/")
+    base_url = public_base()
     report, handle = await reports.create_natal_report(
         account_id=caller.account_id,
         livemode=caller.livemode,
@@ -206,7 +208,7 @@ async def _create(data: NatalReportRequest, customer_id: str | None) -> Response
 
 
 def _documented(func: F) -> F:
-    for status in (404,):
+    for status in (404, 429):
         func = document_response(ErrorBody, status)(func)
     return func
 
@@ -247,8 +249,8 @@ async def get_report(report_id: str) -> Response:
     is kept (``ASTRO_FILE_RETENTION_HOURS``), a freshly signed URL valid 24 hours; 410 ``gone``
     once the file was deleted. Another account's report is 404.
     """
-    report = await reports.get_report(report_id, g.account.id)
-    return json_response(await reports.report_view(report, request.host_url.rstrip("/")))
+    report = await reports.get_report(report_id, current_caller())
+    return json_response(await reports.report_view(report, public_base()))
 
 
 @blueprint.post("/v1/reports/natal")
@@ -283,9 +285,9 @@ async def customer_reports(query_args: ReportListQuery) -> Response:
     previous page); each with a freshly signed URL while its file is kept, none after.
     """
     page, next_cursor = await reports.list_reports(
-        g.account.id, query_args.limit, query_args.cursor
+        current_caller(), query_args.limit, query_args.cursor
     )
-    base_url = request.host_url.rstrip("/")
+    base_url = public_base()
     # A report whose file is gone is listed without URLs.
     views = [await reports.report_view(r, base_url, expired_ok=True) for r in page]
     return json_response({"reports": views, "next_cursor": next_cursor})
@@ -304,5 +306,5 @@ async def customer_report(report_id: str) -> Response:
     One of the account's reports with a freshly signed URL while its file is kept; 410 ``gone``
     after its retention. Another account's report is 404.
     """
-    report = await reports.get_report(report_id, g.account.id)
-    return json_response(await reports.report_view(report, request.host_url.rstrip("/")))
+    report = await reports.get_report(report_id, current_caller())
+    return json_response(await reports.report_view(report, public_base()))

@@ -38,11 +38,13 @@ from astro_server.features.reports.render.renderer import RendererUnavailable
 from astro_server.platform import clock, files
 from astro_server.platform.auth.credentials import new_id
 from astro_server.platform.billing.ledger import Charge
+from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.files.service import now as files_now
 from astro_server.platform.jobs import FINISHED, JobKind, enqueue_job
 from astro_server.platform.models.files import StoredFile
 from astro_server.platform.models.jobs import Job
+from astro_server.platform.owned import owned, owned_query
 from astro_server.platform.paging import newest_first
 
 log = logging.getLogger("astro_server.features.reports.render")
@@ -319,14 +321,35 @@ def error_event(report: Report) -> dict[str, Any]:
     }
 
 
-async def get_report(report_id: str, account_id: str) -> Report:
-    """The account's report (an unknown id, a malformed one or another account's: 404)."""
+#: Report renders (PDF or HTML; every ``reports.*`` job) one account may have queued or running
+#: at once in one mode; more is 429 with ``Retry-After`` (and refunded by ``@billable``). Jobs
+#: do not record the key that made them, so the limit is per account and mode.
+MAX_CONCURRENT_RENDERS: Final = 4
+RENDER_RETRY_AFTER_S: Final = 5
+
+
+async def check_render_capacity(caller: Caller) -> None:
+    """429 ``rate_limited`` with ``Retry-After`` when the caller's account already has
+    :data:`MAX_CONCURRENT_RENDERS` report jobs queued or running in its mode."""
+    busy = await owned_query(
+        Job, caller, kind__startswith="reports.", status__in=["queued", "running"]
+    ).count()
+    if busy >= MAX_CONCURRENT_RENDERS:
+        raise APIError(
+            429,
+            f"{busy} reports of this account are being rendered, the most at once "
+            f"({MAX_CONCURRENT_RENDERS}); retry when one finishes.",
+            error="rate_limited",
+            headers={"Retry-After": str(RENDER_RETRY_AFTER_S)},
+        )
+
+
+async def get_report(report_id: str, caller: Caller) -> Report:
+    """The caller's report (an unknown id, a malformed one, another account's or the other
+    mode's: 404)."""
     if not _REPORT_ID.match(report_id):
         raise not_found("Report")
-    report = await Report.get_or_none(id=report_id, account_id=account_id)
-    if report is None:
-        raise not_found("Report")
-    return report
+    return await owned(Report, caller, report_id, "Report")
 
 
 async def report_view(
@@ -372,8 +395,9 @@ async def report_view(
 
 
 async def list_reports(
-    account_id: str, limit: int, cursor: str | None
+    caller: Caller, limit: int, cursor: str | None
 ) -> tuple[list[Report], str | None]:
-    """The account's reports, newest first; ``cursor`` is the last id of the previous page."""
-    query = Report.filter(account_id=account_id)
+    """The caller's reports (its mode only), newest first; ``cursor`` is the last id of the
+    previous page."""
+    query = owned_query(Report, caller)
     return await newest_first(query, limit=limit, cursor=cursor)

@@ -12,7 +12,7 @@ import datetime as dt
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from quart import Blueprint, Response, g, request
+from quart import Blueprint, Response, g
 from quart_schema import document_response, operation_id, tag, validate_request
 
 from astro_server.features.team import service as team
@@ -24,6 +24,7 @@ from astro_server.platform.auth.guards import (
 )
 from astro_server.platform.auth.roles import Role, require_role
 from astro_server.platform.errors import APIError
+from astro_server.platform.hosts import public_base
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
@@ -80,7 +81,11 @@ class AcceptInvitationRequest(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
     token: str = Field(min_length=10, max_length=200)
-    password: str = Field(min_length=8, max_length=1024)
+    password: str = Field(
+        min_length=1,
+        max_length=1024,
+        description="At least 12 characters, not a common password nor the e-mail address",
+    )
 
 
 class AcceptedInvitation(BaseModel):
@@ -109,7 +114,7 @@ async def _invite(data: InviteRequest) -> Response:
     team.require_enterprise(g.account)
     _live_only()
     invitation, token = await team.invite(current_caller(), data.email, data.role)
-    link = f"{request.host_url.rstrip('/')}/auth/accept-invitation?token={token}"
+    link = f"{public_base()}/auth/accept-invitation?token={token}"
     body: dict[str, Any] = {
         "invitation": team.invitation_view(invitation),
         "token": token,
@@ -267,6 +272,7 @@ async def session_remove_member(member_id: str) -> Response:
 @blueprint.post("/auth/accept-invitation")
 @validate_request(AcceptInvitationRequest)
 @document_response(AcceptedInvitation, 201)
+@document_response(ErrorBody, 400)
 @document_response(ErrorBody, 401)
 @document_response(ErrorBody, 409)
 @tag(["Authentication"])
@@ -275,7 +281,9 @@ async def accept_invitation(data: AcceptInvitationRequest) -> Response:
     """Accept a team invitation.
 
     The invitation's one-time token and a chosen password make the login (then log in with
-    ``POST /auth/login``). An unknown, used or expired token is 401.
+    ``POST /auth/login``). An unknown, used or expired token is 401; a password of fewer than
+    12 characters, a common one or the e-mail address is 400 naming ``password`` (the
+    invitation stays usable).
     """
     customer = await team.accept(data.token, data.password)
     return json_response(

@@ -30,9 +30,10 @@ from tortoise.transactions import in_transaction
 from astro_server.platform import clock, db
 from astro_server.platform.audit import record_audit
 from astro_server.platform.auth import credentials
+from astro_server.platform.auth.passwords import password_problem
 from astro_server.platform.billing.pricing import tier_allows
 from astro_server.platform.caller import Caller
-from astro_server.platform.errors import APIError, not_found
+from astro_server.platform.errors import APIError, not_found, validation_error
 from astro_server.platform.models.accounts import (
     Account,
     Customer,
@@ -130,6 +131,9 @@ async def accept(token: str, password: str) -> Customer:
         raise APIError(
             401, "This invitation is unknown, used or expired.", error="unauthorized", code="401"
         )
+    problem = password_problem(password, invitation.email)
+    if problem is not None:  # refused before the invitation is used: it can be tried again
+        raise validation_error([{"field": "password", "message": problem}])
     password_hash = await asyncio.to_thread(credentials.hash_password, password)
     now = clock.now()
     try:

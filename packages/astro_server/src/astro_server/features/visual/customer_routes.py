@@ -9,7 +9,7 @@ from datetime import date as date_type
 from typing import Literal
 
 from pydantic import BaseModel, Field
-from quart import Blueprint, Response, g
+from quart import Blueprint, Response
 from quart_schema import (
     document_querystring,
     document_response,
@@ -110,7 +110,7 @@ async def create_upload_grant(data: UploadGrantRequest) -> Response:
     """Grant a private upload for the customer's account (as ``POST /api/v3/visual-readings/
     uploads``)."""
     _check_tier()
-    return json_response(await visual.create_grant(g.account.id, **data.model_dump()), 201)
+    return json_response(await visual.create_grant(current_caller(), **data.model_dump()), 201)
 
 
 @blueprint.post(f"{BASE}/uploads/<upload_id>/complete")
@@ -125,7 +125,7 @@ async def create_upload_grant(data: UploadGrantRequest) -> Response:
 @operation_id("completeCustomerVisualUpload")
 async def complete_upload(upload_id: str) -> Response:
     """Validate the uploaded photo (as the API-key complete)."""
-    status, body = await visual.complete_upload(g.account.id, upload_id)
+    status, body = await visual.complete_upload(current_caller(), upload_id)
     return json_response(body, status)
 
 
@@ -144,11 +144,10 @@ async def create_reading(data: ReadingRequest) -> Response:
     charge = current_charge()
     caller = current_caller()
     reading, handle = await visual.create_reading(
-        caller.account_id,
+        caller,
         data.upload_id,
         data.language,
         data.hand,
-        livemode=caller.livemode,
         charge=charge,
     )
     poll = f"{BASE}/{reading.id}"
@@ -166,7 +165,7 @@ async def create_reading(data: ReadingRequest) -> Response:
 async def list_readings(query_args: ListQuery) -> Response:
     """The account's readings, newest first."""
     rows, next_cursor = await visual.list_readings(
-        g.account.id, query_args.limit, query_args.cursor
+        current_caller(), query_args.limit, query_args.cursor
     )
     views = [await visual.reading_view(r) for r in rows]
     return json_response({"readings": views, "next_cursor": next_cursor})
@@ -208,7 +207,9 @@ async def get_analytics() -> Response:
         raise validation_error([{"field": "from", "message": "must be before to"}])
     if end - start > MAX_SPAN:
         raise validation_error([{"field": "to", "message": "at most 366 days after from"}])
-    rows, per_day = await visual.analytics(g.account.id, start, end, by_day=query.group_by == "day")
+    rows, per_day = await visual.analytics(
+        current_caller(), start, end, by_day=query.group_by == "day"
+    )
     body: dict[str, object] = {"by_product": rows, "from": clock.iso(start), "to": clock.iso(end)}
     if per_day is not None:
         body["by_day"] = per_day
@@ -224,7 +225,7 @@ async def get_analytics() -> Response:
 async def get_reading(reading_id: str) -> Response:
     """One reading of the account."""
     return json_response(
-        await visual.reading_view(await visual.owned_reading(g.account.id, reading_id))
+        await visual.reading_view(await visual.owned_reading(current_caller(), reading_id))
     )
 
 
@@ -233,11 +234,10 @@ async def get_reading(reading_id: str) -> Response:
 @document_response(VisualReadingOut, 200)
 @document_response(ErrorBody, 404)
 @tag(TAG)
+@document_response(ErrorBody, 403)
 @operation_id("deleteCustomerVisualReadingImages")
 async def delete_reading(reading_id: str) -> Response:
-    """Delete the reading's photo and overlay now; the text stays."""
-    reading = await visual.owned_reading(g.account.id, reading_id)
-    await visual.delete_images(reading)
-    return json_response(
-        await visual.reading_view(await visual.owned_reading(g.account.id, reading_id))
-    )
+    """Delete the reading's photo and overlay now; the text stays. A member deletes only the
+    readings it made (403 otherwise); an admin any of the account's."""
+    reading = await visual.delete_reading_images(current_caller(), reading_id)
+    return json_response(await visual.reading_view(reading))

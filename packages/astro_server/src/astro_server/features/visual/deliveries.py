@@ -13,11 +13,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from astro_server.platform import clock
+from astro_server.platform.caller import Caller
 from astro_server.platform.delivery import events
 from astro_server.platform.delivery.common import secret_box
 from astro_server.platform.delivery.signing import new_signing_secret
-from astro_server.platform.errors import APIError, not_found, validation_error
+from astro_server.platform.errors import APIError, validation_error
 from astro_server.platform.models.delivery import WebhookEndpoint
+from astro_server.platform.owned import owned, owned_query
 from astro_server.platform.paging import newest_first
 from astro_server.settings import Settings
 
@@ -61,9 +63,11 @@ def _checked_types(event_types: Sequence[str]) -> list[str]:
 
 
 async def create_subscription(
-    account_id: str, destination: str, event_types: Sequence[str], settings: Settings
+    caller: Caller, destination: str, event_types: Sequence[str], settings: Settings
 ) -> tuple[WebhookEndpoint, str | None]:
-    """Returns the subscription and, for a webhook, its signing secret (shown once)."""
+    """Returns the subscription and, for a webhook, its signing secret (shown once). It
+    belongs to the caller's account and mode (a session's: live)."""
+    account_id = caller.account_id
     types = _checked_types(event_types)
     if is_email(destination):
         if len(destination) > 254 or not _EMAIL.match(destination):
@@ -72,6 +76,7 @@ async def create_subscription(
         endpoint = await WebhookEndpoint.create(
             id=endpoint_id,
             account_id=account_id,
+            livemode=caller.livemode,
             destination_url="mailto:" + destination.lower(),
             event_types=types,
             purpose=PURPOSE,
@@ -87,7 +92,7 @@ async def create_subscription(
         )
     try:
         endpoint, secret = await events.create_endpoint(
-            account_id=account_id, url=destination, event_types=types, livemode=True,
+            account_id=account_id, url=destination, event_types=types, livemode=caller.livemode,
             settings=settings,
         )  # fmt: skip
     except APIError as exc:
@@ -101,19 +106,17 @@ async def create_subscription(
     return endpoint, secret
 
 
-async def owned_subscription(account_id: str, subscription_id: str) -> WebhookEndpoint:
-    endpoint = await WebhookEndpoint.get_or_none(
-        id=subscription_id, account_id=account_id, purpose=PURPOSE
+async def owned_subscription(caller: Caller, subscription_id: str) -> WebhookEndpoint:
+    """The caller's subscription (same account and mode; any other: 404)."""
+    return await owned(
+        WebhookEndpoint, caller, subscription_id, "Visual-reading delivery", purpose=PURPOSE
     )
-    if endpoint is None:
-        raise not_found("Visual-reading delivery")
-    return endpoint
 
 
 async def list_subscriptions(
-    account_id: str, *, limit: int, cursor: str | None
+    caller: Caller, *, limit: int, cursor: str | None
 ) -> tuple[list[WebhookEndpoint], str | None]:
     """The account's subscriptions, newest first; ``cursor`` is the last id of the previous
     page (another account's or an unknown id: 400 naming ``cursor``)."""
-    query = WebhookEndpoint.filter(account_id=account_id, purpose=PURPOSE)
+    query = owned_query(WebhookEndpoint, caller, purpose=PURPOSE)
     return await newest_first(query, limit=limit, cursor=cursor)

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
-from quart import Blueprint, Response, current_app, g
+from quart import Blueprint, Response, current_app
 from quart_schema import (
     document_response,
     operation_id,
@@ -21,7 +21,8 @@ from quart_schema import (
 
 from astro_server.features.visual import deliveries
 from astro_server.features.webhooks.routes import EventDeliveryList
-from astro_server.platform.auth.guards import require_session
+from astro_server.platform.auth.guards import current_caller, require_session
+from astro_server.platform.auth.roles import require_role
 from astro_server.platform.delivery import events
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
@@ -84,12 +85,14 @@ class ListQuery(BaseModel):
 
 @blueprint.post(BASE)
 @require_session
+@require_role("admin")  # the account's deliveries: every reading's summary goes there
 @validate_request(CreateDeliveryRequest)
 @document_response(CreatedDelivery, 201)
 @document_response(ErrorBody, 400)
 @document_response(ErrorBody, 401)
 @document_response(ErrorBody, 409)
 @tag(TAG)
+@document_response(ErrorBody, 403)
 @operation_id("createVisualReadingDelivery")
 async def create_delivery(data: CreateDeliveryRequest) -> Response:
     """Spec 5: deliver the account's visual events to a webhook (https, SSRF rules, Standard
@@ -97,7 +100,7 @@ async def create_delivery(data: CreateDeliveryRequest) -> Response:
     and HTML with the summary and a link, never the photo)."""
     settings = current_app.config["ASTRO_SETTINGS"]
     endpoint, secret = await deliveries.create_subscription(
-        g.account.id, data.destination, list(data.event_types), settings
+        current_caller(), data.destination, list(data.event_types), settings
     )
     await endpoint.refresh_from_db()
     body: dict[str, object] = {"subscription": deliveries.subscription_view(endpoint)}
@@ -119,7 +122,7 @@ async def list_deliveries(query_args: ListQuery) -> Response:
     answer's ``next_cursor`` as ``cursor`` for the next page (null on the last). 400 names
     ``limit`` outside 1..100 or an unknown ``cursor``."""
     rows, next_cursor = await deliveries.list_subscriptions(
-        g.account.id, limit=query_args.limit, cursor=query_args.cursor
+        current_caller(), limit=query_args.limit, cursor=query_args.cursor
     )
     return json_response(
         {
@@ -143,7 +146,7 @@ async def list_delivery_log(subscription_id: str, query_args: ListQuery) -> Resp
     e-mail) with every attempt, a page at a time (``limit``, ``cursor``, ``next_cursor``).
     404 for another account's subscription; 400 names ``limit`` outside 1..100 or an unknown
     ``cursor``."""
-    endpoint = await deliveries.owned_subscription(g.account.id, subscription_id)
+    endpoint = await deliveries.owned_subscription(current_caller(), subscription_id)
     page, next_cursor = await events.list_deliveries(
         endpoint, limit=query_args.limit, cursor=query_args.cursor
     )
@@ -158,21 +161,23 @@ async def list_delivery_log(subscription_id: str, query_args: ListQuery) -> Resp
 @operation_id("getVisualReadingDelivery")
 async def get_delivery(subscription_id: str) -> Response:
     """One delivery subscription of the account."""
-    endpoint = await deliveries.owned_subscription(g.account.id, subscription_id)
+    endpoint = await deliveries.owned_subscription(current_caller(), subscription_id)
     return json_response({"subscription": deliveries.subscription_view(endpoint)})
 
 
 @blueprint.patch(f"{BASE}/<subscription_id>")
 @require_session
+@require_role("admin")
 @validate_request(UpdateDeliveryRequest)
 @document_response(DeliveryEnvelope, 200)
 @document_response(ErrorBody, 400)
 @document_response(ErrorBody, 404)
 @tag(TAG)
+@document_response(ErrorBody, 403)
 @operation_id("updateVisualReadingDelivery")
 async def update_delivery(subscription_id: str, data: UpdateDeliveryRequest) -> Response:
     """Pause (``active: false``) or resume; resuming clears ``disabled_at`` and the failures."""
-    endpoint = await deliveries.owned_subscription(g.account.id, subscription_id)
+    endpoint = await deliveries.owned_subscription(current_caller(), subscription_id)
     endpoint = await events.update_endpoint(
         endpoint, active=data.active, event_types=None, now=datetime.now(UTC)
     )
@@ -181,11 +186,13 @@ async def update_delivery(subscription_id: str, data: UpdateDeliveryRequest) -> 
 
 @blueprint.delete(f"{BASE}/<subscription_id>")
 @require_session
+@require_role("admin")
 @document_response(ErrorBody, 404)
 @tag(TAG)
+@document_response(ErrorBody, 403)
 @operation_id("deleteVisualReadingDelivery")
 async def delete_delivery(subscription_id: str) -> Response:
     """Delete the subscription (its pending deliveries go with it)."""
-    endpoint = await deliveries.owned_subscription(g.account.id, subscription_id)
+    endpoint = await deliveries.owned_subscription(current_caller(), subscription_id)
     await endpoint.delete()
     return Response(status=204)

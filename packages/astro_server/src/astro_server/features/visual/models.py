@@ -19,6 +19,8 @@ class VisualUpload(Model):
     id = fields.CharField(max_length=40, primary_key=True)
     account_id = fields.CharField(max_length=40)
     livemode = fields.BooleanField(default=True)
+    # The login (``cus_``) that asked for it; NULL for an API key's (only an admin manages it).
+    created_by = fields.CharField(max_length=40, null=True)
     kind = fields.CharField(max_length=8)  # palm | face
     content_type = fields.CharField(max_length=20)
     content_length = fields.IntField()
@@ -42,6 +44,8 @@ class VisualReading(Model):
     id = fields.CharField(max_length=40, primary_key=True)
     account_id = fields.CharField(max_length=40)
     livemode = fields.BooleanField(default=True)
+    # The login (``cus_``) that asked for it; NULL for an API key's (only an admin manages it).
+    created_by = fields.CharField(max_length=40, null=True)
     upload_id = fields.CharField(max_length=40, unique=True)
     kind = fields.CharField(max_length=8)
     language = fields.CharField(max_length=4)

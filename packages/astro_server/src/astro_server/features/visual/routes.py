@@ -161,7 +161,7 @@ async def create_upload_grant(data: UploadGrantRequest) -> Response:
     ``upload_url`` with ``required_headers``, then call complete. 403: the tier is too low.
     """
     _check_tier()
-    grant = await visual.create_grant(g.account.id, **data.model_dump())
+    grant = await visual.create_grant(current_caller(), **data.model_dump())
     return json_response(grant, 201)
 
 
@@ -218,7 +218,7 @@ async def complete_upload(upload_id: str) -> Response:
     stripped of every metadata block. 404 unknown or another account's upload; 409 nothing
     uploaded yet or already completed; 410 the grant expired; 422 validation failed
     (``validation.problems``)."""
-    status, body = await visual.complete_upload(g.account.id, upload_id)
+    status, body = await visual.complete_upload(current_caller(), upload_id)
     return json_response(body, status)
 
 
@@ -238,11 +238,10 @@ async def create_reading(data: ReadingRequest) -> Response:
     charge = current_charge()
     caller = current_caller()
     reading, handle = await visual.create_reading(
-        caller.account_id,
+        caller,
         data.upload_id,
         data.language,
         data.hand,
-        livemode=caller.livemode,
         charge=charge,
     )
     return job_accepted({**handle, "reading_id": reading.id})
@@ -256,7 +255,7 @@ async def create_reading(data: ReadingRequest) -> Response:
 @operation_id("getVisualReading")
 async def get_reading(reading_id: str) -> Response:
     """A reading: status, measured features with confidences, texts, overlay URL, costs."""
-    reading = await visual.owned_reading(g.account.id, reading_id)
+    reading = await visual.owned_reading(current_caller(), reading_id)
     return json_response(await visual.reading_view(reading))
 
 
@@ -268,9 +267,7 @@ async def get_reading(reading_id: str) -> Response:
 @operation_id("deleteVisualReadingImages")
 async def delete_reading(reading_id: str) -> Response:
     """Delete the reading's photo and overlay now; the reading's text stays."""
-    reading = await visual.owned_reading(g.account.id, reading_id)
-    await visual.delete_images(reading)
-    reading = await visual.owned_reading(g.account.id, reading_id)
+    reading = await visual.delete_reading_images(current_caller(), reading_id)
     return json_response(await visual.reading_view(reading))
 
 

@@ -21,11 +21,13 @@ from astro_server.features.visual import writer
 from astro_server.features.visual.models import VisualReading, VisualUpload
 from astro_server.platform import clock, files
 from astro_server.platform.billing.ledger import Charge
+from astro_server.platform.caller import Caller
 from astro_server.platform.delivery.events import emit_account_event
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.files import service as file_service
 from astro_server.platform.jobs import JobKind, enqueue_job
 from astro_server.platform.models.files import StoredFile
+from astro_server.platform.owned import owned, owned_query, require_manage
 from astro_server.platform.paging import newest_first
 
 log = logging.getLogger("astro_server.visual")
@@ -42,12 +44,15 @@ def put_path(upload_id: str, expires: int) -> str:
 
 
 async def create_grant(
-    account_id: str, *, content_length: int, sha256: str, content_type: str, kind: str
+    caller: Caller, *, content_length: int, sha256: str, content_type: str, kind: str
 ) -> dict[str, Any]:
+    """A grant owned by the caller's account and mode (and login, for a session)."""
     now = file_service.now()
     upload = await VisualUpload.create(
         id="upl_" + secrets.token_hex(12),
-        account_id=account_id,
+        account_id=caller.account_id,
+        livemode=caller.livemode,
+        created_by=caller.customer_id,
         kind=kind,
         content_type=content_type,
         content_length=content_length,
@@ -132,13 +137,14 @@ def upload_view(upload: VisualUpload) -> dict[str, Any]:
     }
 
 
-async def complete_upload(account_id: str, upload_id: str) -> tuple[int, dict[str, Any]]:
-    """Validate the uploaded bytes: (200, body) or (422, body with ``validation.problems``)."""
+async def complete_upload(caller: Caller, upload_id: str) -> tuple[int, dict[str, Any]]:
+    """Validate the uploaded bytes: (200, body) or (422, body with ``validation.problems``).
+    Only the caller's upload (same account and mode); a member completes only its own."""
     from astro_server.features.visual.validate import validate_photo
 
-    upload = await VisualUpload.get_or_none(id=upload_id, account_id=account_id)
-    if upload is None:
-        raise not_found("Upload")
+    upload = await owned(VisualUpload, caller, upload_id, "Upload")
+    require_manage(caller, upload.created_by, "upload")
+    account_id = caller.account_id
     if upload.status in ("validated", "rejected"):
         raise APIError(409, "This upload was already completed.", error="conflict")
     if upload.status != "uploaded":
@@ -171,6 +177,7 @@ async def complete_upload(account_id: str, upload_id: str) -> tuple[int, dict[st
                 outcome.clean_type,
                 f"{upload.id}.img",
                 "visual_photo",
+                livemode=upload.livemode,
                 retention=retention,
             )
             photo_id = photo.id
@@ -193,6 +200,7 @@ async def complete_upload(account_id: str, upload_id: str) -> tuple[int, dict[st
         account_id,
         f"visual_upload.{status}",
         {"upload_id": upload.id, "kind": upload.kind, "problems": validation["problems"]},
+        upload.livemode,
     )
     body = {"upload": upload_view(upload)}
     if outcome.valid:
@@ -206,19 +214,19 @@ async def complete_upload(account_id: str, upload_id: str) -> tuple[int, dict[st
 
 
 async def create_reading(
-    account_id: str,
+    caller: Caller,
     upload_id: str,
     language: str,
     hand: str | None,
     *,
-    livemode: bool,
     charge: Charge | None,
 ) -> tuple[VisualReading, dict[str, str]]:
-    """The reading row and its queued job, paid by ``charge`` (refunded once if it fails)."""
+    """The reading row and its queued job, paid by ``charge`` (refunded once if it fails). The
+    upload is the caller's (same account and mode; a member's own)."""
     credits = charge.credits if charge else 0
-    upload = await VisualUpload.get_or_none(id=upload_id, account_id=account_id)
-    if upload is None:
-        raise not_found("Upload")
+    account_id, livemode = caller.account_id, caller.livemode
+    upload = await owned(VisualUpload, caller, upload_id, "Upload")
+    require_manage(caller, upload.created_by, "upload")
     if upload.status != "validated" or upload.photo_file_id is None:
         raise APIError(409, "This upload has not passed validation.", error="conflict")
     if upload.kind == "face" and hand is not None:
@@ -241,6 +249,8 @@ async def create_reading(
     reading = await VisualReading.create(
         id="vr_" + secrets.token_hex(12),
         account_id=account_id,
+        livemode=livemode,
+        created_by=caller.customer_id,
         upload_id=upload_id,
         kind=upload.kind,
         language=language,
@@ -302,6 +312,7 @@ async def _reading_failed(job: Any, error: dict[str, Any], status: str) -> None:
         reading.account_id,
         "visual_reading.failed",
         {"reading_id": reading.id, "kind": reading.kind, "error": error},
+        reading.livemode,
     )
 
 
@@ -333,6 +344,7 @@ async def run_reading(params: ReadingParams) -> dict[str, Any]:
         "image/png",
         f"{reading.id}-overlay.png",
         "visual_overlay",
+        livemode=reading.livemode,
         retention=timedelta(hours=settings.visual_retention_hours),
     )
     body = {
@@ -356,15 +368,23 @@ async def run_reading(params: ReadingParams) -> dict[str, Any]:
         reading.account_id,
         "visual_reading.succeeded",
         {"reading_id": reading.id, "kind": reading.kind, "summary": written.summary},
+        reading.livemode,
     )
     return {"reading_id": reading.id, **body}
 
 
-async def owned_reading(account_id: str, reading_id: str) -> VisualReading:
-    reading = await VisualReading.get_or_none(id=reading_id, account_id=account_id)
-    if reading is None:
-        raise not_found("Visual reading")
-    return reading
+async def owned_reading(caller: Caller, reading_id: str) -> VisualReading:
+    """The caller's reading (same account and mode; any other: 404)."""
+    return await owned(VisualReading, caller, reading_id, "Visual reading")
+
+
+async def delete_reading_images(caller: Caller, reading_id: str) -> VisualReading:
+    """Delete the photo and overlay of the caller's reading; a member deletes only readings it
+    made (an admin any, an API key any of its mode). Returns the reading as it is after."""
+    reading = await owned_reading(caller, reading_id)
+    require_manage(caller, reading.created_by, "visual reading")
+    await delete_images(reading)
+    return await owned_reading(caller, reading_id)
 
 
 async def reading_view(reading: VisualReading) -> dict[str, Any]:
@@ -411,11 +431,12 @@ def digest(data: bytes) -> str:
 
 
 async def list_readings(
-    account_id: str, limit: int, cursor: str | None
+    caller: Caller, limit: int, cursor: str | None
 ) -> tuple[list[VisualReading], str | None]:
-    """The account's readings, newest first; ``cursor`` is the last id of the previous page."""
+    """The caller's readings (its mode only), newest first; ``cursor`` is the last id of the
+    previous page."""
 
-    query = VisualReading.filter(account_id=account_id)
+    query = owned_query(VisualReading, caller)
     return await newest_first(query, limit=limit, cursor=cursor)
 
 
@@ -432,19 +453,18 @@ def _usage_row(product: str) -> dict[str, Any]:
 
 
 async def analytics(
-    account_id: str, start: datetime, end: datetime, by_day: bool = False
+    caller: Caller, start: datetime, end: datetime, by_day: bool = False
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
     """Per product, the readings created in ``[start, end)``: counts, tokens and costs from the
     readings, credits from the ledger (the debit each reading's job points at, and its refund).
 
     With ``by_day`` also the same sums per UTC calendar day of ``created_at``, for every day
-    the window touches (days with no reading included, with zeros), oldest first."""
+    the window touches (days with no reading included, with zeros), oldest first. The caller's
+    mode only (a session's: live)."""
     from astro_server.platform.models.billing import LedgerEntry
     from astro_server.platform.models.jobs import Job
 
-    readings = await VisualReading.filter(
-        account_id=account_id, created_at__gte=start, created_at__lt=end
-    )
+    readings = await owned_query(VisualReading, caller, created_at__gte=start, created_at__lt=end)
     jobs = {
         j.id: j
         for j in await Job.filter(id__in=[r.job_id for r in readings if r.job_id])

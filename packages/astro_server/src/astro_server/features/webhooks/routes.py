@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from quart import Blueprint, Response, g, request
+from quart import Blueprint, Response
 from quart_schema import (
     document_response,
     operation_id,
@@ -21,7 +21,7 @@ from quart_schema import (
 )
 
 from astro_server.platform import clock
-from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.auth.guards import current_caller, require_api_key
 from astro_server.platform.delivery import common as delivery
 from astro_server.platform.delivery import engine as feed_pipeline
 from astro_server.platform.delivery import events
@@ -148,16 +148,10 @@ class EventDeliveryList(BaseModel):
     next_cursor: str | None
 
 
-def _livemode() -> bool:
-    """False when the caller used a test key (``ak_test_``): its endpoints get test events."""
-    header = request.headers.get("X-API-Key", "") or request.headers.get("Authorization", "")
-    return "ak_test_" not in header
-
-
 async def _endpoint(endpoint_id: str) -> WebhookEndpoint:
     if not endpoint_id.startswith("whe_") or len(endpoint_id) != 28:
         raise not_found("Webhook endpoint")
-    return await events.owned_endpoint(g.account.id, endpoint_id)
+    return await events.owned_endpoint(current_caller(), endpoint_id)
 
 
 def _view(endpoint: WebhookEndpoint) -> dict[str, Any]:
@@ -180,11 +174,12 @@ async def create_endpoint(data: CreateEndpointRequest) -> Response:
     to a non-public address), ``unknown_event_type``. 409 code ``endpoint_limit``: the account
     has 20 endpoints.
     """
+    caller = current_caller()
     endpoint, secret = await events.create_endpoint(
-        account_id=g.account.id,
+        account_id=caller.account_id,
         url=data.url,
         event_types=data.event_types,
-        livemode=_livemode(),
+        livemode=caller.livemode,
         settings=delivery.current_settings(),
     )
     return json_response({"endpoint": _view(endpoint), "signing_secret": secret}, 201)
@@ -199,7 +194,7 @@ async def create_endpoint(data: CreateEndpointRequest) -> Response:
 async def list_endpoints(query_args: ListQuery) -> Response:
     """The account's webhook endpoints, newest first, paged with ``cursor``."""
     page, next_cursor = await events.list_endpoints(
-        g.account.id, limit=query_args.limit, cursor=query_args.cursor
+        current_caller(), limit=query_args.limit, cursor=query_args.cursor
     )
     return json_response({"endpoints": [_view(e) for e in page], "next_cursor": next_cursor})
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tortoise.exceptions import IntegrityError
 
 from astro_server.platform.auth import credentials, keys, scopes
+from astro_server.platform.auth.passwords import password_problem
 from astro_server.platform.billing import ledger as billing
 from astro_server.platform.billing.pricing import TIERS
 from astro_server.platform.caller import Caller
@@ -52,9 +53,10 @@ async def revoke_api_key(key_or_prefix: str) -> int:
 async def create_customer(account_id: str, email: str, password: str) -> Customer:
     if not await Account.exists(id=account_id):
         raise LookupError(f"no account {account_id}")
-    if len(password) < 8:
-        raise ValueError("password must be at least 8 characters")
     email = email.strip().lower()
+    problem = password_problem(password, email)
+    if problem is not None:
+        raise ValueError(f"password {problem}")
     try:
         return await Customer.create(
             id=credentials.new_id("cus_"),

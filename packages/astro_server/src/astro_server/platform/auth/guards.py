@@ -48,7 +48,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import wraps
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 from quart import current_app, g, request
 from quart_schema import (
@@ -63,6 +63,7 @@ from astro_server.platform.auth import credentials, roles, scopes
 from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError, unauthorized
 from astro_server.platform.models.accounts import Account, Customer, CustomerSession
+from astro_server.platform.ratelimit import RateLimitDecision
 from astro_server.platform.runtime import platform
 from astro_server.platform.schemas import ErrorBody
 
@@ -479,19 +480,59 @@ def require_session(func: F) -> F:
     return _document_auth_errors(cast(F, security_scheme(SESSION_SECURITY)(wrapper)))
 
 
+#: Attempts per e-mail are counted over this window (any address); the first
+#: ``ASTRO_LOGIN_RATE_LIMIT`` go through at once, then one more every 1, 2, 4, ... seconds.
+LOGIN_EMAIL_WINDOW_S: Final = 900
+#: The longest wait between two attempts for one e-mail: the owner is slowed, never locked out.
+LOGIN_DELAY_CAP_S: Final = 32
+_LOGIN_SLOWED = "Too many login attempts for this e-mail; retry after Retry-After seconds."
+
+
+def login_delay_s(attempt: int, free: int) -> int:
+    """The spacing the ``attempt``-th attempt (1-based) for one e-mail within the window must
+    keep: 0 for the first ``free``, then 1, 2, 4, ... seconds up to :data:`LOGIN_DELAY_CAP_S`."""
+    if attempt <= free:
+        return 0
+    return int(min(2 ** (attempt - free - 1), LOGIN_DELAY_CAP_S))
+
+
+async def email_login_slot(email: str, free: int) -> RateLimitDecision:
+    """Whether a login attempt for ``email`` may be checked now (exponential spacing, CAPTCHA
+    free). Counted in the shared rate limiter, so every API process sees the same attempts.
+
+    Every attempt is counted; past the free ones, an attempt goes through only as the first
+    attempt of its slot (a window of :func:`login_delay_s` seconds): a guesser gets at most one
+    try per slot, and the owner waits at most :data:`LOGIN_DELAY_CAP_S` seconds (``Retry-After``),
+    instead of the whole window. Per address the limit stays as it was
+    (:func:`login_rate_limited`)."""
+    limiter = platform().rate_limiter
+    digest = credentials.digest(email)
+    counted = await limiter.hit(f"login:email:{digest}", 10**9, LOGIN_EMAIL_WINDOW_S)
+    attempt = 10**9 - counted.remaining
+    delay = login_delay_s(attempt, free)
+    if delay == 0:
+        return RateLimitDecision(True, free, max(0, free - attempt), counted.reset_s)
+    # Every slot size counts every attempt, so stepping up a level finds its window already
+    # used (no free pass per level); the hits run together (one round trip on Redis).
+    sizes = [2**i for i in range(LOGIN_DELAY_CAP_S.bit_length())]
+    slots = await asyncio.gather(
+        *(limiter.hit(f"login:slot:{digest}:{size}", 1, size) for size in sizes)
+    )
+    slot = slots[sizes.index(delay)]
+    return RateLimitDecision(slot.allowed, free, 0, slot.reset_s)
+
+
 async def login(email: str, password: str) -> tuple[str, CustomerSession, Customer]:
     """Check the password and open a session; rate limited per e-mail here (and per client
     address by :func:`login_rate_limited` on the route)."""
     state = platform()
     normalized = email.strip().lower()
-    decision = await state.rate_limiter.hit(
-        f"login:email:{credentials.digest(normalized)}", state.settings.login_rate_limit
-    )
+    decision = await email_login_slot(normalized, state.settings.login_rate_limit)
     current = getattr(g, "rate_limit", None)
     if current is None or decision.remaining < current.remaining:
         g.rate_limit = decision  # the headers show the tighter of the two limits
     if not decision.allowed:
-        raise decision.error(_TOO_MANY_LOGINS)
+        raise decision.error(_LOGIN_SLOWED)
     customer = await Customer.get_or_none(email=normalized)
     password_hash = customer.password_hash if customer else None
     ok = await asyncio.to_thread(credentials.verify_password, password_hash, password)

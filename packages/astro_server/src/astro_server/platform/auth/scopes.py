@@ -78,6 +78,18 @@ def scope_for_rule(rule: str) -> str | None:
     return PATH_SCOPES.get(segment, ALL)
 
 
+def scope_for_job_kind(kind: str) -> str:
+    """The scope a job of ``kind`` (``<group>.<name>``: ``reports.natal``) needs to be seen:
+    its group when that is a scope, else ``*``. A job, its result and its files are visible
+    only to keys holding it (a ``western`` key does not read a report job's URL)."""
+    group = kind.split(".", 1)[0]
+    return group if group in SCOPES else ALL
+
+
+def job_kind_allowed(held: frozenset[str] | tuple[str, ...], kind: str) -> bool:
+    return allows(frozenset(held), scope_for_job_kind(kind))
+
+
 def parse(text: str) -> frozenset[str]:
     """Stored form (space-separated) to a set."""
     return frozenset(text.split())

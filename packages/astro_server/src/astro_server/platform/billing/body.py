@@ -29,7 +29,7 @@ from quart_schema.conversion import model_load
 from astro_server.platform.errors import APIError
 from astro_server.platform.runtime import platform
 
-#: ``resolve(raw, account_id=, livemode=, key_generation=)``: the body with each
+#: ``resolve(raw, account_id=, livemode=, scopes=, key_generation=)``: the body with each
 #: ``{"profile_id": ...}`` replaced by that profile's birth subject (the profiles feature's, wired
 #: by :func:`astro_server.registry.build_platform`: the platform does not import features).
 ReferenceResolver = Callable[..., Awaitable[bytes]]
@@ -60,10 +60,13 @@ async def load_body(model_class: Any) -> Any:
         assert isinstance(raw, bytes)
         if b"\\u0000" in raw:
             await request.get_json()
+        caller = getattr(g, "caller", None)
         raw = await _resolve_references(
             raw,
             account_id=g.account.id,
             livemode=bool(getattr(g, "livemode", True)),
+            # A reference reads a client profile: it needs the key's ``profiles`` scope.
+            scopes=caller.scopes if caller is not None else ("*",),
             key_generation=platform().key_generation_seen,
         )
         try:

@@ -24,6 +24,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.transactions import in_transaction
 
 from astro_server.platform import clock
+from astro_server.platform.caller import Caller
 from astro_server.platform.delivery import common
 from astro_server.platform.delivery import engine as feed_pipeline
 from astro_server.platform.delivery.common import (
@@ -38,12 +39,13 @@ from astro_server.platform.delivery.signing import (
     new_signing_secret,
 )
 from astro_server.platform.delivery.ssrf import UnsafeDestination, canonical_url, check_destination
-from astro_server.platform.errors import APIError, not_found
+from astro_server.platform.errors import APIError
 from astro_server.platform.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
     WebhookEndpoint,
 )
+from astro_server.platform.owned import owned, owned_query
 from astro_server.platform.paging import newest_first
 from astro_server.settings import Settings
 
@@ -134,20 +136,17 @@ async def create_endpoint(
     return endpoint, secret
 
 
-async def owned_endpoint(account_id: str, endpoint_id: str) -> WebhookEndpoint:
-    endpoint = await WebhookEndpoint.get_or_none(
-        id=endpoint_id, account_id=account_id, purpose="account"
-    )
-    if endpoint is None:
-        raise not_found("Webhook endpoint")
-    return endpoint
+async def owned_endpoint(caller: Caller, endpoint_id: str) -> WebhookEndpoint:
+    """The caller's endpoint (same account and mode: a test key never reaches a live one)."""
+    return await owned(WebhookEndpoint, caller, endpoint_id, "Webhook endpoint", purpose="account")
 
 
 async def list_endpoints(
-    account_id: str, *, limit: int, cursor: str | None
+    caller: Caller, *, limit: int, cursor: str | None
 ) -> tuple[list[WebhookEndpoint], str | None]:
-    """Newest first; ``cursor`` is the id of the last item of the previous page."""
-    query = WebhookEndpoint.filter(account_id=account_id, purpose="account")
+    """The caller's endpoints (its mode only), newest first; ``cursor`` is the id of the last
+    item of the previous page."""
+    query = owned_query(WebhookEndpoint, caller, purpose="account")
     return await newest_first(query, limit=limit, cursor=cursor)
 
 
@@ -209,12 +208,15 @@ async def emit_account_event(
     account_id: str,
     type: str,
     data: Any,
-    livemode: bool = True,
+    livemode: bool,
     *,
     now: datetime | None = None,
     kick: feed_pipeline.Kick | None = None,
 ) -> str:
-    """Send an account event to every active endpoint of the account listening for ``type``.
+    """Send an account event to every active endpoint of the account listening for ``type``
+    whose mode is ``livemode``: the mode of the object that caused it (a test key's upload
+    reaches only test endpoints, and its body says ``"livemode": false``). No default, so no
+    caller can forget it.
 
     Returns the event id (``evt_`` + 24 hex). The deliveries are written at once and handed to
     the workers (``kick``; by default the broker). If the hand-over fails they stay due, and the

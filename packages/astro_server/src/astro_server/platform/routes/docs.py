@@ -15,13 +15,16 @@ files the pages need are served, by name (no path from the request reaches the f
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import importlib.util
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Final
 
-from quart import Blueprint, Response, current_app
+from quart import Blueprint, Response, current_app, request
 from quart_schema import hide
 
 from astro_server.platform.errors import APIError
@@ -139,6 +142,50 @@ REDOC_OPTIONS: Final = {
     "jsonSampleExpandLevel": 2,
     "sortTagsAlphabetically": False,
 }
+
+
+_INLINE_SCRIPT: Final = re.compile(rb"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
+#: What the docs page may load: its own origin's files, its inline script by hash (no other
+#: inline script runs), the style attributes Swagger UI sets, data: images; never framed.
+_DOCS_CSP: Final = (
+    "default-src 'none'; script-src 'self' {hashes}; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; font-src 'self' data:; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'none'; object-src 'none'; "
+    "worker-src 'self' blob:"
+)
+#: Sent with every answer under /docs and /openapi.json.
+SECURITY_HEADERS: Final = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def docs_csp(page: bytes) -> str:
+    """The page's Content-Security-Policy: each inline script allowed by its SHA-256 only."""
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(body).digest()).decode() + "'"
+        for body in _INLINE_SCRIPT.findall(page)
+    )
+    return _DOCS_CSP.format(hashes=hashes).replace("  ", " ")
+
+
+@blueprint.after_app_request
+async def _docs_headers(response: Response) -> Response:
+    """Security headers on the documentation; the two pages' policy allows each inline script
+    by its hash only (no other inline script runs)."""
+    path = request.path
+    if path in (DOCS_PATH, REFERENCE_PATH, OPENAPI_PATH) or path.startswith(ASSETS_PATH + "/"):
+        response.headers.update(SECURITY_HEADERS)
+        if path in (DOCS_PATH, REFERENCE_PATH) and response.mimetype == "text/html":
+            response.headers["Content-Security-Policy"] = docs_csp(
+                await response.get_data(as_text=False)
+            )
+        elif "Content-Security-Policy" not in response.headers:
+            response.headers["Content-Security-Policy"] = (
+                "default-src 'none'; frame-ancestors 'none'"
+            )
+    return response
 
 
 @cache
