@@ -209,9 +209,9 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
         broker = broker_module.make_broker(settings)
         await broker.startup()
         broker_module.set_current(broker)
-        import redis.asyncio as aioredis
+        from astro_server.platform.redisconn import make_client
 
-        client = aioredis.from_url(redis_url)
+        client = make_client(redis_url)  # the task locks; reconnects after a Redis restart
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
