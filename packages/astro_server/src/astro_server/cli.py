@@ -141,8 +141,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config.application_path = "astro_server.asgi:app"
     config.bind = [f"{host}:{port}"]
     # One worker serves in this process (a SIGKILL stops it: nothing is left serving); more
-    # are supervised child processes, which die with the supervisor (runtime.die_with_supervisor).
-    config.workers = workers if workers > 1 else 0
+    # are child processes under our supervisor (astro_server/supervisor.py), which replaces one
+    # that dies (hypercorn's own stops them all) and which they die with
+    # (runtime.die_with_supervisor).
+    config.workers = 0
     config.accesslog = None
     # hypercorn's own lines (``Running on ...``) go through our JSON handler only, not also
     # through a plain handler of hypercorn's.
@@ -160,6 +162,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     print(f"  First API key: {first_account_command(settings)}", flush=True)
     os.environ.setdefault("ASTRO_DATA_DIR", str(settings.data_dir))
+    if workers > 1:
+        from astro_server.supervisor import supervise
+
+        return supervise(config, workers)
     return run(config)
 
 
