@@ -94,10 +94,9 @@ def supervise(config: Any, workers: int) -> int:
             lived = time.monotonic() - started_at.pop(process.pid or 0, time.monotonic())
             if stopping:
                 continue
-            if lived < FAST_FAILURE_S:
-                backoff = min(MAX_BACKOFF_S, max(1.0, backoff * 2))
-            else:
-                backoff = 0.0
+            # A fast failure waits longer each time; one that lived resets the wait.
+            fast = lived < FAST_FAILURE_S
+            backoff = min(MAX_BACKOFF_S, max(1.0, backoff * 2)) if fast else 0.0
             restart_after = time.monotonic() + backoff
             log.warning(
                 "API process %s exited with status %s after %.1f s; starting another%s",

@@ -16,7 +16,6 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from astro_server.platform import clock
 from astro_server.platform.caller import Caller
-from astro_server.platform.errors import APIError
 from astro_server.platform.models.audit import AuditEvent
 from astro_server.platform.paging import numeric_cursor
 
