@@ -419,17 +419,28 @@ async def invariants(db_url: str, sent: list[Sent]) -> dict[str, Any]:
     }
 
 
-def log_counts(logs: Path) -> tuple[int, int]:
+def log_counts(logs: Path, shown: set[str]) -> tuple[int, int, list[str]]:
     """Error lines (tracebacks: ``unhandled error`` and any other error-level line) and outage
-    lines in our processes' logs so far."""
+    lines in our processes' logs so far, and each error line not reported before (its logger,
+    message and the exception's last line)."""
     errors = outages = 0
-    for path in logs.glob("*.log"):
+    new: list[str] = []
+    for path in sorted(logs.glob("*.log")):
         for line in path.read_text(errors="replace").splitlines():
             if '"level":"error"' in line or '"level":"critical"' in line:
                 errors += 1
+                if line not in shown:
+                    shown.add(line)
+                    try:
+                        record = json.loads(line)
+                    except ValueError:
+                        record = {"message": line[:200]}
+                    last = str(record.get("exception", "")).strip().splitlines()[-1:] or [""]
+                    new.append(f"  error line ({path.stem}): {record.get('logger')}: "
+                               f"{record.get('message')} {last[0][:160]}")  # fmt: skip
             if '"astro_server.outages"' in line:
                 outages += 1
-    return errors, outages
+    return errors, outages, new
 
 
 def summarize(window: list[Sent], since: float) -> tuple[str, str]:
@@ -475,6 +486,7 @@ async def run(args: argparse.Namespace, s: Stack, keys: list[str]) -> int:
         flush=True,
     )
     sent: list[Sent] = []
+    shown: set[str] = set()
     limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
     async with httpx.AsyncClient(
         base_url=f"http://127.0.0.1:{s.api_port}", timeout=15, limits=limits
@@ -497,12 +509,14 @@ async def run(args: argparse.Namespace, s: Stack, keys: list[str]) -> int:
             left, waited = await settle_jobs(db_url, LEASE_S * 4 + 30)
             checks = await invariants(db_url, sent)
             slowest = await slowest_job_s(db_url, case_started)
-            tracebacks, outage_lines = log_counts(s.logs)
+            tracebacks, outage_lines, new_errors = log_counts(s.logs, shown)
             print(f"\n[{case}] {note}", flush=True)
             print(f"  clients saw ({len(window)} requests): {counts}")
             print(f"  recovery: {recovery}; jobs settled in {waited:.1f} s ({left} open)")
             print(f"  slowest job of the case, created to finished: {slowest:.1f} s")
             print(f"  server logs so far: {tracebacks} error lines, {outage_lines} outage lines")
+            for line in new_errors:
+                print(line)
             for name, value in checks.items():
                 print(f"  {name}: {value}")
             sys.stdout.flush()

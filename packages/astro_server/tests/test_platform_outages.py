@@ -18,11 +18,16 @@ import asyncpg
 import pytest
 from _platform_support import key_headers, new_account, running_app, settings_for
 from _throwaway_services import ThrowawayPostgres, ThrowawayRedis, free_port
-from quart import Quart
+from pydantic import BaseModel, Field
+from quart import Blueprint, Quart, Response
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from astro_server.platform import broker as broker_module
+from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.billing import claims
+from astro_server.platform.billing.billable import billable
 from astro_server.platform.models.accounts import Account
+from astro_server.platform.models.billing import LedgerEntry
 from astro_server.platform.outages import (
     DATABASE,
     JOB_QUEUE,
@@ -264,3 +269,54 @@ async def test_a_postgresql_restart_costs_no_read_once_it_is_back(
     finally:
         pg.remove()
     assert [r for r in caplog.records if r.getMessage() == "unhandled error"] == []
+
+
+class _Numbers(BaseModel):
+    records: list[int] = Field(min_length=1, max_length=50)
+
+
+_lost_database = Blueprint("lost_database", __name__)
+
+
+@_lost_database.post("/test/lost-database")
+@require_api_key
+@billable("vedic.kundli_matching_batch", body=_Numbers, quantity=lambda body: len(body.records))
+async def _fails_with_the_database_gone(data: _Numbers) -> Response:
+    raise asyncpg.exceptions.ConnectionDoesNotExistError("connection was closed")
+
+
+async def test_a_refund_the_lost_database_refused_is_made_once_it_is_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database went away after the debit: the request answers 503 and its refund, which
+    cannot be written then, is made as soon as the database answers again (the chaos benchmark
+    found one such 503 charged per PostgreSQL restart)."""
+    caplog.set_level(logging.INFO)
+    real = claims._release
+    calls: list[int] = []
+
+    async def database_back_on_the_third_try(*args: Any) -> None:
+        calls.append(1)
+        if len(calls) < 3:
+            raise asyncpg.exceptions.ConnectionDoesNotExistError("connection was closed")
+        await real(*args)
+
+    monkeypatch.setattr(claims, "_release", database_back_on_the_third_try)
+    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
+    async with running_app(settings, [_lost_database]) as app:
+        account_id, key = await new_account("starter", 10)
+        response = await app.test_client().post(
+            "/test/lost-database", json={"records": [1, 2]}, headers=key_headers(key)
+        )
+        body = await response.get_json()
+        assert response.status_code == 503, body
+        assert body["code"] == "database_unavailable"
+        assert (await Account.get(id=account_id)).credits == 6  # not refunded yet
+        for _ in range(100):
+            if (await Account.get(id=account_id)).credits == 10:
+                break
+            await asyncio.sleep(0.05)
+        assert (await Account.get(id=account_id)).credits == 10
+        assert len(calls) == 3
+        refunds = await LedgerEntry.filter(account_id=account_id, kind="refund").count()
+        assert refunds == 1
