@@ -286,7 +286,7 @@ async def test_metrics_count_requests_and_jobs(
 
 async def test_sigterm_during_a_busy_queue_loses_no_job(production_stack: Stack) -> None:
     # Jobs the stopped worker had only prefetched stay pending under its consumer name until the
-    # stream's idle timeout or the scheduler's sweeper (two leases) sends them again; a short
+    # stream's idle timeout or the scheduler's sweeper (one lease) sends them again; a short
     # lease keeps that wait inside the test's budget, as a deployment's one scheduler would.
     production_stack.env["ASTRO_JOB_LEASE_S"] = "5"
     server = production_stack.server()

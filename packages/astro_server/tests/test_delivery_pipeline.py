@@ -305,6 +305,25 @@ async def test_ten_consecutive_failures_disable(
     assert await deliver_all(await run_tick(clock, kicks), clock, settings, client) == ["succeeded"]
 
 
+async def test_failures_in_flight_at_the_threshold_do_not_push_the_count_past_it(
+    settings: Settings, receiver: Receiver, client: DeliveryClient
+) -> None:
+    """Issue 29: attempts that fail after the 10th failure was counted (in flight in another
+    batch or worker, before the disable was written) left the count at 11 or 12; it stops at
+    the documented 10."""
+    start = datetime(2030, 3, 1, 7, 0, tzinfo=UTC)
+    clock = Clock(start)
+    sub, _ = await subscribe(settings, receiver, start)
+    receiver.status = 500
+    # Another batch has just counted the 10th failure and not yet written the disable.
+    await HoroscopeFeedSubscription.filter(id=sub.id).update(consecutive_failures=10)
+    kicks = Kicks()
+    clock.set(start + timedelta(hours=1))
+    assert await deliver_all(await run_tick(clock, kicks), clock, settings, client) == ["abandoned"]
+    sub = await HoroscopeFeedSubscription.get(id=sub.id)
+    assert (sub.active, sub.consecutive_failures) == (False, 10)
+
+
 async def test_success_resets_the_failure_count(
     settings: Settings, receiver: Receiver, client: DeliveryClient
 ) -> None:

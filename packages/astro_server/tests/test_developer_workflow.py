@@ -643,3 +643,42 @@ async def test_key_requests_are_checked_at_their_limits(
             await client.keys.create()
         await client.keys.revoke(made.key.id)
         assert (await client.keys.create()).key.environment == "live"
+
+
+async def test_numeric_cursors_must_name_a_row_of_the_listing(app: Quart) -> None:
+    """Issue 29: the ledger (and the audit log) took any number as a cursor and answered an
+    empty or foreign page; a cursor that is not one of the account's rows is the 400
+    ``invalid_cursor`` naming ``cursor``, as on the other lists (platform/paging.py)."""
+    from astro_server.platform.billing.ledger import add_credits
+
+    account_id, key = await new_account("free", 0)
+    other_id, other_key = await new_account("free", 0)
+    for _ in range(3):
+        await add_credits(account_id, 5)
+        await add_credits(other_id, 5)
+    client = app.test_client()
+    headers = {"X-API-Key": key}
+    first = await client.get("/api/v3/ledger", query_string={"limit": 1}, headers=headers)
+    assert first.status_code == 200
+    own_cursor = (await first.get_json())["next_cursor"]
+    assert own_cursor is not None
+    second = await client.get(
+        "/api/v3/ledger", query_string={"limit": 1, "cursor": own_cursor}, headers=headers
+    )
+    assert second.status_code == 200
+    assert len((await second.get_json())["entries"]) == 1
+    foreign = await client.get(
+        "/api/v3/ledger", query_string={"limit": 1}, headers={"X-API-Key": other_key}
+    )
+    foreign_cursor = (await foreign.get_json())["next_cursor"]
+    for path, cursor in [
+        ("/api/v3/ledger", "999999999"),
+        ("/api/v3/ledger", foreign_cursor),
+        ("/api/v3/ledger", "9" * 30),
+        ("/api/v3/audit-log", "999999999"),
+    ]:
+        response = await client.get(path, query_string={"cursor": cursor}, headers=headers)
+        body = await response.get_json()
+        assert response.status_code == 400, (path, cursor, body)
+        assert body["code"] == "invalid_cursor"
+        assert body["details"][0]["field"] == "cursor"

@@ -372,3 +372,64 @@ async def test_a_nul_in_a_job_id_or_cursor_is_a_400_not_a_database_error(client:
         body = await response.get_json()
         assert response.status_code == 400, body
         assert [d["field"] for d in body["details"]] == [field]
+
+
+async def _queued_job(account_id: str, waited: timedelta) -> Job:
+    at = datetime.now(UTC) - waited
+    job = await Job.create(
+        id=jobs.new_id("job_"),
+        account_id=account_id,
+        kind="test.echo",
+        status="queued",
+        params={"records": [1]},
+        created_at=at,
+    )
+    await Job.filter(id=job.id).update(updated_at=at)
+    return job
+
+
+async def test_sweeper_resends_a_lost_queued_job_within_one_lease(app: Quart) -> None:
+    """Issue 29: a queued job whose broker message is gone is re-sent once it waited one lease
+    (30 s here), not two; one that waited less is left to the queue."""
+    account_id, _ = await new_account("starter", 10)
+    lease = jobs._settings.job_lease_s
+    lost = await _queued_job(account_id, timedelta(seconds=lease * 1.1))
+    fresh = await _queued_job(account_id, timedelta(seconds=lease * 0.5))
+    kicked: list[str] = []
+
+    async def kick(job_id: str) -> None:
+        kicked.append(job_id)
+
+    counts = await jobs.sweep_jobs(kick)
+    assert counts["resent"] == 1
+    assert kicked == [lost.id]
+    assert fresh.id not in kicked
+    # Re-sent now: the next sweep does not send it again before another lease.
+    assert (await jobs.sweep_jobs(kick))["resent"] == 0
+
+
+async def test_sweeper_continues_past_a_failed_send(app: Quart) -> None:
+    """Issue 29: one send that fails (the broker down for a moment) does not stop the sweep; the
+    job whose send failed is sent again by the next sweep."""
+    account_id, _ = await new_account("starter", 30)
+    lease = jobs._settings.job_lease_s
+    first = await _running_job_with_dead_lease(account_id, attempts=1)
+    second = await _running_job_with_dead_lease(account_id, attempts=1)
+    lost = await _queued_job(account_id, timedelta(seconds=lease * 2))
+    kicked: list[str] = []
+    failing = {first.id}
+
+    async def kick(job_id: str) -> None:
+        if job_id in failing:
+            raise ConnectionError("broker down")
+        kicked.append(job_id)
+
+    counts = await jobs.sweep_jobs(kick)
+    assert counts["send_failed"] == 1
+    assert sorted(kicked) == sorted([second.id, lost.id])
+    assert (await Job.get(id=first.id)).status == "queued"
+    failing.clear()
+    kicked.clear()
+    counts = await jobs.sweep_jobs(kick)
+    assert kicked == [first.id]
+    assert counts["send_failed"] == 0

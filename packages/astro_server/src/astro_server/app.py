@@ -27,6 +27,7 @@ from astro_server.platform import hosts
 from astro_server.platform.compression import compress_if_accepted
 from astro_server.platform.docs_examples import billable_operation, billing_note, document_examples
 from astro_server.platform.errors import APIError, validation_error
+from astro_server.platform.outages import DependencyUnavailable, dependency_of, outages
 from astro_server.platform.responses import current_request_id, json_response
 from astro_server.platform.runtime import Platform, die_with_supervisor, make_rate_limiter
 from astro_server.platform.schemas import ErrorBody
@@ -73,6 +74,8 @@ _COMMON_ERRORS: dict[str, tuple[str, str]] = {
     "413": ("body", "payload_too_large: the body exceeds the server's limit"),
     "415": ("body", "unsupported_media_type: send the body as application/json"),
     "500": ("any", "internal_server_error (code internal): the request could not be completed"),
+    "503": ("any", "service_unavailable (code database_unavailable, job_queue_unavailable or "
+                   "rate_limiter_unavailable, with Retry-After): a dependency is down"),
 }  # fmt: skip
 
 
@@ -351,6 +354,8 @@ def error_response(err: APIError) -> Response:
 def _register_error_handlers(app: Quart) -> None:
     @app.errorhandler(APIError)
     async def _api_error(err: APIError) -> Response:
+        if isinstance(err, DependencyUnavailable):
+            outages.note(err.dependency, err.__cause__)
         return error_response(err)
 
     @app.errorhandler(RequestSchemaValidationError)
@@ -397,6 +402,12 @@ def _register_error_handlers(app: Quart) -> None:
 
     @app.errorhandler(Exception)
     async def _unhandled(err: Exception) -> Response:
+        dependency = dependency_of(err)
+        if dependency is not None:
+            # A lost database or Redis: 503 naming it, one log line per outage (not a traceback
+            # per request).
+            outages.note(dependency, err)
+            return error_response(DependencyUnavailable(dependency))
         log.exception("unhandled error")
         return error_response(
             APIError(500, "The server could not complete the request.", code="internal")

@@ -123,7 +123,6 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from hypercorn.config import Config
-    from hypercorn.run import run
 
     from astro_server.platform.db import migrate_db
     from astro_server.platform.logs import configure_logging
@@ -142,8 +141,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config.application_path = "astro_server.asgi:app"
     config.bind = [f"{host}:{port}"]
     # One worker serves in this process (a SIGKILL stops it: nothing is left serving); more
-    # are supervised child processes, which die with the supervisor (runtime.die_with_supervisor).
-    config.workers = workers if workers > 1 else 0
+    # are child processes under our supervisor (astro_server/supervisor.py), which replaces one
+    # that dies (hypercorn's own stops them all) and which they die with
+    # (runtime.die_with_supervisor).
+    config.workers = 0
     config.accesslog = None
     # hypercorn's own lines (``Running on ...``) go through our JSON handler only, not also
     # through a plain handler of hypercorn's.
@@ -161,8 +162,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     print(f"  First API key: {first_account_command(settings)}", flush=True)
     os.environ.setdefault("ASTRO_DATA_DIR", str(settings.data_dir))
-    if config.workers:
-        return run(config)  # supervised worker processes: hypercorn's own supervisor
+    if workers > 1:
+        from astro_server.supervisor import supervise
+
+        return supervise(config, workers)
     config.workers = 1  # what hypercorn's serve() expects of a single process
     _serve_in_this_process(config)
     return 0
@@ -264,9 +267,9 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
         broker = broker_module.make_broker(settings)
         await broker.startup()
         broker_module.set_current(broker)
-        import redis.asyncio as aioredis
+        from astro_server.platform.redisconn import make_client
 
-        client = aioredis.from_url(redis_url)
+        client = make_client(redis_url)  # the task locks; reconnects after a Redis restart
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

@@ -70,6 +70,13 @@ async def run_worker(settings: Settings, drain_s: float = 5.0) -> None:
         error = None if listener.cancelled() else listener.exception()
         log.warning("job listener stopped (%s); listening again", type(error).__name__)
         await asyncio.sleep(1.0)
+        # A Redis restarted without persistence lost the stream and its consumer group:
+        # XREADGROUP would answer NOGROUP forever. Declare the group again (a no-op when it
+        # exists); the jobs whose messages were lost are re-sent by the scheduler's sweep.
+        declare = getattr(broker, "_declare_consumer_group", None)
+        if declare is not None:
+            with contextlib.suppress(Exception):
+                await declare()
         listener = asyncio.create_task(receiver.listen(finish))
     log.info("worker stopping")
     if not listener.done():

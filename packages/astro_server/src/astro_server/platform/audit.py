@@ -16,8 +16,8 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from astro_server.platform import clock
 from astro_server.platform.caller import Caller
-from astro_server.platform.errors import APIError
 from astro_server.platform.models.audit import AuditEvent
+from astro_server.platform.paging import numeric_cursor
 
 
 async def record_audit(
@@ -58,15 +58,6 @@ def event_view(event: AuditEvent) -> dict[str, Any]:
     }
 
 
-def _bad_cursor() -> APIError:
-    return APIError(
-        400,
-        "Unknown cursor.",
-        error="validation_error",
-        details=[{"field": "cursor", "message": "not a cursor from this listing"}],
-    )
-
-
 async def list_events(
     account_id: str,
     *,
@@ -88,9 +79,8 @@ async def list_events(
     if actor:
         query = query.filter(actor_id=actor)
     if cursor:
-        if not cursor.isdigit():
-            raise _bad_cursor()
-        query = query.filter(id__lt=int(cursor))
+        owned = AuditEvent.filter(account_id=account_id)
+        query = query.filter(id__lt=await numeric_cursor(owned, cursor))
     rows = await query.order_by("-id").limit(limit + 1)
     next_cursor = str(rows[limit - 1].id) if len(rows) > limit else None
     return rows[:limit], next_cursor

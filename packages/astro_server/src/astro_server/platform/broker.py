@@ -37,6 +37,8 @@ def make_broker(settings: Settings) -> AsyncBroker:
     if settings.redis_url:
         from taskiq_redis import RedisStreamBroker
 
+        from astro_server.platform.redisconn import client_options
+
         broker = RedisStreamBroker(
             url=settings.redis_url,
             queue_name=QUEUE_NAME,
@@ -49,6 +51,9 @@ def make_broker(settings: Settings) -> AsyncBroker:
             # from idle workers (and is claimed away from us after idle_timeout).
             xread_count=max(1, settings.worker_concurrency),
             maxlen=100_000,
+            # Reconnect after a Redis restart (platform/redisconn.py); no socket timeout: the
+            # worker's XREADGROUP blocks for xread_block on purpose.
+            **client_options(socket_timeout=None),
         )
     else:
         broker = InMemoryBroker(max_async_tasks=settings.worker_concurrency)

@@ -57,6 +57,8 @@ def tortoise_config(settings: Settings) -> dict[str, Any]:
         expanded["credentials"].update(
             {"minsize": 1, "maxsize": settings.db_pool_size, "reset": _keep_session}
         )
+        # asyncpg, but a read that meets a dropped connection runs once more (platform/pgclient).
+        expanded["engine"] = "astro_server.platform.pgclient"
         connection = expanded
     return {
         "connections": {"default": connection},

@@ -22,7 +22,9 @@ Slugs by status:
     416 range_not_satisfiable  a byte range past the end of a file (Content-Range: bytes */size)
     429 rate_limited           per-credential limit reached (Retry-After)
     500 internal_server_error  code "internal"; never a traceback
-    503 service_unavailable    a dependency (database, broker) is unreachable
+    503 service_unavailable    a dependency is unreachable (code database_unavailable,
+                               job_queue_unavailable or rate_limiter_unavailable; Retry-After):
+                               platform/outages.py
 
 Raise :class:`APIError` anywhere; one handler turns it into the body.
 """

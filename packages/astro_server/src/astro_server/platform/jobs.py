@@ -66,6 +66,7 @@ from astro_server.platform.billing import ledger as billing
 from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError
 from astro_server.platform.models.jobs import Job
+from astro_server.platform.outages import JOB_QUEUE, DependencyUnavailable
 from astro_server.platform.owned import owned, owned_query
 from astro_server.platform.paging import newest_first
 from astro_server.settings import Settings
@@ -183,8 +184,8 @@ async def enqueue_job(
         await kick_job(job.id)
     except Exception as exc:
         await Job.filter(id=job.id).delete()
-        log.exception("could not queue job %s", job.id)
-        raise APIError(503, "The job queue is unavailable; retry later.") from exc
+        # One log line per outage (the app's error handler), not a traceback per request.
+        raise DependencyUnavailable(JOB_QUEUE) from exc
     metrics.JOB_TRANSITIONS.labels(kind=kind.name, status="queued").inc()
     return job_handle(job.id)
 
@@ -457,14 +458,33 @@ async def release_running_jobs() -> list[str]:
 async def sweep_jobs(kick: Callable[[str], Awaitable[None]] | None = None) -> dict[str, int]:
     """Re-queue jobs whose worker died (lease expired) and fail those out of attempts.
 
-    Also re-sends queued jobs that waited longer than two leases (a lost broker message).
+    Also re-sends queued jobs that waited longer than one lease (a lost broker message, e.g.
+    Redis restarted without persistence): a lost queue costs at most one lease plus one sweep
+    interval. A second message for a job that is in fact still queued is harmless: a worker
+    takes a job only by moving it from ``queued`` to ``running`` in one conditional update.
+
+    A send that fails (the broker down) is counted in ``send_failed`` and the sweep goes on with
+    the next job; a job re-queued from ``running`` whose send failed stays ``queued`` and is
+    re-sent by a later sweep.
     """
     from astro_server.platform.broker import kick_job
 
     send = kick or kick_job
     now = _now()
     lease = timedelta(seconds=_settings.job_lease_s)
-    counts = {"requeued": 0, "failed": 0, "resent": 0}
+    counts = {"requeued": 0, "failed": 0, "resent": 0, "send_failed": 0}
+    first_error: Exception | None = None
+
+    async def try_send(job_id: str) -> bool:
+        nonlocal first_error
+        try:
+            await send(job_id)
+        except Exception as exc:
+            counts["send_failed"] += 1
+            first_error = first_error or exc
+            return False
+        return True
+
     expired = await Job.filter(status="running", lease_expires_at__lt=now)
     for job in expired:
         if job.attempts >= _settings.job_max_attempts:
@@ -473,17 +493,24 @@ async def sweep_jobs(kick: Callable[[str], Awaitable[None]] | None = None) -> di
             continue
         changed = await Job.filter(
             id=job.id, status="running", attempts=job.attempts, lease_expires_at__lt=now
-        ).update(status="queued", lease_expires_at=None, updated_at=now)
-        if changed:
-            await send(job.id)
+        ).update(status="queued", lease_expires_at=None, updated_at=now - lease)
+        # updated_at one lease back: if this send fails, the next sweep re-sends it at once.
+        if changed and await try_send(job.id):
+            await Job.filter(id=job.id, status="queued").update(updated_at=now)
             counts["requeued"] += 1
-    stale = await Job.filter(status="queued", updated_at__lt=now - 2 * lease)
+    stale = await Job.filter(status="queued", updated_at__lt=now - lease)
     for job in stale:
         if job.attempts >= _settings.job_max_attempts:
             await _fail_if_exhausted(job.id)
             counts["failed"] += 1
             continue
-        await Job.filter(id=job.id, status="queued").update(updated_at=now)
-        await send(job.id)
-        counts["resent"] += 1
+        if await try_send(job.id):
+            await Job.filter(id=job.id, status="queued").update(updated_at=now)
+            counts["resent"] += 1
+    if first_error is not None:
+        log.warning(
+            "job sweep: %d send(s) failed (%s); they are retried on the next sweep",
+            counts["send_failed"],
+            type(first_error).__name__,
+        )
     return counts

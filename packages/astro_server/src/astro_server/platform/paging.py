@@ -49,3 +49,15 @@ async def newest_first(
     rows = await query.order_by("-created_at", "-id").limit(limit + 1)
     next_cursor = str(rows[limit - 1].pk) if len(rows) > limit else None
     return list(rows[:limit]), next_cursor
+
+
+async def numeric_cursor(scope: QuerySet[M], cursor: str) -> int:
+    """The id a numeric cursor names (lists ordered by an integer id: the ledger, the audit
+    log), checked like :func:`newest_first`'s: it must be a row of ``scope`` (the owner's rows),
+    or the 400 ``invalid_cursor`` naming ``cursor`` (not an empty page)."""
+    if not cursor.isdigit() or len(cursor) > 18:  # above 18 digits may not fit a bigint
+        raise unknown_cursor()
+    row_id = int(cursor)
+    if not await scope.filter(id=row_id).exists():
+        raise unknown_cursor()
+    return row_id

@@ -71,15 +71,24 @@ class Scheduler:
         ttl_ms = max(50, int(interval_s * 1000 * 0.9))
         return bool(await self.redis.set(key, "1", nx=True, px=ttl_ms))
 
-    async def run_once(self, task: PeriodicTask) -> None:
+    async def run_once(self, task: PeriodicTask) -> bool:
+        """Run ``task`` (unless another scheduler holds its lock); False when it failed."""
+        from astro_server.platform.outages import dependency_of, outages
+
         interval = task.interval_s(self.settings)
         try:
             if not await self._locked(task, interval):
-                return
+                return True
             await task.function()
             self.runs[task.name] = self.runs.get(task.name, 0) + 1
-        except Exception:
-            log.exception("periodic task %s failed", task.name)
+        except Exception as exc:
+            dependency = dependency_of(exc)
+            if dependency is None:
+                log.exception("periodic task %s failed", task.name)
+            else:  # one line per outage, not a traceback per task and tick
+                outages.note(dependency, exc)
+            return False
+        return True
 
     async def run(self, stop: asyncio.Event) -> None:
         next_run = {name: time.monotonic() for name in self._tasks()}
@@ -89,8 +98,11 @@ class Scheduler:
             for name, task in self._tasks().items():
                 due = next_run.setdefault(name, now)
                 if due <= now:
-                    await self.run_once(task)
-                    next_run[name] = time.monotonic() + task.interval_s(self.settings)
+                    ok = await self.run_once(task)
+                    interval = task.interval_s(self.settings)
+                    # A task that failed (a dependency down) runs again soon, not an interval
+                    # later: the job sweep after a Redis restart must not wait a whole period.
+                    next_run[name] = time.monotonic() + (interval if ok else min(interval, 2.0))
             wait = max(0.05, min(next_run.values(), default=now + 1) - time.monotonic())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=min(wait, 1.0))

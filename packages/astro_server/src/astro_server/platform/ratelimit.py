@@ -25,10 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from astro_server.platform.batching import Coalescer
 from astro_server.platform.errors import APIError
+from astro_server.platform.outages import RATE_LIMITER, DependencyUnavailable
 
 
 @dataclass(frozen=True)
@@ -175,18 +178,26 @@ class RedisRateLimiter:
 
     @classmethod
     def from_url(cls, url: str) -> RedisRateLimiter:
-        import redis.asyncio as aioredis
+        from astro_server.platform.redisconn import make_client
 
-        return cls(aioredis.from_url(url, socket_timeout=5))
+        # Reconnects after a Redis restart (platform/redisconn.py); a hit waits at most about
+        # 2 s for an unreachable Redis before the request answers 503.
+        return cls(make_client(url, socket_timeout=2.0))
 
     async def hit(self, key: str, limit: int, window_s: int = 60) -> RateLimitDecision:
-        count, reset_ms, generation = await self._hits.submit(
-            (f"{self._namespace}:{key}", window_s)
-        )
+        try:
+            count, reset_ms, generation = await self._hits.submit(
+                (f"{self._namespace}:{key}", window_s)
+            )
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise DependencyUnavailable(RATE_LIMITER) from exc
         return _decision(count, limit, reset_ms / 1000, generation)
 
     async def bump_generation(self) -> int:
-        return int(await self._client.incr(self._generation_key))
+        try:
+            return int(await self._client.incr(self._generation_key))
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise DependencyUnavailable(RATE_LIMITER) from exc
 
     async def close(self) -> None:
         await self._client.aclose()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -46,6 +47,7 @@ from astro_server.platform.billing.ledger import (
 from astro_server.platform.billing.pricing import OPERATIONS, TIERS, tier_allows
 from astro_server.platform.errors import APIError
 from astro_server.platform.models.billing import IdempotencyRecord
+from astro_server.platform.outages import dependency_of
 
 log = logging.getLogger("astro_server.billing")
 
@@ -105,8 +107,59 @@ async def claim_and_debit(
     raise _still_in_progress()
 
 
+#: Refunds that failed because the database went away, retried in the background until it is
+#: back (a task per refund, kept here so it is not collected).
+_PENDING_REFUNDS: set[asyncio.Task[None]] = set()
+#: How long a refund is retried (with backoff up to 5 s) before it is left to the operator.
+REFUND_RETRY_S = 600.0
+
+
 async def release_claim(charge: Charge, record_id: int | None, request_id: str | None) -> None:
-    """Refund the request's debit (a ledger row; at most once) and release its key."""
+    """Refund the request's debit (a ledger row; at most once) and release its key.
+
+    When the database is down (the request failed because it went away after the debit), the
+    refund cannot be written now: it is retried in the background until the database is back
+    (at most :data:`REFUND_RETRY_S`), so the client's 503 is not charged; the error is raised as
+    before. A refund is made at most once whatever happens (``refund_of`` is unique).
+    """
+    try:
+        await _release(charge, record_id, request_id)
+    except Exception as exc:
+        if dependency_of(exc) is not None:
+            task = asyncio.create_task(_release_later(charge, record_id, request_id))
+            _PENDING_REFUNDS.add(task)
+            task.add_done_callback(_PENDING_REFUNDS.discard)
+        raise
+
+
+async def _release_later(charge: Charge, record_id: int | None, request_id: str | None) -> None:
+    deadline = time.monotonic() + REFUND_RETRY_S
+    delay = 0.25
+    while time.monotonic() < deadline:
+        await asyncio.sleep(delay)
+        delay = min(5.0, delay * 2)
+        try:
+            await _release(charge, record_id, request_id)
+        except Exception as exc:
+            if dependency_of(exc) is None:
+                log.exception("refund of ledger entry %s failed", charge.ledger_entry_id)
+                return
+            continue
+        log.warning(
+            "refund of ledger entry %s made once the database was back", charge.ledger_entry_id
+        )
+        return
+    log.error(
+        "refund of ledger entry %s (%s credits, account %s) not made: the database did not come "
+        "back within %.0f s; refund it by hand",
+        charge.ledger_entry_id,
+        charge.credits,
+        charge.account_id,
+        REFUND_RETRY_S,
+    )
+
+
+async def _release(charge: Charge, record_id: int | None, request_id: str | None) -> None:
     try:
         async with in_transaction() as conn:
             if charge.ledger_entry_id is not None and charge.credits > 0:

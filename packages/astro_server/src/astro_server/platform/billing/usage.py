@@ -31,6 +31,7 @@ from tortoise.transactions import in_transaction
 from astro_server.platform import clock, db
 from astro_server.platform.errors import validation_error
 from astro_server.platform.models.billing import LedgerEntry, UsageRollup
+from astro_server.platform.paging import numeric_cursor
 
 GroupBy = Literal["operation", "day"]
 MAX_RANGE_DAYS: Final = 366
@@ -236,12 +237,7 @@ async def ledger_page(
     last row's id."""
     query = LedgerEntry.filter(account_id=account_id)
     if cursor:
-        if not cursor.isdigit() or len(cursor) > 19:
-            raise validation_error(
-                [{"field": "cursor", "message": "not a cursor from this listing"}],
-                "Unknown cursor.",
-            )
-        query = query.filter(id__lt=int(cursor))
+        query = query.filter(id__lt=await numeric_cursor(query, cursor))
     rows = await query.order_by("-id").limit(limit + 1)
     next_cursor = str(rows[limit - 1].id) if len(rows) > limit else None
     return rows[:limit], next_cursor

@@ -26,8 +26,9 @@ Account events (:mod:`.events`) ride the same rows (kind ``event``, ``endpoint``
 ``subscription``, the body written when the event is emitted): dispatch, claim, attempt, record,
 failure counting and disabling are this module's, for either owner.
 
-Failure counting is done in SQL (``consecutive_failures = consecutive_failures + 1``) and the
-disable is a conditional UPDATE, so concurrent deliveries of one subscription cannot lose counts.
+Failure counting is done in SQL (``consecutive_failures = consecutive_failures + 1``, only while
+the owner is active and below ``disable_after``) and the disable is a conditional UPDATE, so
+concurrent deliveries of one subscription cannot lose counts nor push one past the threshold.
 """
 
 from __future__ import annotations
@@ -477,8 +478,13 @@ async def deliver_batch(
     return statuses
 
 
+# Counted only while the owner is active and below the disable threshold: attempts that were in
+# flight when the threshold was reached (other batches, other workers) or that finish after the
+# disable do not push the count past the documented 10 (issue 29: it reached 12).
 _COUNT_FAILURE_SQL = (
-    "UPDATE {table} SET consecutive_failures = consecutive_failures + 1"
+    "UPDATE {table} SET consecutive_failures = CASE"
+    " WHEN active AND consecutive_failures < ? THEN consecutive_failures + 1"
+    " ELSE consecutive_failures END"
     " WHERE id = ? RETURNING active, consecutive_failures"
 )
 
@@ -520,7 +526,9 @@ async def _record(outcomes: list[_Attempted], claim: str, policy: RetryPolicy) -
             # Counted in SQL and read back in the same statement: concurrent failures of one
             # subscription (other batches, other workers) each see their own count.
             table = _owner_model(sub)._meta.db_table
-            (counted,) = await db.fetch(_COUNT_FAILURE_SQL.format(table=table), [sub.id])
+            (counted,) = await db.fetch(
+                _COUNT_FAILURE_SQL.format(table=table), [policy.disable_after, sub.id]
+            )
             sub.active = bool(counted["active"])
             sub.consecutive_failures = int(counted["consecutive_failures"])
             health = SubscriptionHealth(sub.active, sub.consecutive_failures - 1, sub.disabled_at)
