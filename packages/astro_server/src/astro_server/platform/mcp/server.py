@@ -75,8 +75,10 @@ def prices_by_operation_id(app: Quart) -> dict[str, Price]:
 
 
 def _summary(tool: ToolSpec, status: int, body: Any, headers: dict[str, str]) -> str:
-    charged = headers.get("X-Credits-Charged")
-    cost = f"; {charged} credits charged, {headers.get('X-Credits-Remaining')} left" if charged else ""
+    charged = headers.get("x-credits-charged")
+    cost = (
+        f"; {charged} credits charged, {headers.get('x-credits-remaining')} left" if charged else ""
+    )
     if status == 202 and isinstance(body, dict):
         job = body.get("job_id") or body.get("id")
         return f"{tool.name}: queued job {job}{cost}. Follow it with {snake(JOB_OPERATION)}."
@@ -152,7 +154,9 @@ class McpEdge:
         raw = await response.get_data()
         mimetype = response.mimetype or ""
         parsed = json.loads(raw) if raw and mimetype.endswith("json") else None
-        return response.status_code, parsed, dict(response.headers), mimetype, raw
+        # Header names lower-cased: the credit headers are read by name below.
+        headers_out = {k.lower(): v for k, v in response.headers.items()}
+        return response.status_code, parsed, headers_out, mimetype, raw
 
     async def document(self) -> dict[str, Any]:
         if self._document is None:
@@ -204,7 +208,9 @@ class McpEdge:
         )
         return types.ListToolsResult(tools=tools)
 
-    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def _call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
         arguments = dict(params.arguments or {})
         if params.name in DOCS_TOOLS:
             return await self._docs_tool(params.name, arguments)
@@ -230,8 +236,8 @@ class McpEdge:
         if status >= 400:
             return _error_result(status, body)
         credits = {
-            k: resp_headers[k]
-            for k in ("X-Credits-Charged", "X-Credits-Remaining", "X-Credits-Price")
+            k.replace("-", "_"): int(resp_headers[k])
+            for k in ("x-credits-charged", "x-credits-remaining", "x-credits-price")
             if k in resp_headers
         }
         if tool.image:
@@ -244,7 +250,7 @@ class McpEdge:
                 png = await asyncio.to_thread(svg_to_png, svg, int(arguments.get("size_px", 800)))
                 content = [types.TextContent(text=svg)]
             summary = f"{tool.name}: picture ({len(png)} bytes PNG)" + (
-                f"; {credits.get('X-Credits-Charged')} credits charged" if credits else ""
+                f"; {credits.get('x_credits_charged')} credits charged" if credits else ""
             )
             return types.CallToolResult(
                 content=[
@@ -418,7 +424,11 @@ def with_mcp(app: Quart) -> ASGIApp:
         if scope["type"] == "http" and (path == MCP_PATH or path.startswith(MCP_PATH + "/")):
             await edge.manager.handle_request(scope, receive, send)
             return
-        if scope["type"] == "http" and path == "/llms.txt" and scope.get("method") in ("GET", "HEAD"):
+        if (
+            scope["type"] == "http"
+            and path == "/llms.txt"
+            and scope.get("method") in ("GET", "HEAD")
+        ):
             await send(
                 {
                     "type": "http.response.start",
@@ -429,7 +439,9 @@ def with_mcp(app: Quart) -> ASGIApp:
                     ],
                 }
             )
-            await send({"type": "http.response.body", "body": llms if scope["method"] == "GET" else b""})
+            await send(
+                {"type": "http.response.body", "body": llms if scope["method"] == "GET" else b""}
+            )
             return
         await app(scope, receive, send)
 

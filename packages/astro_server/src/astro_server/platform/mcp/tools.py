@@ -221,7 +221,10 @@ def build_tool(
                 required.append(name)
     schema: dict[str, Any] = {"type": "object"}
     body = (
-        operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+        operation.get("requestBody", {})
+        .get("content", {})
+        .get("application/json", {})
+        .get("schema")
     )
     if body is not None:
         body_schema = _resolve_component(body, components)
@@ -288,7 +291,9 @@ def build_tools(
     ]  # fmt: skip
 
 
-def search_operations(document: dict[str, Any], query: str, limit: int = 10) -> list[dict[str, Any]]:
+def search_operations(
+    document: dict[str, Any], query: str, limit: int = 10
+) -> list[dict[str, Any]]:
     """Operations whose id, path, summary, description or tag contain every word of ``query``
     (case-insensitive), most words in the summary first: the keyless docs tool."""
     words = [w for w in query.lower().split() if w]
