@@ -71,11 +71,13 @@ async def live(tmp_path: Path) -> AsyncIterator[Live]:
 
 @asynccontextmanager
 async def mcp_session(base: str, headers: dict[str, str]) -> AsyncIterator[ClientSession]:
-    async with create_mcp_http_client(headers=headers) as http:
-        async with streamable_http_client(base + "/mcp", http_client=http) as (read, write, *_):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                yield session
+    async with (
+        create_mcp_http_client(headers=headers) as http,
+        streamable_http_client(base + "/mcp", http_client=http) as (read, write, *_),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        yield session
 
 
 async def _credits(account_id: str) -> int:

@@ -151,7 +151,7 @@ class McpEdge:
             scope_base={"client": client},
             **kwargs,
         )
-        raw = await response.get_data()
+        raw = await response.get_data(as_text=False)
         mimetype = response.mimetype or ""
         parsed = json.loads(raw) if raw and mimetype.endswith("json") else None
         # Header names lower-cased: the credit headers are read by name below.
@@ -418,7 +418,7 @@ def with_mcp(app: Quart) -> ASGIApp:
     async def asgi(scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
             async with edge.manager.run():
-                await app(scope, receive, send)
+                await app(scope, receive, send)  # type: ignore[arg-type]
             return
         path = scope.get("path", "")
         if scope["type"] == "http" and (path == MCP_PATH or path.startswith(MCP_PATH + "/")):
@@ -443,7 +443,7 @@ def with_mcp(app: Quart) -> ASGIApp:
                 {"type": "http.response.body", "body": llms if scope["method"] == "GET" else b""}
             )
             return
-        await app(scope, receive, send)
+        await app(scope, receive, send)  # type: ignore[arg-type]
 
     asgi.edge = edge  # type: ignore[attr-defined]
     return asgi
