@@ -218,3 +218,28 @@ async def test_llms_txt_and_resources(live: Live) -> None:
     assert table["western.natal"] == {"tier": "free", "credits": 1, "per_unit": None,
                                       "description": "Western natal chart"}  # fmt: skip
     assert len(prompts) == 3
+
+
+async def test_stdio_entry_point_forwards_to_the_hosted_server(live: Live) -> None:
+    import os
+    import sys
+
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    _account_id, key = await new_account("free", 10)
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "astro_sdk.mcp_stdio"],
+        env={**os.environ, "ASTRO_API_KEY": key, "ASTRO_BASE_URL": live.base},
+    )
+    async with (
+        stdio_client(params) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        names = {tool.name for tool in (await session.list_tools()).tools}
+        result = await session.call_tool("western_natal", NATAL)
+    assert "western_natal_wheel" in names
+    assert not result.is_error
+    assert result.structured_content is not None
+    assert "planets" in result.structured_content
