@@ -5,7 +5,8 @@ A server is started here (``astro-server serve``, hypercorn, one worker, SQLite 
 data directory: the production entry point ``astro_server.asgi:app`` with ``/mcp``). Then, each
 over ``--rounds`` calls after a warm-up, over loopback:
 
-* REST: ``POST /api/v3/western/natal`` with httpx (one kept-alive connection);
+* REST: ``POST /api/v3/western/natal`` with httpx (one kept-alive connection), alternating
+  with the MCP call;
 * MCP: ``tools/call western_natal`` with the same body through the official MCP client (one
   session; each call is one POST to ``/mcp``);
 * ``tools/list`` through the same session (after the first, which builds the tools).
@@ -97,15 +98,8 @@ async def measure(base_url: str, key: str, rounds: int) -> dict[str, float]:
     rest: list[float] = []
     tool: list[float] = []
     listing: list[float] = []
-    async with httpx.AsyncClient(base_url=base_url, headers={"X-API-Key": key}) as http:
-        for i in range(rounds + 10):
-            start = time.perf_counter()
-            response = await http.post("/api/v3/western/natal", json=NATAL)
-            elapsed = time.perf_counter() - start
-            response.raise_for_status()
-            if i >= 10:
-                rest.append(elapsed)
     async with (
+        httpx.AsyncClient(base_url=base_url, headers={"X-API-Key": key}) as http,
         create_mcp_http_client(headers={"X-API-Key": key}) as client,
         streamable_http_client(base_url + "/mcp", http_client=client) as (read, write, *_),
         ClientSession(read, write) as session,
@@ -114,14 +108,20 @@ async def measure(base_url: str, key: str, rounds: int) -> dict[str, float]:
         first = time.perf_counter()
         await session.list_tools()
         first_list = time.perf_counter() - first
+        # REST and MCP calls alternate, so that load from elsewhere on the machine falls on both.
         for i in range(rounds + 10):
             start = time.perf_counter()
+            response = await http.post("/api/v3/western/natal", json=NATAL)
+            rest_elapsed = time.perf_counter() - start
+            response.raise_for_status()
+            start = time.perf_counter()
             result = await session.call_tool("western_natal", NATAL)
-            elapsed = time.perf_counter() - start
+            tool_elapsed = time.perf_counter() - start
             if result.is_error:
                 raise RuntimeError(str(result.content))
             if i >= 10:
-                tool.append(elapsed)
+                rest.append(rest_elapsed)
+                tool.append(tool_elapsed)
         for _ in range(max(20, rounds // 5)):
             start = time.perf_counter()
             await session.list_tools()

@@ -106,6 +106,7 @@ class McpEdge:
     def __init__(self, app: Quart) -> None:
         self.app = app
         self._tools: dict[str, ToolSpec] | None = None
+        self._listing: types.ListToolsResult | None = None
         self._document: dict[str, Any] | None = None
         self._lock = asyncio.Lock()
         self.server: Server[Any] = Server(
@@ -176,6 +177,12 @@ class McpEdge:
     # --- handlers ----------------------------------------------------------------------
 
     async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+        # Built once: the tools depend only on the OpenAPI document and the price table.
+        if self._listing is None:
+            self._listing = await self._build_listing()
+        return self._listing
+
+    async def _build_listing(self) -> types.ListToolsResult:
         tools = [
             types.Tool(name=s.name, description=s.description, input_schema=s.input_schema)
             for s in (await self.tools()).values()
