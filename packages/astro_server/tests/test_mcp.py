@@ -199,11 +199,6 @@ async def test_errors_are_tool_errors_with_the_slug_and_message(live: Live) -> N
     assert payload["status"] == 402
     assert payload["error"] == "payment_required"
     assert payload["message"] in broke.content[0].text  # type: ignore[union-attr]
-    async with httpx.AsyncClient(base_url=live.base) as client:
-        session_token = await client.post(
-            "/api/v3/western/natal", json=NATAL, headers={"Authorization": "Bearer sess_x"}
-        )
-    assert session_token.status_code == 401
 
 
 async def test_llms_txt_and_resources(live: Live) -> None:
@@ -243,3 +238,39 @@ async def test_stdio_entry_point_forwards_to_the_hosted_server(live: Live) -> No
     assert not result.is_error
     assert result.structured_content is not None
     assert "planets" in result.structured_content
+
+
+async def test_a_session_token_is_refused(live: Live) -> None:
+    account_id, _key = await new_account("free", 10)
+    await accounts.create_customer(account_id, "agent@example.com", "a long password 123")
+    async with httpx.AsyncClient(base_url=live.base) as client:
+        signed_in = await client.post(
+            "/auth/login", json={"email": "agent@example.com", "password": "a long password 123"}
+        )
+    token = signed_in.json()["token"]
+    async with mcp_session(live.base, {"Authorization": f"Bearer {token}"}) as session:
+        result = await session.call_tool("western_natal", NATAL)
+    assert result.is_error
+    assert result.structured_content is not None
+    assert result.structured_content["status"] == 401
+    assert await _credits(account_id) == 10
+
+
+async def test_a_long_running_tool_answers_a_job_that_get_job_follows(live: Live) -> None:
+    _account_id, key = await new_account("starter", 100)
+    tool = (await live.edge.tools())["vedic_kundli_matching_batch"]
+    assert "get_job" in tool.description
+    async with mcp_session(live.base, {"X-API-Key": key}) as session:
+        queued = await session.call_tool("vedic_kundli_matching_batch", tool.example)
+        assert not queued.is_error, queued.content
+        handle: Any = queued.structured_content
+        job_id = handle.get("job_id") or handle.get("id")
+        assert str(job_id).startswith("job_")
+        for _ in range(200):
+            followed = await session.call_tool("get_job", {"job_id": job_id})
+            assert not followed.is_error, followed.content
+            job: Any = followed.structured_content
+            if job["status"] not in ("queued", "running"):
+                break
+            await asyncio.sleep(0.1)
+    assert job["status"] == "succeeded", job
