@@ -274,3 +274,34 @@ async def test_a_long_running_tool_answers_a_job_that_get_job_follows(live: Live
                 break
             await asyncio.sleep(0.1)
     assert job["status"] == "succeeded", job
+
+
+async def test_tool_schemas_follow_the_document_and_examples_fit_them(live: Live) -> None:
+    import jsonschema
+
+    document = await live.edge.document()
+    components = document["components"]["schemas"]
+    for tool in (await live.edge.tools()).values():
+        operation = document["paths"][tool.path][tool.method.lower()]
+        body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if body is not None:
+            schema = body["schema"]
+            if "$ref" in schema:
+                schema = components[schema["$ref"].rsplit("/", 1)[1]]
+            # No drift: every body field and every required one is the tool's too.
+            assert set(schema.get("properties", {})) <= set(tool.input_schema["properties"])
+            assert set(schema.get("required", [])) <= set(tool.input_schema.get("required", []))
+        for parameter in operation.get("parameters", ()):
+            assert parameter["name"] in tool.input_schema["properties"], (tool.name, parameter)
+        jsonschema.Draft202012Validator.check_schema(tool.input_schema)
+        # The example in the description is valid input for the tool's own schema.
+        jsonschema.validate(tool.example, tool.input_schema)
+        assert json.dumps(tool.example, ensure_ascii=False) in tool.description
+
+
+async def test_summary_in_thai_when_asked(live: Live) -> None:
+    _account_id, key = await new_account("free", 10)
+    async with mcp_session(live.base, {"X-API-Key": key}) as session:
+        result = await session.call_tool("western_natal", {**NATAL, "language": "th"})
+    assert not result.is_error
+    assert "หัก 1 เครดิต" in result.content[0].text  # type: ignore[union-attr]

@@ -16,6 +16,7 @@ import asyncio
 import base64
 import inspect
 import json
+import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any, Final
@@ -38,6 +39,7 @@ from astro_server.platform.mcp.tools import (
 )
 
 Scope = MutableMapping[str, Any]
+log = logging.getLogger("astro_server.mcp")
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
 MCP_PATH: Final = "/mcp"
 LLMS_TXT: Final = Path(__file__).with_name("llms.txt")
@@ -74,16 +76,32 @@ def prices_by_operation_id(app: Quart) -> dict[str, Price]:
     return prices
 
 
-def _summary(tool: ToolSpec, status: int, body: Any, headers: dict[str, str]) -> str:
+#: The summary line's phrases per language (the request's ``language``, en by default).
+_PHRASES: Final[dict[str, dict[str, str]]] = {
+    "en": {"charged": "{n} credits charged, {left} left", "queued": "queued job {job}",
+           "follow": "Follow it with {tool}.", "ok": "OK", "fields": "Fields"},
+    "th": {"charged": "หัก {n} เครดิต คงเหลือ {left}", "queued": "เข้าคิวงาน {job}",
+           "follow": "ติดตามด้วย {tool}", "ok": "สำเร็จ", "fields": "ข้อมูล"},
+}  # fmt: skip
+
+
+def _summary(
+    tool: ToolSpec, status: int, body: Any, headers: dict[str, str], language: str = "en"
+) -> str:
+    """One line: what came back and what it cost, in the request's language (en or th)."""
+    words = _PHRASES.get(language, _PHRASES["en"])
     charged = headers.get("x-credits-charged")
     cost = (
-        f"; {charged} credits charged, {headers.get('x-credits-remaining')} left" if charged else ""
+        "; " + words["charged"].format(n=charged, left=headers.get("x-credits-remaining"))
+        if charged
+        else ""
     )
     if status == 202 and isinstance(body, dict):
         job = body.get("job_id") or body.get("id")
-        return f"{tool.name}: queued job {job}{cost}. Follow it with {snake(JOB_OPERATION)}."
+        follow = words["follow"].format(tool=snake(JOB_OPERATION))
+        return f"{tool.name}: {words['queued'].format(job=job)}{cost}. {follow}"
     keys = ", ".join(list(body)[:8]) if isinstance(body, dict) else type(body).__name__
-    return f"{tool.name}: OK (HTTP {status}{cost}). Fields: {keys}."
+    return f"{tool.name}: {words['ok']} (HTTP {status}{cost}). {words['fields']}: {keys}."
 
 
 def _error_result(status: int, body: Any) -> types.CallToolResult:
@@ -218,6 +236,18 @@ class McpEdge:
     async def _call_tool(
         self, ctx: Any, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        try:
+            return await self._call_tool_inner(ctx, params)
+        except Exception:
+            # The REST call answers its own errors; this is a fault of the MCP edge itself.
+            log.exception("MCP tool call %s failed", params.name)
+            return _error_result(
+                500, {"error": "internal_server_error", "message": "the tool call failed"}
+            )
+
+    async def _call_tool_inner(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
         arguments = dict(params.arguments or {})
         if params.name in DOCS_TOOLS:
             return await self._docs_tool(params.name, arguments)
@@ -232,6 +262,7 @@ class McpEdge:
         svg_too = tool.image and arguments.get("format", "svg") != "png"
         if tool.image and svg_too:
             arguments["format"] = "svg"
+        language = str(arguments.get("language") or query.get("language") or "en")
         status, body, resp_headers, mimetype, raw = await self.rest(
             tool.method,
             path,
@@ -269,7 +300,7 @@ class McpEdge:
             )
         structured = body if isinstance(body, dict) else {"data": body}
         return types.CallToolResult(
-            content=[types.TextContent(text=_summary(tool, status, body, resp_headers))],
+            content=[types.TextContent(text=_summary(tool, status, body, resp_headers, language))],
             structured_content=structured,
         )
 

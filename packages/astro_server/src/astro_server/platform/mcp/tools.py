@@ -48,6 +48,8 @@ _EXAMPLE_VALUES: Final[dict[str, Any]] = json.loads(
     (Path(__file__).with_name("example_values.json")).read_text(encoding="utf-8")
 )
 _REF: Final = re.compile(r"^#/components/schemas/(.+)$")
+#: Our ids' pattern (``^job_[a-f0-9]{24}$``): an example id is the prefix and 24 hex digits.
+_ID_PATTERN: Final = re.compile(r"^\^([a-z]+_)\[a-f0-9\]\{24\}\$$")
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,8 @@ def example_value(name: str, schema: dict[str, Any], defs: dict[str, Any], depth
     """A value for one property: the example table's by name, else the schema's default, first
     enum member or first alternative; objects get their required properties."""
     schema = _resolve(schema, defs)
+    if (match := _ID_PATTERN.match(str(schema.get("pattern", "")))) is not None:
+        return match.group(1) + "0123456789abcdef01234567"
     if name in _EXAMPLE_VALUES:
         return _EXAMPLE_VALUES[name]
     if "default" in schema and schema["default"] is not None:
