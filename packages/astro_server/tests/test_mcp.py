@@ -209,6 +209,14 @@ async def test_llms_txt_and_resources(live: Live) -> None:
     async with mcp_session(live.base, {}) as session:
         prices = await session.read_resource("astro://prices")
         prompts = (await session.list_prompts()).prompts
+        signs = await session.read_resource("astro://signs")
+        nakshatras = await session.read_resource("astro://glossary/nakshatra")
+        uris = {str(r.uri) for r in (await session.list_resources()).resources}
+    assert {"astro://tarot/cards", "astro://glossary/house"} <= uris
+    sign_rows = json.loads(signs.contents[0].text)  # type: ignore[union-attr]
+    assert [row["sign"] for row in sign_rows][:2] == ["aries", "taurus"]
+    assert sign_rows[0]["th"] == "เมษ"
+    assert len(json.loads(nakshatras.contents[0].text)) >= 27  # type: ignore[union-attr]
     table = json.loads(prices.contents[0].text)  # type: ignore[union-attr]
     assert table["western.natal"] == {"tier": "free", "credits": 1, "per_unit": None,
                                       "description": "Western natal chart"}  # fmt: skip

@@ -27,6 +27,8 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from quart import Quart
 from quart_schema.openapi import QUART_SCHEMA_OPERATION_ID_ATTRIBUTE
 
+from astro_calc import glossary
+from astro_calc.zodiac import SIGNS
 from astro_server.drawing import svg_to_png
 from astro_server.platform.billing.pricing import OPERATIONS, Operation
 from astro_server.platform.mcp.tools import (
@@ -337,6 +339,7 @@ class McpEdge:
         "astro://prices": ("Price table", "Every billable operation: tier, credits"),
         "astro://openapi": ("OpenAPI document", "The API's OpenAPI 3 document"),
         "astro://llms.txt": ("llms.txt", "How an agent uses this API"),
+        "astro://signs": ("Signs", "The twelve signs in order from 0 degrees, English and Thai"),
     }
     _API_RESOURCES: Final = {
         "astro://tarot/cards": ("/api/v3/tarot/cards", "The tarot deck (needs a key)"),
@@ -351,6 +354,11 @@ class McpEdge:
             types.Resource(uri=uri, name=uri.removeprefix("astro://"), description=text,
                            mime_type="application/json")
             for uri, (_path, text) in self._API_RESOURCES.items()
+        ] + [
+            types.Resource(uri=f"astro://glossary/{category}", name=f"glossary: {category}",
+                           description=f"The {category} terms in English and Thai (the glossary)",
+                           mime_type="application/json")
+            for category in glossary.categories()
         ]  # fmt: skip
         return types.ListResourcesResult(resources=resources)
 
@@ -367,6 +375,20 @@ class McpEdge:
             text = json.dumps(await self.document())
         elif uri == "astro://llms.txt":
             text = LLMS_TXT.read_text(encoding="utf-8")
+        elif uri == "astro://signs":
+            names = glossary.terms("sign")
+            text = json.dumps(
+                [{"sign": sign, "en": names[sign].en, "th": names[sign].th} for sign in SIGNS],
+                ensure_ascii=False,
+            )
+        elif (
+            uri.startswith("astro://glossary/")
+            and (category := uri.removeprefix("astro://glossary/")) in glossary.categories()
+        ):
+            text = json.dumps(
+                {key: {"en": t.en, "th": t.th} for key, t in glossary.terms(category).items()},
+                ensure_ascii=False,
+            )
         elif uri in self._API_RESOURCES:
             headers, client = _caller(ctx)
             status, body, *_ = await self.rest(
