@@ -313,3 +313,40 @@ async def test_summary_in_thai_when_asked(live: Live) -> None:
         result = await session.call_tool("western_natal", {**NATAL, "language": "th"})
     assert not result.is_error
     assert "หัก 1 เครดิต" in result.content[0].text  # type: ignore[union-attr]
+
+
+async def test_the_served_entry_point_answers_mcp(tmp_path: Path) -> None:
+    """``astro-server serve`` (hypercorn on ``astro_server.asgi:app``, embedded mode) has /mcp."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRO_")}
+    env.update({"ASTRO_DATA_DIR": str(tmp_path / "var"), "ASTRO_SECRET_KEY": "s" * 48})
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    cli = [sys.executable, "-m", "astro_server.cli"]
+    proc = await asyncio.create_subprocess_exec(
+        *cli, "serve", "--host", "127.0.0.1", "--port", str(port),
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        async with httpx.AsyncClient() as client:
+            for _ in range(600):
+                try:
+                    if (await client.get(base + "/healthz")).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                await asyncio.sleep(0.1)
+            assert (await client.get(base + "/llms.txt")).status_code == 200
+        async with mcp_session(base, {}) as session:
+            names = {tool.name for tool in (await session.list_tools()).tools}
+            no_key = await session.call_tool("western_natal", NATAL)
+        assert "western_natal" in names
+        assert no_key.is_error
+    finally:
+        proc.terminate()
+        await asyncio.wait_for(proc.wait(), 20)
