@@ -96,6 +96,8 @@ def test_the_wheel_depends_only_on_httpx_and_pydantic(metadata: email.message.Me
     # typing-extensions only for Python < 3.13 (TypeVar defaults, PEP 696), and pydantic itself
     # requires it on every Python: the installed set is httpx, pydantic and theirs.
     conditional = {name: r for name, r in names.items() if ";" in r}
-    assert set(conditional) == {"typing-extensions"}
+    assert set(conditional) == {"typing-extensions", "mcp"}
     assert 'python_version < "3.13"' in conditional["typing-extensions"].replace("'", '"')
-    assert metadata.get_all("Provides-Extra") is None
+    # The one extra: the stdio MCP server (astro-mcp) pulls the mcp SDK only when asked for.
+    assert 'extra == "mcp"' in conditional["mcp"].replace("'", '"')
+    assert metadata.get_all("Provides-Extra") == ["mcp"]

@@ -21,7 +21,7 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 from astro_server.settings import Settings, generate_secret_key, secret_key_problem
 
@@ -210,7 +210,7 @@ def _serve_in_this_process(config: Any) -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, on_signal, sig)
         loop.set_exception_handler(on_loop_error)
-        await serve(app, config, shutdown_trigger=stop.wait)
+        await serve(cast(Any, app), config, shutdown_trigger=stop.wait)
 
     loop_factory = None
     if config.worker_class == "uvloop":

@@ -1,0 +1,509 @@
+"""The hosted MCP server: ``/mcp`` over Streamable HTTP (stateless, JSON answers), next to the
+Quart application in one ASGI app (:func:`with_mcp`), plus ``/llms.txt``.
+
+Each tool call is the REST request of its twin, sent in-process through the Quart application
+with the MCP request's own ``X-API-Key`` / ``Authorization`` / ``Idempotency-Key`` headers and
+client address (as the portal calls the API, see ``portal/client.py``): a missing key answers
+401, a session token is refused, scopes, test mode, rate limits, idempotency, the tier check and
+the debit are REST's own. A REST error becomes an MCP tool error carrying the JSON error body's
+slug and message (never a traceback). Keyless: ``tools/list``, the docs tools and the static
+resources.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import inspect
+import json
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any, Final
+
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from quart import Quart
+from quart_schema.openapi import QUART_SCHEMA_OPERATION_ID_ATTRIBUTE
+
+from astro_calc import glossary
+from astro_calc.zodiac import SIGNS
+from astro_server.drawing import svg_to_png
+from astro_server.platform.billing.pricing import OPERATIONS, Operation
+from astro_server.platform.mcp.tools import (
+    JOB_OPERATION,
+    Price,
+    ToolSpec,
+    build_tools,
+    search_operations,
+    snake,
+)
+
+Scope = MutableMapping[str, Any]
+log = logging.getLogger("astro_server.mcp")
+ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
+MCP_PATH: Final = "/mcp"
+LLMS_TXT: Final = Path(__file__).with_name("llms.txt")
+#: Request headers carried from the MCP request to the REST call.
+_FORWARDED: Final = ("x-api-key", "authorization", "idempotency-key", "x-request-id")
+#: Operation ids answering a picture (kept in step with features/common/pictures.py, which the
+#: platform may not import; a test checks they agree).
+IMAGE_OPERATIONS: Final = frozenset(
+    {"westernNatalWheel", "westernSynastryWheel", "westernTransitsWheel", "uranianDial",
+     "vedicChartDiagram", "thaiWheelDiagram"}
+)  # fmt: skip
+DOCS_TOOLS: Final = ("docs_search", "docs_operation")
+
+
+def prices_by_operation_id(app: Quart) -> dict[str, Price]:
+    """Each billable route's price-table row, found on its handler: ``@billable`` closes over
+    ``operation`` (the row's name) and ``op`` (the row)."""
+    prices: dict[str, Price] = {}
+    for func in app.view_functions.values():
+        operation_id = getattr(func, QUART_SCHEMA_OPERATION_ID_ATTRIBUTE, None)
+        current: Any = func
+        while current is not None and operation_id:
+            try:
+                names = inspect.getclosurevars(current).nonlocals
+            except (TypeError, ValueError):
+                names = {}
+            if isinstance(names.get("op"), Operation) and isinstance(names.get("operation"), str):
+                row: Operation = names["op"]
+                prices[str(operation_id)] = Price(
+                    names["operation"], row.credits, row.tier, row.per_unit
+                )
+                break
+            current = getattr(current, "__wrapped__", None)
+    return prices
+
+
+#: The summary line's phrases per language (the request's ``language``, en by default).
+_PHRASES: Final[dict[str, dict[str, str]]] = {
+    "en": {"charged": "{n} credits charged, {left} left", "queued": "queued job {job}",
+           "follow": "Follow it with {tool}.", "ok": "OK", "fields": "Fields"},
+    "th": {"charged": "หัก {n} เครดิต คงเหลือ {left}", "queued": "เข้าคิวงาน {job}",
+           "follow": "ติดตามด้วย {tool}", "ok": "สำเร็จ", "fields": "ข้อมูล"},
+}  # fmt: skip
+
+
+def _summary(
+    tool: ToolSpec, status: int, body: Any, headers: dict[str, str], language: str = "en"
+) -> str:
+    """One line: what came back and what it cost, in the request's language (en or th)."""
+    words = _PHRASES.get(language, _PHRASES["en"])
+    charged = headers.get("x-credits-charged")
+    cost = (
+        "; " + words["charged"].format(n=charged, left=headers.get("x-credits-remaining"))
+        if charged
+        else ""
+    )
+    if status == 202 and isinstance(body, dict):
+        job = body.get("job_id") or body.get("id")
+        follow = words["follow"].format(tool=snake(JOB_OPERATION))
+        return f"{tool.name}: {words['queued'].format(job=job)}{cost}. {follow}"
+    keys = ", ".join(list(body)[:8]) if isinstance(body, dict) else type(body).__name__
+    return f"{tool.name}: {words['ok']} (HTTP {status}{cost}). {words['fields']}: {keys}."
+
+
+def _error_result(status: int, body: Any) -> types.CallToolResult:
+    error = body if isinstance(body, dict) else {}
+    slug = str(error.get("error") or f"http_{status}")
+    message = str(error.get("message") or "the request failed")
+    structured = {"status": status, "error": slug, "message": message}
+    if error.get("details"):
+        structured["details"] = error["details"]
+    return types.CallToolResult(
+        content=[types.TextContent(text=f"{slug} ({status}): {message}")],
+        structured_content=structured,
+        is_error=True,
+    )
+
+
+class McpEdge:
+    """The MCP server of one Quart application (module docstring)."""
+
+    def __init__(self, app: Quart) -> None:
+        self.app = app
+        self._tools: dict[str, ToolSpec] | None = None
+        self._listing: types.ListToolsResult | None = None
+        self._document: dict[str, Any] | None = None
+        self._lock = asyncio.Lock()
+        self.server: Server[Any] = Server(
+            "astro",
+            instructions=(
+                "Astrology calculations (Western, Vedic, Thai, Chinese, Korean, Uranian), "
+                "pictures, horoscopes and reports. Send your API key as X-API-Key. Every tool's "
+                "description states its credit price and tier; docs_search works without a key."
+            ),
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_list_resources=self._list_resources,
+            on_read_resource=self._read_resource,
+            on_list_prompts=self._list_prompts,
+            on_get_prompt=self._get_prompt,
+        )
+        self.manager = StreamableHTTPSessionManager(
+            app=self.server, json_response=True, stateless=True
+        )
+
+    # --- the REST twin -----------------------------------------------------------------
+
+    async def rest(
+        self,
+        method: str,
+        path: str,
+        headers: dict[str, str],
+        *,
+        json_body: Any = None,
+        query: dict[str, Any] | None = None,
+        client: tuple[str, int] = ("127.0.0.1", 0),
+    ) -> tuple[int, Any, dict[str, str], str, bytes]:
+        """One in-process request: status, parsed JSON (or None), headers, type, raw bytes."""
+        kwargs: dict[str, Any] = {}
+        if json_body is not None:
+            kwargs["json"] = json_body
+        test_client = self.app.test_client(use_cookies=False)
+        response = await test_client.open(
+            path,
+            method=method,
+            headers={"Accept": "application/json", **headers},
+            query_string={k: v for k, v in (query or {}).items() if v is not None},
+            scope_base={"client": client},
+            **kwargs,
+        )
+        raw = await response.get_data(as_text=False)
+        mimetype = response.mimetype or ""
+        parsed = json.loads(raw) if raw and mimetype.endswith("json") else None
+        # Header names lower-cased: the credit headers are read by name below.
+        headers_out = {k.lower(): v for k, v in response.headers.items()}
+        return response.status_code, parsed, headers_out, mimetype, raw
+
+    async def document(self) -> dict[str, Any]:
+        if self._document is None:
+            _status, body, *_ = await self.rest("GET", "/openapi.json", {})
+            self._document = body if isinstance(body, dict) else {}
+        return self._document
+
+    async def tools(self) -> dict[str, ToolSpec]:
+        async with self._lock:
+            if self._tools is None:
+                specs = build_tools(
+                    await self.document(), prices_by_operation_id(self.app), IMAGE_OPERATIONS
+                )
+                self._tools = {spec.name: spec for spec in specs}
+        return self._tools
+
+    # --- handlers ----------------------------------------------------------------------
+
+    async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+        # Built once: the tools depend only on the OpenAPI document and the price table.
+        if self._listing is None:
+            self._listing = await self._build_listing()
+        return self._listing
+
+    async def _build_listing(self) -> types.ListToolsResult:
+        tools = [
+            types.Tool(name=s.name, description=s.description, input_schema=s.input_schema)
+            for s in (await self.tools()).values()
+        ]
+        tools.append(
+            types.Tool(
+                name="docs_search",
+                description="Search the API documentation (operations by words in their id, "
+                "path, summary or description). No key needed. Example input: "
+                '{"query": "natal wheel"}',
+                input_schema={
+                    "type": "object",
+                    "properties": {"query": {"type": "string", "description": "Words"}},
+                    "required": ["query"],
+                },
+            )
+        )
+        tools.append(
+            types.Tool(
+                name="docs_operation",
+                description="Read one operation of the OpenAPI document (parameters, body and "
+                "answer schemas) by operation id or tool name. No key needed. Example input: "
+                '{"operation": "western_natal"}',
+                input_schema={
+                    "type": "object",
+                    "properties": {"operation": {"type": "string"}},
+                    "required": ["operation"],
+                },
+            )
+        )
+        return types.ListToolsResult(tools=tools)
+
+    async def _call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        try:
+            return await self._call_tool_inner(ctx, params)
+        except Exception:
+            # The REST call answers its own errors; this is a fault of the MCP edge itself.
+            log.exception("MCP tool call %s failed", params.name)
+            return _error_result(
+                500, {"error": "internal_server_error", "message": "the tool call failed"}
+            )
+
+    async def _call_tool_inner(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        arguments = dict(params.arguments or {})
+        if params.name in DOCS_TOOLS:
+            return await self._docs_tool(params.name, arguments)
+        tool = (await self.tools()).get(params.name)
+        if tool is None:
+            return _error_result(404, {"error": "not_found", "message": f"no tool {params.name}"})
+        headers, client = _caller(ctx)
+        path = tool.path
+        for name in tool.path_params:
+            path = path.replace("{" + name + "}", str(arguments.pop(name, "")))
+        query = {name: arguments.pop(name) for name in tool.query_params if name in arguments}
+        svg_too = tool.image and arguments.get("format", "svg") != "png"
+        if tool.image and svg_too:
+            arguments["format"] = "svg"
+        language = str(arguments.get("language") or query.get("language") or "en")
+        status, body, resp_headers, mimetype, raw = await self.rest(
+            tool.method,
+            path,
+            headers,
+            json_body=arguments if tool.has_body else None,
+            query=query,
+            client=client,
+        )
+        if status >= 400:
+            return _error_result(status, body)
+        credits = {
+            k.replace("-", "_"): int(resp_headers[k])
+            for k in ("x-credits-charged", "x-credits-remaining", "x-credits-price")
+            if k in resp_headers
+        }
+        if tool.image:
+            if mimetype == "image/png":
+                png = raw
+                content: list[Any] = []
+            else:
+                svg = raw.decode("utf-8")
+                # The route's own PNG rendering (features/common/pictures.py), off the loop.
+                png = await asyncio.to_thread(svg_to_png, svg, int(arguments.get("size_px", 800)))
+                content = [types.TextContent(text=svg)]
+            summary = f"{tool.name}: picture ({len(png)} bytes PNG)" + (
+                f"; {credits.get('x_credits_charged')} credits charged" if credits else ""
+            )
+            return types.CallToolResult(
+                content=[
+                    types.TextContent(text=summary),
+                    types.ImageContent(data=base64.b64encode(png).decode(), mime_type="image/png"),
+                    *content,
+                ],
+                structured_content={"media_type": "image/png", "bytes": len(png), **credits},
+            )
+        structured = body if isinstance(body, dict) else {"data": body}
+        return types.CallToolResult(
+            content=[types.TextContent(text=_summary(tool, status, body, resp_headers, language))],
+            structured_content=structured,
+        )
+
+    async def _docs_tool(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        document = await self.document()
+        if name == "docs_search":
+            hits = search_operations(document, str(arguments.get("query", "")))
+            lines = [f"{h['method']} {h['path']} ({h['tool'] or 'no tool'}): {h['summary']}"
+                     for h in hits]  # fmt: skip
+            return types.CallToolResult(
+                content=[types.TextContent(text="\n".join(lines) or "no operation matches")],
+                structured_content={"operations": hits},
+            )
+        wanted = str(arguments.get("operation", ""))
+        for path, item in document.get("paths", {}).items():
+            for method, operation in item.items():
+                op_id = str(operation.get("operationId", ""))
+                if wanted in (op_id, snake(op_id)):
+                    tool = (await self.tools()).get(snake(op_id))
+                    found = {
+                        "method": method.upper(),
+                        "path": path,
+                        "operation": operation,
+                        "tool": tool.name if tool else None,
+                        "input_schema": tool.input_schema if tool else None,
+                    }
+                    return types.CallToolResult(
+                        content=[types.TextContent(text=tool.description if tool else op_id)],
+                        structured_content=found,
+                    )
+        return _error_result(404, {"error": "not_found", "message": f"no operation {wanted}"})
+
+    _STATIC_RESOURCES: Final = {
+        "astro://prices": ("Price table", "Every billable operation: tier, credits"),
+        "astro://openapi": ("OpenAPI document", "The API's OpenAPI 3 document"),
+        "astro://llms.txt": ("llms.txt", "How an agent uses this API"),
+        "astro://signs": ("Signs", "The twelve signs in order from 0 degrees, English and Thai"),
+    }
+    _API_RESOURCES: Final = {
+        "astro://tarot/cards": ("/api/v3/tarot/cards", "The tarot deck (needs a key)"),
+        "astro://cultural/markets": ("/api/v3/cultural/markets", "Markets (needs a key)"),
+    }
+
+    async def _list_resources(self, ctx: Any, params: Any) -> types.ListResourcesResult:
+        resources = [
+            types.Resource(uri=uri, name=name, description=text, mime_type="application/json")
+            for uri, (name, text) in self._STATIC_RESOURCES.items()
+        ] + [
+            types.Resource(uri=uri, name=uri.removeprefix("astro://"), description=text,
+                           mime_type="application/json")
+            for uri, (_path, text) in self._API_RESOURCES.items()
+        ] + [
+            types.Resource(uri=f"astro://glossary/{category}", name=f"glossary: {category}",
+                           description=f"The {category} terms in English and Thai (the glossary)",
+                           mime_type="application/json")
+            for category in glossary.categories()
+        ]  # fmt: skip
+        return types.ListResourcesResult(resources=resources)
+
+    async def _read_resource(
+        self, ctx: Any, params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        if uri == "astro://prices":
+            text = json.dumps(
+                {name: {"tier": op.tier, "credits": op.credits, "per_unit": op.per_unit,
+                        "description": op.description} for name, op in OPERATIONS.items()}
+            )  # fmt: skip
+        elif uri == "astro://openapi":
+            text = json.dumps(await self.document())
+        elif uri == "astro://llms.txt":
+            text = LLMS_TXT.read_text(encoding="utf-8")
+        elif uri == "astro://signs":
+            names = glossary.terms("sign")
+            text = json.dumps(
+                [{"sign": sign, "en": names[sign].en, "th": names[sign].th} for sign in SIGNS],
+                ensure_ascii=False,
+            )
+        elif (
+            uri.startswith("astro://glossary/")
+            and (category := uri.removeprefix("astro://glossary/")) in glossary.categories()
+        ):
+            text = json.dumps(
+                {key: {"en": t.en, "th": t.th} for key, t in glossary.terms(category).items()},
+                ensure_ascii=False,
+            )
+        elif uri in self._API_RESOURCES:
+            headers, client = _caller(ctx)
+            status, body, *_ = await self.rest(
+                "GET", self._API_RESOURCES[uri][0], headers, client=client
+            )
+            text = json.dumps(body)
+            if status >= 400:
+                raise ValueError(f"{status}: {text}")
+        else:
+            raise ValueError(f"unknown resource {uri}")
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=uri, text=text, mime_type="application/json")]
+        )
+
+    _PROMPTS: Final = {
+        "read_my_natal_chart": (
+            "Read a natal chart: compute it, draw the wheel, then explain it.",
+            ["date", "time", "latitude", "longitude"],
+            "Call western_natal with subject {{date: {date}, time: {time}, latitude: {latitude}, "
+            "longitude: {longitude}}} and interpretations 'summary' if my tier allows it (check "
+            "the price in the tool description first), then western_natal_wheel with the same "
+            "subject, and explain the Sun, Moon and Ascendant in plain words.",
+        ),
+        "auspicious_launch_thailand": (
+            "Pick an auspicious date for a launch in Thailand.",
+            ["start", "end"],
+            "Call thai_auspicious_times for the range {start} to {end}, then thai_calendar for "
+            "the best two days, and recommend one date and hour with the reasons.",
+        ),
+        "compare_two_people": (
+            "Compare two people: synastry and Vedic matching.",
+            ["person_a", "person_b"],
+            "Person A: {person_a}. Person B: {person_b} (date, time, latitude, longitude each). "
+            "Call western_synastry and vedic_kundli_matching for the pair and summarise the "
+            "strongest harmonies and tensions.",
+        ),
+    }
+
+    async def _list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:
+        return types.ListPromptsResult(
+            prompts=[
+                types.Prompt(
+                    name=name,
+                    description=description,
+                    arguments=[types.PromptArgument(name=a, required=True) for a in args],
+                )
+                for name, (description, args, _template) in self._PROMPTS.items()
+            ]
+        )
+
+    async def _get_prompt(
+        self, ctx: Any, params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        description, args, template = self._PROMPTS[params.name]
+        values = {a: (params.arguments or {}).get(a, f"<{a}>") for a in args}
+        return types.GetPromptResult(
+            description=description,
+            messages=[
+                types.PromptMessage(
+                    role="user", content=types.TextContent(text=template.format(**values))
+                )
+            ],
+        )
+
+
+def _caller(ctx: Any) -> tuple[dict[str, str], tuple[str, int]]:
+    """The MCP HTTP request's credential headers and client address."""
+    request = getattr(ctx, "request", None)
+    headers: dict[str, str] = {}
+    client = ("127.0.0.1", 0)
+    if request is not None:
+        for name in _FORWARDED:
+            value = request.headers.get(name)
+            if value is not None:
+                headers[name] = value
+        if request.client is not None:
+            client = (request.client.host, 0)
+    return headers, client
+
+
+def with_mcp(app: Quart) -> ASGIApp:
+    """One ASGI application: ``/mcp`` to the MCP server, ``/llms.txt``, the rest to ``app``.
+    The lifespan runs the MCP session manager around the Quart application's own."""
+    edge = McpEdge(app)
+    llms = LLMS_TXT.read_bytes()
+
+    async def asgi(scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            async with edge.manager.run():
+                await app(scope, receive, send)  # type: ignore[arg-type]
+            return
+        path = scope.get("path", "")
+        if scope["type"] == "http" and (path == MCP_PATH or path.startswith(MCP_PATH + "/")):
+            await edge.manager.handle_request(scope, receive, send)
+            return
+        if (
+            scope["type"] == "http"
+            and path == "/llms.txt"
+            and scope.get("method") in ("GET", "HEAD")
+        ):
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 200,
+                    "headers": [
+                        (b"content-type", b"text/plain; charset=utf-8"),
+                        (b"content-length", str(len(llms)).encode()),
+                    ],
+                }
+            )
+            await send(
+                {"type": "http.response.body", "body": llms if scope["method"] == "GET" else b""}
+            )
+            return
+        await app(scope, receive, send)  # type: ignore[arg-type]
+
+    asgi.edge = edge  # type: ignore[attr-defined]
+    return asgi
