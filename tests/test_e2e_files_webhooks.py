@@ -41,7 +41,7 @@ from werkzeug import Request, Response
 import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.webhooks import verify
-from conftest import ServerProcess, Stack, poll, s3_env
+from tests._support.stack import ServerProcess, Stack, poll, s3_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from conftest import ServerProcess, Stack, free_port
+from tests._support.stack import ServerProcess, Stack, free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}

@@ -24,7 +24,7 @@ from astro_sdk.models.horoscopes import HoroscopeRangeQuery
 from astro_sdk.models.tarot import TarotCardsQuery
 from astro_sdk.resources.horoscopes import RANGE
 from astro_sdk.resources.tarot import LIST_CARDS
-from conftest import ServerProcess, Stack
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

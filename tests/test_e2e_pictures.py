@@ -17,7 +17,7 @@ from PIL import Image
 
 import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient, ChartImage
-from conftest import ServerProcess, Stack
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

@@ -28,7 +28,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from astro_sdk.webhooks import verify
-from conftest import Stack
+from tests._support.stack import Stack
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")

@@ -21,7 +21,7 @@ import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk.models.thai import ThaiCalendarRequest, ThaiFestivalsRequest
 from astro_sdk.resources.thai import CALENDAR, FESTIVALS
-from conftest import ServerProcess, Stack
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

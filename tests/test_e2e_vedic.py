@@ -32,7 +32,7 @@ import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk.models import ResponseModel
 from astro_sdk.models.vedic import KundliBatchResult, VedicKundliMatch
-from conftest import ServerProcess, Stack
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

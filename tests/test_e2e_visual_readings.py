@@ -39,7 +39,7 @@ from werkzeug import Request, Response
 import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.webhooks import verify
-from conftest import ServerProcess, Stack, poll, s3_env
+from tests._support.stack import ServerProcess, Stack, poll, s3_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "packages/astro_server/tests"))
 from _visual_support import coffee, encode, grace_hopper

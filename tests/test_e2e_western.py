@@ -16,7 +16,7 @@ import astro_sdk
 from astro_calc.uranian import uranian_chart
 from astro_calc.western import BirthSubject, natal_chart
 from astro_sdk import AstroClient, AsyncAstroClient
-from conftest import ServerProcess, Stack
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

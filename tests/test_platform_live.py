@@ -18,7 +18,7 @@ import asyncpg
 import httpx
 import pytest
 
-from conftest import ServerProcess, Stack
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -340,7 +340,7 @@ def _alive(pid: int) -> bool:
 def test_serve_workers_die_with_a_killed_supervisor(production_stack: Stack) -> None:
     """``serve --workers 2`` runs supervised worker processes; when the supervisor is SIGKILLed
     (or OOM-killed) they stop too instead of serving on as orphans."""
-    from conftest import free_port
+    from tests._support.stack import free_port
 
     port = free_port()
     server = production_stack._spawn(

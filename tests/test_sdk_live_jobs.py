@@ -11,7 +11,7 @@ import pytest
 import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk.models.vedic import KundliBatchResult
-from conftest import ServerProcess, Stack
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

@@ -33,7 +33,7 @@ import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.models.reports import ReportResult
 from astro_sdk.webhooks import verify
-from conftest import ServerProcess, Stack, s3_env
+from tests._support.stack import ServerProcess, Stack, s3_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
