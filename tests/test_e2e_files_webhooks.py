@@ -20,12 +20,9 @@ from __future__ import annotations
 import base64
 import io
 import json
-import ssl
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -33,14 +30,13 @@ from typing import Any
 import boto3
 import httpx
 import pytest
-import trustme
 from PIL import Image
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
 
 import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.webhooks import verify
+from tests._support.receiver import receive
 from tests._support.stack import ServerProcess, Stack, poll, s3_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
@@ -115,52 +111,8 @@ def worker_side(stack: Stack, env: dict[str, str], *args: str) -> dict[str, Any]
     return result
 
 
-class Inbox:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.items: list[tuple[bytes, dict[str, str]]] = []
-        self.status = 200
-
-    def handle(self, request: Request) -> Response:
-        with self.lock:
-            self.items.append((request.get_data(), dict(request.headers)))
-            status = self.status
-        return Response("received" if status < 300 else "no", status=status)
-
-    def wait_for(self, count: int, timeout_s: float) -> list[tuple[bytes, dict[str, str]]]:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            with self.lock:
-                if len(self.items) >= count:
-                    return list(self.items)
-            time.sleep(0.1)
-        with self.lock:
-            return list(self.items)
-
-
 @pytest.fixture
-def ca() -> trustme.CA:
-    return trustme.CA()
-
-
-@pytest.fixture
-def https_server(ca: trustme.CA) -> Iterator[HTTPServer]:
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ca.issue_cert("localhost").configure_cert(context)
-    server = HTTPServer(host="127.0.0.1", port=0, ssl_context=context, threaded=True)
-    server.start()
-    yield server
-    server.clear()
-    if server.is_running():
-        server.stop()
-
-
-@pytest.fixture
-def env(
-    production_stack: Stack, s3_bucket_url: tuple[str, str], ca: trustme.CA, tmp_path: Path
-) -> dict[str, str]:
-    ca_file = tmp_path / "test-ca.pem"
-    ca.cert_pem.write_to_path(str(ca_file))
+def env(production_stack: Stack, s3_bucket_url: tuple[str, str], ca_file: Path) -> dict[str, str]:
     return {
         **s3_env(s3_bucket_url),
         "ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1",
@@ -258,8 +210,7 @@ def test_signed_urls_serve_files_from_the_bucket(
 def test_account_events_are_delivered_verified_and_retried(
     production_stack: Stack, api: ServerProcess, env: dict[str, str], https_server: HTTPServer
 ) -> None:
-    inbox = Inbox()
-    https_server.expect_request("/hooks", method="POST").respond_with_handler(inbox.handle)
+    inbox = receive(https_server, "/hooks")
     destination = f"https://localhost:{https_server.port}/hooks"
     account = new_account(production_stack)
     other = new_account(production_stack)

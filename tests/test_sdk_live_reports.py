@@ -14,25 +14,21 @@ from __future__ import annotations
 import io
 import json
 import shutil
-import ssl
 import subprocess
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import trustme
 from PIL import Image
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
 
 import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.models.reports import ReportResult
 from astro_sdk.webhooks import verify
+from tests._support.receiver import Inbox, receive
 from tests._support.stack import ServerProcess, Stack, s3_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
@@ -48,27 +44,6 @@ BRANDING = {
 PASSWORD = "correct horse battery staple"
 
 
-class Inbox:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.items: list[tuple[bytes, dict[str, str]]] = []
-
-    def handle(self, request: Request) -> Response:
-        with self.lock:
-            self.items.append((request.get_data(), dict(request.headers)))
-        return Response("ok", status=200)
-
-    def wait_for(self, count: int, timeout_s: float) -> list[tuple[bytes, dict[str, str]]]:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            with self.lock:
-                if len(self.items) >= count:
-                    return list(self.items)
-            time.sleep(0.2)
-        with self.lock:
-            return list(self.items)
-
-
 def logo_png() -> bytes:
     """A 64 x 64 logo: a magenta square no report colour uses, to find it in the pixels."""
     image = Image.new("RGB", (64, 64), (230, 20, 200))
@@ -78,25 +53,12 @@ def logo_png() -> bytes:
 
 
 @pytest.fixture
-def ca() -> trustme.CA:
-    return trustme.CA()
-
-
-@pytest.fixture
-def receiver(ca: trustme.CA) -> Iterator[tuple[HTTPServer, Inbox]]:
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ca.issue_cert("localhost").configure_cert(context)
-    server = HTTPServer(host="127.0.0.1", port=0, ssl_context=context, threaded=True)
-    inbox = Inbox()
-    server.expect_request("/hooks", method="POST").respond_with_handler(inbox.handle)
-    server.expect_request("/logo.png", method="GET").respond_with_data(
+def receiver(https_server: HTTPServer) -> tuple[HTTPServer, Inbox]:
+    inbox = receive(https_server, "/hooks", "ok")
+    https_server.expect_request("/logo.png", method="GET").respond_with_data(
         logo_png(), content_type="image/png"
     )
-    server.start()
-    yield server, inbox
-    server.clear()
-    if server.is_running():
-        server.stop()
+    return https_server, inbox
 
 
 def create_account(stack: Stack, tier: str = "pro", credits: int = 100) -> dict[str, Any]:
@@ -158,13 +120,11 @@ def has_logo(data: bytes, tmp_path: Path) -> bool:
 def hooks_stack(
     production_stack: Stack,
     s3_bucket_url: tuple[str, str],
-    ca: trustme.CA,
+    ca_file: Path,
     tmp_path: Path,
 ) -> tuple[Stack, ServerProcess, dict[str, str]]:
     """API (loopback destinations allowed for the receiver) on the S3 server; the worker and
     scheduler environment (trusting the receiver's CA) is returned for the test to start."""
-    ca_file = tmp_path / "ca.pem"
-    ca.cert_pem.write_to_path(str(ca_file))
     env = {
         "ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1",
         "SSL_CERT_FILE": str(ca_file),  # the logo is fetched from the local receiver
