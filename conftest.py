@@ -201,6 +201,37 @@ def shared_stack(
     pg_admin(pg_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.fixture(scope="module")
+def module_stack(
+    pg_url: str,
+    redis_url: str,
+    migrated_pg_template: str,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Stack]:
+    """A PostgreSQL + Redis stack (no processes started yet) for the tests of one module that
+    share processes a test module sets up itself (for instance an API with no worker, or a
+    server with settings of its own), where the session's :func:`shared_stack` does not fit.
+
+    Its database is a copy of the migrated template (no migration to run) and its Redis is this
+    process's third database (:func:`redis_db` slot 2, flushed first): a module's tests run in
+    one process and its module-scoped fixtures end before the next module's start.
+    """
+    import redis
+
+    name = "astro_module_" + secrets.token_hex(6)
+    pg_admin(pg_url, f'CREATE DATABASE "{name}" TEMPLATE "{migrated_pg_template}"')
+    own_redis = redis_db(redis_url, 2)
+    client = redis.Redis.from_url(own_redis)
+    client.flushdb()
+    client.close()
+    st = make_stack(
+        tmp_path_factory.mktemp("module-stack"), f"{pg_url.rsplit('/', 1)[0]}/{name}", own_redis
+    )
+    yield st
+    st.close()
+    pg_admin(pg_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture(scope="session")
 def shared_server(shared_stack: Stack) -> ServerProcess:
     """The API process of :func:`shared_stack`."""
