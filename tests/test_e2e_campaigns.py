@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pytest_httpserver import HTTPServer
@@ -31,6 +29,7 @@ import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk.webhooks import verify
 from astro_server.features.cultural.tasks import TICK_INTERVAL_S
+from tests._support.accounts import create_account
 from tests._support.receiver import Inbox, receive
 from tests._support.stack import Stack, poll, redis_db
 
@@ -58,14 +57,6 @@ def production_stack(
     return stack_factory(database_url=fresh_pg_database, redis_url=own)
 
 
-def create_account(stack: Stack, tier: str = "enterprise") -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "campaigns-e2e", "--tier", tier, "--credits", "500", "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
-
-
 def test_campaign_day_is_delivered_signed_and_once_through_the_sdk(
     production_stack: Stack,
     receiver: tuple[HTTPServer, Inbox],
@@ -74,7 +65,7 @@ def test_campaign_day_is_delivered_signed_and_once_through_the_sdk(
     server, inbox = receiver
     env = {"ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1", "SSL_CERT_FILE": str(ca_file)}
     api = production_stack.server(env)
-    account = create_account(production_stack)
+    account = create_account(production_stack, tier="enterprise", credits=500, name="campaigns-e2e")
 
     # The delivery time is the current minute (UTC), so the campaign's first due instant is
     # tomorrow's; the test then moves it back to today's, which has passed (see below), instead
@@ -172,13 +163,15 @@ def test_campaign_day_is_delivered_signed_and_once_through_the_sdk(
             )  # fmt: skip
         assert [d["field"] for d in too_long.value.details] == ["end"]
 
-        other = create_account(production_stack)
+        other = create_account(
+            production_stack, tier="enterprise", credits=500, name="campaigns-e2e"
+        )
         with AstroClient(api_key=other["api_key"], base_url=api.base_url) as stranger:
             with pytest.raises(astro_sdk.NotFoundError):
                 stranger.campaigns.get(campaign.id)
             with pytest.raises(astro_sdk.NotFoundError):
                 stranger.campaigns.content(campaign.id, date=day)
-        pro = create_account(production_stack, tier="pro")
+        pro = create_account(production_stack, tier="pro", credits=500, name="campaigns-e2e")
         with (
             AstroClient(api_key=pro["api_key"], base_url=api.base_url) as lower,
             pytest.raises(astro_sdk.PermissionDeniedError) as denied,
@@ -195,7 +188,7 @@ async def test_async_client_creates_reads_and_deletes(
     production_stack: Stack,
 ) -> None:
     api = production_stack.server()
-    account = create_account(production_stack)
+    account = create_account(production_stack, tier="enterprise", credits=500, name="campaigns-e2e")
     async with AsyncAstroClient(api_key=account["api_key"], base_url=api.base_url) as aio:
         campaign = await aio.campaigns.create(
             name="Mid-Autumn",

@@ -9,10 +9,8 @@ flag meant for tests.
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -22,6 +20,7 @@ import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.webhooks import verify
 from astro_server.platform.delivery.tasks import TICK_INTERVAL_S
+from tests._support.accounts import create_account
 from tests._support.receiver import Inbox, receive
 from tests._support.stack import Stack, poll
 
@@ -36,23 +35,6 @@ def receiver(https_server: HTTPServer) -> tuple[HTTPServer, Inbox]:
     return https_server, receive(https_server, "/astro/feed")
 
 
-def create_account(stack: Stack) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "feeds-e2e", "--tier", "pro", "--credits", "100", "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    stack.run_cli(
-        "create-customer",
-        "--account",
-        account["account_id"],
-        "--email",
-        EMAIL,
-        "--password",
-        PASSWORD,
-    )
-    return account
-
-
 def test_scheduled_delivery_reaches_the_receiver_signed_and_once(
     production_stack: Stack,
     receiver: tuple[HTTPServer, Inbox],
@@ -61,7 +43,9 @@ def test_scheduled_delivery_reaches_the_receiver_signed_and_once(
     server, inbox = receiver
     env = {"ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1"}
     api = production_stack.server(env)
-    account = create_account(production_stack)
+    account = create_account(
+        production_stack, tier="pro", credits=100, name="feeds-e2e", customer_email=EMAIL
+    )
 
     # The delivery time is the current minute (UTC), so the subscription's first due instant is
     # tomorrow's; the test then moves it back to today's, which has passed (see below), instead

@@ -36,6 +36,7 @@ from pytest_httpserver import HTTPServer
 import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.webhooks import verify
+from tests._support.accounts import create_account
 from tests._support.receiver import receive
 from tests._support.stack import ServerProcess, Stack, poll, s3_env
 
@@ -128,19 +129,6 @@ def api(production_stack: Stack, env: dict[str, str]) -> ServerProcess:
     return server
 
 
-def new_account(stack: Stack, email: str | None = None) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "e2e", "--tier", "pro", "--credits", "100", "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    if email:
-        stack.run_cli(
-            "create-customer", "--account", account["account_id"], "--email", email,
-            "--password", PASSWORD,
-        )  # fmt: skip
-    return account
-
-
 PDF = b"%PDF-1.7\n" + bytes(range(256)) * 64 + b"\n%%EOF\n"
 
 
@@ -150,7 +138,7 @@ def test_signed_urls_serve_files_from_the_bucket(
     env: dict[str, str],
     s3_bucket_url: tuple[str, str],
 ) -> None:
-    account = new_account(production_stack)
+    account = create_account(production_stack, tier="pro", credits=100, name="e2e")
     payload = base64.b64encode(PDF).decode()
     stored = worker_side(
         production_stack, env, "store", account["account_id"], "3600", "3600", payload
@@ -212,8 +200,8 @@ def test_account_events_are_delivered_verified_and_retried(
 ) -> None:
     inbox = receive(https_server, "/hooks")
     destination = f"https://localhost:{https_server.port}/hooks"
-    account = new_account(production_stack)
-    other = new_account(production_stack)
+    account = create_account(production_stack, tier="pro", credits=100, name="e2e")
+    other = create_account(production_stack, tier="pro", credits=100, name="e2e")
 
     with AstroClient(base_url=api.base_url, api_key=account["api_key"]) as client:
         created = client.webhook_endpoints.create(
@@ -338,8 +326,20 @@ def test_brand_profiles_fetch_and_keep_the_logo(
         SCRIPTED_SVG, content_type="image/svg+xml"
     )
     base = f"https://localhost:{https_server.port}"
-    account = new_account(production_stack, "brand-owner@example.com")
-    new_account(production_stack, "brand-intruder@example.com")
+    account = create_account(
+        production_stack,
+        tier="pro",
+        credits=100,
+        name="e2e",
+        customer_email="brand-owner@example.com",
+    )
+    create_account(
+        production_stack,
+        tier="pro",
+        credits=100,
+        name="e2e",
+        customer_email="brand-intruder@example.com",
+    )
 
     with AstroClient(base_url=api.base_url) as client:
         owner = client.auth.login("brand-owner@example.com", PASSWORD)

@@ -15,7 +15,6 @@ worker, the scheduler) on PostgreSQL, Redis and the local S3 server (moto):
 from __future__ import annotations
 
 import email
-import json
 import socket
 import subprocess
 import sys
@@ -34,6 +33,7 @@ from pytest_httpserver import HTTPServer
 
 import astro_sdk
 from astro_sdk import AstroClient
+from tests._support.accounts import create_account
 from tests._support.receiver import receive
 from tests._support.stack import ServerProcess, Stack, poll, s3_env
 
@@ -127,25 +127,12 @@ def _chunks(data: bytes, size: int) -> Iterator[bytes]:
         yield data[start : start + size]
 
 
-def new_account(stack: Stack, email_address: str | None = None) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "e2e", "--tier", "pro", "--credits", "100", "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    if email_address:
-        stack.run_cli(
-            "create-customer", "--account", account["account_id"], "--email", email_address,
-            "--password", PASSWORD,
-        )  # fmt: skip
-    return account
-
-
 def test_face_reading_end_to_end_with_verified_events_refund_and_deletion(
     production_stack: Stack, api: ServerProcess, env: dict[str, str], https_server: HTTPServer
 ) -> None:
     inbox = receive(https_server, "/hooks")
-    account = new_account(production_stack)
-    other = new_account(production_stack)
+    account = create_account(production_stack, tier="pro", credits=100, name="e2e")
+    other = create_account(production_stack, tier="pro", credits=100, name="e2e")
     photo = encode(grace_hopper())
     with AstroClient(base_url=api.base_url, api_key=account["api_key"]) as client:
         secret = client.webhook_endpoints.create(
@@ -235,7 +222,9 @@ def test_customer_reading_with_email_delivery_and_analytics(
     production_stack: Stack, api: ServerProcess, smtp_sink: tuple[MailSink, int]
 ) -> None:
     sink, _ = smtp_sink
-    new_account(production_stack, "ana@example.com")
+    create_account(
+        production_stack, tier="pro", credits=100, name="e2e", customer_email="ana@example.com"
+    )
     with AstroClient(base_url=api.base_url) as anonymous:
         ana = anonymous.auth.login("ana@example.com", PASSWORD)
         created = ana.visual_reading_deliveries.create(

@@ -12,7 +12,6 @@ and the S3 server; webhooks to a local HTTPS receiver verified with ``astro_sdk.
 from __future__ import annotations
 
 import io
-import json
 import shutil
 import subprocess
 import time
@@ -28,6 +27,7 @@ import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.models.reports import ReportResult
 from astro_sdk.webhooks import verify
+from tests._support.accounts import create_account, create_customer
 from tests._support.receiver import Inbox, receive
 from tests._support.stack import ServerProcess, Stack, s3_env
 
@@ -59,20 +59,6 @@ def receiver(https_server: HTTPServer) -> tuple[HTTPServer, Inbox]:
         logo_png(), content_type="image/png"
     )
     return https_server, inbox
-
-
-def create_account(stack: Stack, tier: str = "pro", credits: int = 100) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "reports", "--tier", tier, "--credits", str(credits), "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
-
-
-def create_customer(stack: Stack, account_id: str, email: str) -> None:
-    stack.run_cli(
-        "create-customer", "--account", account_id, "--email", email, "--password", PASSWORD
-    )
 
 
 def webhook_endpoint(base_url: str, api_key: str, url: str) -> str:
@@ -144,8 +130,8 @@ def test_async_report_is_queued_rendered_charged_once_and_announced(
     server, inbox = receiver
     stack.worker(worker_env)
     stack.scheduler(worker_env)
-    account = create_account(stack)
-    other = create_account(stack)
+    account = create_account(stack, tier="pro", credits=100, name="reports")
+    other = create_account(stack, tier="pro", credits=100, name="reports")
     secret = webhook_endpoint(
         api.base_url, account["api_key"], f"https://localhost:{server.port}/hooks"
     )
@@ -225,7 +211,7 @@ def test_a_render_failure_refunds_once_and_sends_report_failed(
     # The worker's "Chromium" exits at once: launching the browser fails for real.
     stack.worker({**worker_env, "ASTRO_CHROMIUM_PATH": "/bin/false"})
     stack.scheduler(worker_env)
-    account = create_account(stack)
+    account = create_account(stack, tier="pro", credits=100, name="reports")
     secret = webhook_endpoint(
         api.base_url, account["api_key"], f"https://localhost:{server.port}/hooks"
     )
@@ -254,8 +240,8 @@ def test_a_render_failure_refunds_once_and_sends_report_failed(
 def test_sync_report_html_format_and_customer_routes(
     production_stack: Stack, live_server: ServerProcess, tmp_path: Path
 ) -> None:
-    account = create_account(production_stack)
-    other = create_account(production_stack)
+    account = create_account(production_stack, tier="pro", credits=100, name="reports")
+    other = create_account(production_stack, tier="pro", credits=100, name="reports")
     email = f"reports-{account['account_id']}@example.com"
     create_customer(production_stack, account["account_id"], email)
     create_customer(production_stack, other["account_id"], f"other-{email}")
@@ -308,15 +294,15 @@ def test_refusals_401_402_403_404_and_400_at_the_edges(
     base = live_server.base_url
     body: dict[str, Any] = {"birth_subject": SUBJECT, "name": "x" * 120, "format": "html"}
     assert _post(base, {}, body).status_code == 401
-    starter = create_account(production_stack, tier="starter")
+    starter = create_account(production_stack, tier="starter", credits=100, name="reports")
     refused = _post(base, {"X-API-Key": starter["api_key"]}, body)
     assert refused.status_code == 403
     assert refused.json()["error"] == "forbidden"
-    broke = create_account(production_stack, credits=9)
+    broke = create_account(production_stack, tier="pro", credits=9, name="reports")
     short = _post(base, {"X-API-Key": broke["api_key"]}, body)
     assert short.status_code == 402
     assert short.json()["error"] == "payment_required"
-    account = create_account(production_stack, credits=30)
+    account = create_account(production_stack, tier="pro", credits=30, name="reports")
     key = {"X-API-Key": account["api_key"]}
     first = _post(base, {**key, "Idempotency-Key": "edge-120"}, body)  # a name of 120 chars
     assert first.status_code == 200, first.text
@@ -353,7 +339,7 @@ def test_without_chromium_pdf_routes_answer_503_and_readyz_says_so(
 ) -> None:
     stack = stack_factory()  # embedded mode: SQLite, jobs in the API process
     server = stack.server({"ASTRO_CHROMIUM_PATH": str(tmp_path / "no-chromium")})
-    account = create_account(stack)
+    account = create_account(stack, tier="pro", credits=100, name="reports")
     key = {"X-API-Key": account["api_key"]}
     answer = _post(server.base_url, key, {"birth_subject": SUBJECT, "name": "Ann"})
     assert answer.status_code == 503
