@@ -3,7 +3,8 @@
 ``app`` runs :func:`running_app` with ``app_settings`` (default: a new SQLite database under the
 test's ``tmp_path``) and ``app_blueprints`` (default: none). A test module that needs other
 settings (PostgreSQL too through the ``database_url`` fixture, which is parametrized over both,
-or settings overrides) or extra blueprints overrides one of those two fixtures, not ``app``.
+or settings overrides) or extra blueprints overrides one of those two fixtures, not ``app``;
+a module whose tests queue in-process jobs is marked ``drain_jobs``.
 """
 
 from __future__ import annotations
@@ -32,10 +33,15 @@ def app_blueprints() -> list[Blueprint]:
 
 
 @pytest.fixture
-async def app(app_settings: Settings, app_blueprints: list[Blueprint]) -> AsyncIterator[Quart]:
-    """A migrated app on :func:`app_settings`, started (``test_app``) for one test."""
+async def app(
+    request: pytest.FixtureRequest, app_settings: Settings, app_blueprints: list[Blueprint]
+) -> AsyncIterator[Quart]:
+    """A migrated app on :func:`app_settings`, started (``test_app``) for one test. Marked
+    ``drain_jobs``, a test's in-process jobs are waited for before the app stops."""
     async with running_app(app_settings, app_blueprints) as application:
         yield application
+        if request.node.get_closest_marker("drain_jobs"):
+            await application.extensions["astro"].broker.wait_all()
 
 
 @pytest.fixture
