@@ -238,14 +238,14 @@ def test_a_render_failure_refunds_once_and_sends_report_failed(
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils")
 def test_sync_report_html_format_and_customer_routes(
-    production_stack: Stack, live_server: ServerProcess, tmp_path: Path
+    shared_stack: Stack, shared_server: ServerProcess, tmp_path: Path
 ) -> None:
-    account = create_account(production_stack, tier="pro", credits=100, name="reports")
-    other = create_account(production_stack, tier="pro", credits=100, name="reports")
+    account = create_account(shared_stack, tier="pro", credits=100, name="reports")
+    other = create_account(shared_stack, tier="pro", credits=100, name="reports")
     email = f"reports-{account['account_id']}@example.com"
-    create_customer(production_stack, account["account_id"], email)
-    create_customer(production_stack, other["account_id"], f"other-{email}")
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    create_customer(shared_stack, account["account_id"], email)
+    create_customer(shared_stack, other["account_id"], f"other-{email}")
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         result = client.reports.natal_pdf(
             birth_subject=SUBJECT, name="สมชาย ใจดี", locale="th", house_system="W"
         )
@@ -255,7 +255,7 @@ def test_sync_report_html_format_and_customer_routes(
         text = pdf_text(httpx.get(result.pdf_url, timeout=30).content, tmp_path)
         assert "สมชาย ใจดี" in text
         assert "รายงานดวงชะตากำเนิด" in text
-    with AstroClient(base_url=live_server.base_url) as anonymous:
+    with AstroClient(base_url=shared_server.base_url) as anonymous:
         customer = anonymous.auth.login(email, PASSWORD)
         made = customer.customer_reports.create_natal(
             birth_subject=SUBJECT, name="Ann <b>Lee</b>", format="html"
@@ -278,7 +278,7 @@ def test_sync_report_html_format_and_customer_routes(
         for report_id in (made.report_id, result.report_id):
             with pytest.raises(astro_sdk.NotFoundError):
                 intruder.customer_reports.get(report_id)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         assert client.estimates.create(operation="western.natal").balance == 70
 
 
@@ -289,20 +289,20 @@ def _post(base_url: str, headers: dict[str, str], body: dict[str, Any]) -> httpx
 
 
 def test_refusals_401_402_403_404_and_400_at_the_edges(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    base = live_server.base_url
+    base = shared_server.base_url
     body: dict[str, Any] = {"birth_subject": SUBJECT, "name": "x" * 120, "format": "html"}
     assert _post(base, {}, body).status_code == 401
-    starter = create_account(production_stack, tier="starter", credits=100, name="reports")
+    starter = create_account(shared_stack, tier="starter", credits=100, name="reports")
     refused = _post(base, {"X-API-Key": starter["api_key"]}, body)
     assert refused.status_code == 403
     assert refused.json()["error"] == "forbidden"
-    broke = create_account(production_stack, tier="pro", credits=9, name="reports")
+    broke = create_account(shared_stack, tier="pro", credits=9, name="reports")
     short = _post(base, {"X-API-Key": broke["api_key"]}, body)
     assert short.status_code == 402
     assert short.json()["error"] == "payment_required"
-    account = create_account(production_stack, tier="pro", credits=30, name="reports")
+    account = create_account(shared_stack, tier="pro", credits=30, name="reports")
     key = {"X-API-Key": account["api_key"]}
     first = _post(base, {**key, "Idempotency-Key": "edge-120"}, body)  # a name of 120 chars
     assert first.status_code == 200, first.text
