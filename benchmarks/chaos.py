@@ -41,6 +41,7 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import shutil
 import signal
 import subprocess
@@ -212,7 +213,7 @@ def build_stack(stack: ExitStack, work: Path) -> Stack:
         "ASTRO_DATABASE_URL": f"postgres://postgres@127.0.0.1:{s.pg_port}/postgres",
         "ASTRO_REDIS_URL": f"redis://127.0.0.1:{s.redis_port}/0",
         "ASTRO_DATA_DIR": str(work / "var"),
-        "ASTRO_SECRET_KEY": "chaos-" + uuid.uuid4().hex,
+        "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),
         "ASTRO_RATE_LIMIT_ENTERPRISE": "100000000",
         "ASTRO_JOB_LEASE_S": str(LEASE_S),
         "ASTRO_SWEEP_INTERVAL_S": str(SWEEP_S),

@@ -24,7 +24,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import Stack
+from tests._support.stack import Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.timeout(600)]
 

@@ -18,66 +18,27 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import ssl
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
-import trustme
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
 
 import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk.webhooks import verify
-from conftest import Stack, poll, redis_db
+from astro_server.features.cultural.tasks import TICK_INTERVAL_S
+from tests._support.accounts import create_account
+from tests._support.receiver import Inbox, receive
+from tests._support.stack import Stack, poll, redis_db
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 
-class Inbox:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.items: list[tuple[bytes, dict[str, str]]] = []
-
-    def handle(self, request: Request) -> Response:
-        with self.lock:
-            self.items.append((request.get_data(), dict(request.headers)))
-        return Response("received", status=200)
-
-    def wait_for(self, count: int, timeout_s: float) -> list[tuple[bytes, dict[str, str]]]:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            with self.lock:
-                if len(self.items) >= count:
-                    return list(self.items)
-            time.sleep(0.2)
-        with self.lock:
-            return list(self.items)
-
-
 @pytest.fixture
-def ca() -> trustme.CA:
-    return trustme.CA()
-
-
-@pytest.fixture
-def receiver(ca: trustme.CA) -> Iterator[tuple[HTTPServer, Inbox]]:
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ca.issue_cert("localhost").configure_cert(context)
-    server = HTTPServer(host="127.0.0.1", port=0, ssl_context=context, threaded=True)
-    inbox = Inbox()
-    server.expect_request("/campaigns", method="POST").respond_with_handler(inbox.handle)
-    server.start()
-    yield server, inbox
-    server.clear()
-    if server.is_running():
-        server.stop()
+def receiver(https_server: HTTPServer) -> tuple[HTTPServer, Inbox]:
+    return https_server, receive(https_server, "/campaigns")
 
 
 @pytest.fixture
@@ -96,34 +57,22 @@ def production_stack(
     return stack_factory(database_url=fresh_pg_database, redis_url=own)
 
 
-def create_account(stack: Stack, tier: str = "enterprise") -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "campaigns-e2e", "--tier", tier, "--credits", "500", "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
-
-
 def test_campaign_day_is_delivered_signed_and_once_through_the_sdk(
     production_stack: Stack,
     receiver: tuple[HTTPServer, Inbox],
-    ca: trustme.CA,
-    tmp_path: Path,
+    ca_file: Path,
 ) -> None:
     server, inbox = receiver
-    ca_file = tmp_path / "test-ca.pem"
-    ca.cert_pem.write_to_path(str(ca_file))
     env = {"ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1", "SSL_CERT_FILE": str(ca_file)}
     api = production_stack.server(env)
-    account = create_account(production_stack)
+    account = create_account(production_stack, tier="enterprise", credits=500, name="campaigns-e2e")
 
-    # Deliver at the next whole minute (UTC), so the scheduler fires within the test.
-    now = datetime.now(UTC)
-    if now.second > 45:
-        time.sleep(61 - now.second)
-        now = datetime.now(UTC)
-    due = now + timedelta(minutes=1)
-    today = now.date()
+    # The delivery time is the current minute (UTC), so the campaign's first due instant is
+    # tomorrow's; the test then moves it back to today's, which has passed (see below), instead
+    # of waiting for the wall clock to reach a minute.
+    due_today = datetime.now(UTC).replace(second=0, microsecond=0)
+    due = due_today + timedelta(days=1)
+    today = due_today.date()
 
     with AstroClient(api_key=account["api_key"], base_url=api.base_url) as client:
         endpoint = client.webhook_endpoints.create(
@@ -137,7 +86,7 @@ def test_campaign_day_is_delivered_signed_and_once_through_the_sdk(
             signs=["leo", "virgo"],
             languages=["en", "th"],
             markets=["TH", "CN"],
-            delivery_time=due.strftime("%H:%M"),
+            delivery_time=due_today.strftime("%H:%M"),
             timezone="UTC",
         )
         assert campaign.api_response.credits_charged == 4
@@ -146,14 +95,28 @@ def test_campaign_day_is_delivered_signed_and_once_through_the_sdk(
             second=0, microsecond=0
         )
 
+        # Stand in for the clock: make the stored due instant today's (already passed), as if
+        # the scheduler had been down since then.
+        production_stack.sql(
+            "UPDATE campaigns SET next_due_at = $1 WHERE id = $2", due_today, campaign.id
+        )
+
         production_stack.worker(env)
         production_stack.scheduler(env)
         production_stack.scheduler(env)  # a second scheduler: still one delivery
 
         items = inbox.wait_for(1, timeout_s=150)
         assert items, "no delivery arrived"
-        time.sleep(6)  # let a duplicate, if any, arrive
-        items = inbox.wait_for(2, timeout_s=0)
+        # Both schedulers have moved on once the stored due instant is tomorrow's again; a
+        # duplicate, if any, would be dispatched by then and arrive within a tick or two.
+        moved_on = poll(
+            lambda: production_stack.sql(
+                "SELECT next_due_at FROM campaigns WHERE id = $1", campaign.id
+            )[0]["next_due_at"],
+            lambda at: at == due,
+        )
+        assert moved_on == due
+        items = inbox.wait_for(2, timeout_s=2 * TICK_INTERVAL_S + 0.5)
         assert len(items) == 1
         body, headers = items[0]
         event = verify(body, headers, endpoint.signing_secret)
@@ -161,7 +124,7 @@ def test_campaign_day_is_delivered_signed_and_once_through_the_sdk(
         data = event["data"]
         assert data["campaign_id"] == campaign.id
         day = data["date"]
-        assert day == due.date().isoformat()
+        assert day == today.isoformat()
 
         content = client.campaigns.content(campaign.id, date=day)
         assert content.api_response.credits_charged in (None, 0)
@@ -200,13 +163,15 @@ def test_campaign_day_is_delivered_signed_and_once_through_the_sdk(
             )  # fmt: skip
         assert [d["field"] for d in too_long.value.details] == ["end"]
 
-        other = create_account(production_stack)
+        other = create_account(
+            production_stack, tier="enterprise", credits=500, name="campaigns-e2e"
+        )
         with AstroClient(api_key=other["api_key"], base_url=api.base_url) as stranger:
             with pytest.raises(astro_sdk.NotFoundError):
                 stranger.campaigns.get(campaign.id)
             with pytest.raises(astro_sdk.NotFoundError):
                 stranger.campaigns.content(campaign.id, date=day)
-        pro = create_account(production_stack, tier="pro")
+        pro = create_account(production_stack, tier="pro", credits=500, name="campaigns-e2e")
         with (
             AstroClient(api_key=pro["api_key"], base_url=api.base_url) as lower,
             pytest.raises(astro_sdk.PermissionDeniedError) as denied,
@@ -223,7 +188,7 @@ async def test_async_client_creates_reads_and_deletes(
     production_stack: Stack,
 ) -> None:
     api = production_stack.server()
-    account = create_account(production_stack)
+    account = create_account(production_stack, tier="enterprise", credits=500, name="campaigns-e2e")
     async with AsyncAstroClient(api_key=account["api_key"], base_url=api.base_url) as aio:
         campaign = await aio.campaigns.create(
             name="Mid-Autumn",

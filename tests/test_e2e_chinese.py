@@ -8,15 +8,14 @@ this process for the same input; credits against the price table (1 credit per c
 from __future__ import annotations
 
 import datetime as dt
-import json
-from typing import Any
 
 import pytest
 
 import astro_sdk
 from astro_calc.chinese import bazi_chart, qimen_chart
 from astro_sdk import AstroClient, AsyncAstroClient
-from conftest import ServerProcess, Stack
+from tests._support.accounts import create_account
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -30,18 +29,10 @@ QIMEN = {"date": "2024-02-10", "time": "12:00", "latitude": 39.9, "longitude": 1
          "timezoneOffsetMinutes": 480}  # fmt: skip
 
 
-def _account(stack: Stack, credits: int) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "chinese", "--tier", "free", "--credits", str(credits), "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
-
-
 def test_bazi_saju_qimen_and_calendar_through_the_sdk(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, credits=6)
+    account = create_account(shared_stack, tier="free", credits=6, name="chinese")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         bazi = client.chinese.bazi(
             subject=BRUCE_LEE,
@@ -113,7 +104,7 @@ def test_bazi_saju_qimen_and_calendar_through_the_sdk(
 def test_every_call_reports_its_credits_until_the_balance_runs_out(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, credits=2)
+    account = create_account(shared_stack, tier="free", credits=2, name="chinese")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         first = client.chinese.calendar(year=2024)
         second = client.korean.saju(subject=SEOUL)
@@ -128,7 +119,7 @@ def test_every_call_reports_its_credits_until_the_balance_runs_out(
 async def test_async_client_and_a_field_level_400(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, credits=5)
+    account = create_account(shared_stack, tier="free", credits=5, name="chinese")
     async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as c:
         result = await c.chinese.bazi(subject=BRUCE_LEE, day_boundary="midnight")
         # Korea began daylight saving at 02:00 on 1988-05-08: 02:30 never happened in Seoul.

@@ -9,37 +9,21 @@ holidays package); Diwali 20 October 2025 in the Government of India's holiday l
 from __future__ import annotations
 
 import datetime as dt
-import json
-from typing import Any
 
 import pytest
 
 import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
-from conftest import ServerProcess, Stack
+from tests._support.accounts import create_account
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
-
-
-def create_account(stack: Stack, credits: int, tier: str = "starter") -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account",
-        "--name",
-        "cultural-e2e",
-        "--tier",
-        tier,
-        "--credits",
-        str(credits),
-        "--json",
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
 
 
 def test_every_cultural_route_through_the_sdk(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, credits=20)
+    account = create_account(shared_stack, tier="starter", credits=20, name="cultural-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         listed = client.cultural.markets()
         codes = {m.code for m in listed.markets}
@@ -92,7 +76,7 @@ def test_every_cultural_route_through_the_sdk(
 async def test_async_client_tier_and_missing_key(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, credits=10)
+    account = create_account(shared_stack, tier="starter", credits=10, name="cultural-e2e")
     async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as aio:
         best = await aio.cultural.best_dates(
             markets=["KR"], start="2025-06-01", end="2025-06-30", activity="moving", count=5
@@ -102,7 +86,7 @@ async def test_async_client_tier_and_missing_key(
     assert any(
         f.key == "son_free" for d in best.dates for m in d.markets for f in m.reasons
     )  # Korean spirit-free moving days rank first
-    free = create_account(shared_stack, credits=10, tier="free")
+    free = create_account(shared_stack, tier="free", credits=10, name="cultural-e2e")
     with AstroClient(api_key=free["api_key"], base_url=shared_server.base_url) as client:
         with pytest.raises(astro_sdk.PermissionDeniedError) as denied:
             client.cultural.calendar(market="US", start="2025-01-01", end="2025-01-01")

@@ -9,25 +9,20 @@ flag meant for tests.
 
 from __future__ import annotations
 
-import json
-import ssl
-import threading
-import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
-import trustme
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
 
 import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.webhooks import verify
-from conftest import Stack
+from astro_server.platform.delivery.tasks import TICK_INTERVAL_S
+from tests._support.accounts import create_account
+from tests._support.receiver import Inbox, receive
+from tests._support.stack import Stack, poll
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -35,82 +30,28 @@ EMAIL = "feeds@example.com"
 PASSWORD = "correct horse battery staple"
 
 
-class Inbox:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.items: list[tuple[bytes, dict[str, str]]] = []
-
-    def handle(self, request: Request) -> Response:
-        with self.lock:
-            self.items.append((request.get_data(), dict(request.headers)))
-        return Response("received", status=200)
-
-    def wait_for(self, count: int, timeout_s: float) -> list[tuple[bytes, dict[str, str]]]:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            with self.lock:
-                if len(self.items) >= count:
-                    return list(self.items)
-            time.sleep(0.2)
-        with self.lock:
-            return list(self.items)
-
-
 @pytest.fixture
-def ca() -> trustme.CA:
-    return trustme.CA()
-
-
-@pytest.fixture
-def receiver(ca: trustme.CA) -> Iterator[tuple[HTTPServer, Inbox]]:
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ca.issue_cert("localhost").configure_cert(context)
-    server = HTTPServer(host="127.0.0.1", port=0, ssl_context=context, threaded=True)
-    inbox = Inbox()
-    server.expect_request("/astro/feed", method="POST").respond_with_handler(inbox.handle)
-    server.start()
-    yield server, inbox
-    server.clear()
-    if server.is_running():
-        server.stop()
-
-
-def create_account(stack: Stack) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "feeds-e2e", "--tier", "pro", "--credits", "100", "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    stack.run_cli(
-        "create-customer",
-        "--account",
-        account["account_id"],
-        "--email",
-        EMAIL,
-        "--password",
-        PASSWORD,
-    )
-    return account
+def receiver(https_server: HTTPServer) -> tuple[HTTPServer, Inbox]:
+    return https_server, receive(https_server, "/astro/feed")
 
 
 def test_scheduled_delivery_reaches_the_receiver_signed_and_once(
     production_stack: Stack,
     receiver: tuple[HTTPServer, Inbox],
-    ca: trustme.CA,
-    tmp_path: Path,
+    ca_file: Path,
 ) -> None:
     server, inbox = receiver
-    ca_file = tmp_path / "test-ca.pem"
-    ca.cert_pem.write_to_path(str(ca_file))
     env = {"ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1"}
     api = production_stack.server(env)
-    account = create_account(production_stack)
+    account = create_account(
+        production_stack, tier="pro", credits=100, name="feeds-e2e", customer_email=EMAIL
+    )
 
-    # Deliver at the next whole minute (UTC), so the scheduler fires within the test.
-    now = datetime.now(UTC)
-    if now.second > 50:
-        time.sleep(61 - now.second)
-        now = datetime.now(UTC)
-    delivery_time = (now + timedelta(minutes=1)).strftime("%H:%M")
+    # The delivery time is the current minute (UTC), so the subscription's first due instant is
+    # tomorrow's; the test then moves it back to today's, which has passed (see below), instead
+    # of waiting for the wall clock to reach a minute.
+    due_today = datetime.now(UTC).replace(second=0, microsecond=0)
+    delivery_time = due_today.strftime("%H:%M")
     destination = f"https://localhost:{server.port}/astro/feed"
 
     with AstroClient(base_url=api.base_url) as client:
@@ -135,6 +76,18 @@ def test_scheduled_delivery_reaches_the_receiver_signed_and_once(
             customer.horoscope_feeds.create(destination_url="https://10.0.0.1/x", sign="leo")
         assert unsafe.value.code == "unsafe_destination"
 
+        # Stand in for the clock: the next due instant the API stored is tomorrow's; make it
+        # today's (already passed), as if the scheduler had been down since then.
+        (row,) = production_stack.sql(
+            "SELECT next_due_at FROM horoscope_feed_subscriptions WHERE id = $1", sub.id
+        )
+        assert row["next_due_at"] == due_today + timedelta(days=1)
+        production_stack.sql(
+            "UPDATE horoscope_feed_subscriptions SET next_due_at = $1 WHERE id = $2",
+            due_today,
+            sub.id,
+        )
+
         worker_env = {**env, "SSL_CERT_FILE": str(ca_file)}
         production_stack.worker(worker_env)
         production_stack.scheduler(worker_env)
@@ -142,14 +95,23 @@ def test_scheduled_delivery_reaches_the_receiver_signed_and_once(
 
         items = inbox.wait_for(1, timeout_s=150)
         assert items, "no delivery arrived"
-        time.sleep(6)  # let a duplicate, if any, arrive
-        items = inbox.wait_for(2, timeout_s=0)
+        # Both schedulers have moved on once the stored due instant is tomorrow's again; a
+        # duplicate, if any, would be dispatched by then and arrive within a tick or two.
+        moved_on = poll(
+            lambda: production_stack.sql(
+                "SELECT next_due_at FROM horoscope_feed_subscriptions WHERE id = $1", sub.id
+            )[0]["next_due_at"],
+            lambda at: at == due_today + timedelta(days=1),
+        )
+        assert moved_on == due_today + timedelta(days=1)
+        items = inbox.wait_for(2, timeout_s=2 * TICK_INTERVAL_S + 0.5)
         assert len(items) == 1
         body, headers = items[0]
         event = verify(body, headers, secret)
         assert event["type"] == "horoscope.daily"
         assert event["id"] == headers["Webhook-Id"]
         local_date = event["data"]["date"]
+        assert local_date == due_today.date().isoformat()
 
         log = customer.horoscope_feeds.deliveries(sub.id)
         (delivery,) = log.data

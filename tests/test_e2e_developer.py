@@ -14,7 +14,7 @@ import pytest
 
 import astro_sdk
 from astro_sdk import AstroClient
-from conftest import Stack
+from tests._support.stack import Stack
 
 pytestmark = pytest.mark.slow
 

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from astro_server.app import TAG_GROUPS
-from conftest import ServerProcess, Stack
+from tests._support.stack import ServerProcess, Stack
 
 CHROMIUM = Path("/usr/bin/chromium")
 LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}

@@ -20,14 +20,10 @@ from __future__ import annotations
 import base64
 import io
 import json
-import ssl
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import boto3
@@ -36,12 +32,13 @@ import pytest
 import trustme
 from PIL import Image
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
 
 import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.webhooks import verify
-from conftest import ServerProcess, Stack, poll, s3_env
+from tests._support.accounts import create_account
+from tests._support.receiver import receive
+from tests._support.stack import ServerProcess, Stack, poll, s3_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -115,51 +112,18 @@ def worker_side(stack: Stack, env: dict[str, str], *args: str) -> dict[str, Any]
     return result
 
 
-class Inbox:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.items: list[tuple[bytes, dict[str, str]]] = []
-        self.status = 200
-
-    def handle(self, request: Request) -> Response:
-        with self.lock:
-            self.items.append((request.get_data(), dict(request.headers)))
-            status = self.status
-        return Response("received" if status < 300 else "no", status=status)
-
-    def wait_for(self, count: int, timeout_s: float) -> list[tuple[bytes, dict[str, str]]]:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            with self.lock:
-                if len(self.items) >= count:
-                    return list(self.items)
-            time.sleep(0.1)
-        with self.lock:
-            return list(self.items)
-
-
-@pytest.fixture
+@pytest.fixture(scope="module")
 def ca() -> trustme.CA:
+    """One CA for the module: its processes trust it, and each test's ``https_server`` (a new
+    one per test) gets its certificate from it."""
     return trustme.CA()
 
 
-@pytest.fixture
-def https_server(ca: trustme.CA) -> Iterator[HTTPServer]:
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ca.issue_cert("localhost").configure_cert(context)
-    server = HTTPServer(host="127.0.0.1", port=0, ssl_context=context, threaded=True)
-    server.start()
-    yield server
-    server.clear()
-    if server.is_running():
-        server.stop()
-
-
-@pytest.fixture
+@pytest.fixture(scope="module")
 def env(
-    production_stack: Stack, s3_bucket_url: tuple[str, str], ca: trustme.CA, tmp_path: Path
+    s3_bucket_url: tuple[str, str], ca: trustme.CA, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, str]:
-    ca_file = tmp_path / "test-ca.pem"
+    ca_file = tmp_path_factory.mktemp("ca") / "test-ca.pem"
     ca.cert_pem.write_to_path(str(ca_file))
     return {
         **s3_env(s3_bucket_url),
@@ -168,41 +132,28 @@ def env(
     }
 
 
-@pytest.fixture
-def api(production_stack: Stack, env: dict[str, str]) -> ServerProcess:
-    server = production_stack.server(env)
-    production_stack.worker(env)
-    production_stack.scheduler(env)
+@pytest.fixture(scope="module")
+def api(module_stack: Stack, env: dict[str, str]) -> ServerProcess:
+    """API, worker and scheduler on the S3 bucket, shared by the module's tests (each works in
+    accounts of its own)."""
+    server = module_stack.server(env)
+    module_stack.worker(env)
+    module_stack.scheduler(env)
     return server
-
-
-def new_account(stack: Stack, email: str | None = None) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "e2e", "--tier", "pro", "--credits", "100", "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    if email:
-        stack.run_cli(
-            "create-customer", "--account", account["account_id"], "--email", email,
-            "--password", PASSWORD,
-        )  # fmt: skip
-    return account
 
 
 PDF = b"%PDF-1.7\n" + bytes(range(256)) * 64 + b"\n%%EOF\n"
 
 
 def test_signed_urls_serve_files_from_the_bucket(
-    production_stack: Stack,
+    module_stack: Stack,
     api: ServerProcess,
     env: dict[str, str],
     s3_bucket_url: tuple[str, str],
 ) -> None:
-    account = new_account(production_stack)
+    account = create_account(module_stack, tier="pro", credits=100, name="e2e")
     payload = base64.b64encode(PDF).decode()
-    stored = worker_side(
-        production_stack, env, "store", account["account_id"], "3600", "3600", payload
-    )
+    stored = worker_side(module_stack, env, "store", account["account_id"], "3600", "3600", payload)
     # The bytes are in the bucket (the production path), not in the API's data directory.
     endpoint, bucket_url = s3_bucket_url
     bucket, prefix = bucket_url.removeprefix("s3://").split("/", 1)
@@ -233,7 +184,7 @@ def test_signed_urls_serve_files_from_the_bucket(
             client.files.download(longer)
 
         short = worker_side(
-            production_stack, env, "store", account["account_id"], "20", "3600", payload
+            module_stack, env, "store", account["account_id"], "20", "3600", payload
         )
         assert client.files.download(api.base_url + short["url"]).content == PDF
         # Valid through its last second (expires is a whole second), refused after it.
@@ -244,10 +195,10 @@ def test_signed_urls_serve_files_from_the_bucket(
         assert "expired" in expired.value.message
 
         kept_briefly = worker_side(
-            production_stack, env, "store", account["account_id"], "3600", "1", payload
+            module_stack, env, "store", account["account_id"], "3600", "1", payload
         )
         time.sleep(1.5)
-        assert worker_side(production_stack, env, "expire")["deleted"] >= 1
+        assert worker_side(module_stack, env, "expire")["deleted"] >= 1
         with pytest.raises(astro_sdk.APIStatusError) as gone:
             client.files.download(api.base_url + kept_briefly["url"])
         assert (gone.value.status_code, gone.value.error) == (410, "gone")
@@ -256,13 +207,12 @@ def test_signed_urls_serve_files_from_the_bucket(
 
 
 def test_account_events_are_delivered_verified_and_retried(
-    production_stack: Stack, api: ServerProcess, env: dict[str, str], https_server: HTTPServer
+    module_stack: Stack, api: ServerProcess, env: dict[str, str], https_server: HTTPServer
 ) -> None:
-    inbox = Inbox()
-    https_server.expect_request("/hooks", method="POST").respond_with_handler(inbox.handle)
+    inbox = receive(https_server, "/hooks")
     destination = f"https://localhost:{https_server.port}/hooks"
-    account = new_account(production_stack)
-    other = new_account(production_stack)
+    account = create_account(module_stack, tier="pro", credits=100, name="e2e")
+    other = create_account(module_stack, tier="pro", credits=100, name="e2e")
 
     with AstroClient(base_url=api.base_url, api_key=account["api_key"]) as client:
         created = client.webhook_endpoints.create(
@@ -278,7 +228,7 @@ def test_account_events_are_delivered_verified_and_retried(
 
         data = {"report_id": "rep_" + "a" * 24, "kind": "natal_pdf", "status": "succeeded"}
         emitted = worker_side(
-            production_stack,
+            module_stack,
             env,
             "emit",
             account["account_id"],
@@ -310,7 +260,7 @@ def test_account_events_are_delivered_verified_and_retried(
         inbox.status = 410
         failed_data = {"report_id": "rep_" + "b" * 24, "status": "failed", "error": "render"}
         worker_side(
-            production_stack, env, "emit", account["account_id"], "report.failed",
+            module_stack, env, "emit", account["account_id"], "report.failed",
             json.dumps(failed_data),
         )  # fmt: skip
         inbox.wait_for(2, timeout_s=60)
@@ -376,7 +326,7 @@ SCRIPTED_SVG = (
 
 
 def test_brand_profiles_fetch_and_keep_the_logo(
-    production_stack: Stack, api: ServerProcess, env: dict[str, str], https_server: HTTPServer
+    module_stack: Stack, api: ServerProcess, env: dict[str, str], https_server: HTTPServer
 ) -> None:
     logo = png_bytes()
     https_server.expect_request("/logo.png").respond_with_data(logo, content_type="image/png")
@@ -387,8 +337,20 @@ def test_brand_profiles_fetch_and_keep_the_logo(
         SCRIPTED_SVG, content_type="image/svg+xml"
     )
     base = f"https://localhost:{https_server.port}"
-    account = new_account(production_stack, "brand-owner@example.com")
-    new_account(production_stack, "brand-intruder@example.com")
+    account = create_account(
+        module_stack,
+        tier="pro",
+        credits=100,
+        name="e2e",
+        customer_email="brand-owner@example.com",
+    )
+    create_account(
+        module_stack,
+        tier="pro",
+        credits=100,
+        name="e2e",
+        customer_email="brand-intruder@example.com",
+    )
 
     with AstroClient(base_url=api.base_url) as client:
         owner = client.auth.login("brand-owner@example.com", PASSWORD)
@@ -399,7 +361,7 @@ def test_brand_profiles_fetch_and_keep_the_logo(
         )  # fmt: skip
         assert profile.id.startswith("brand_")
         assert profile.branding.brand_name == "Moon & Co"
-        kept = worker_side(production_stack, env, "branding", profile.id, account["account_id"])
+        kept = worker_side(module_stack, env, "branding", profile.id, account["account_id"])
         assert base64.b64decode(kept["logo"]) == logo
         assert kept["logo_content_type"] == "image/png"
 
@@ -423,7 +385,7 @@ def test_brand_profiles_fetch_and_keep_the_logo(
             name="Svg", branding={"brand_name": "S", "logo_url": f"{base}/logo.svg"}
         )
         stored_svg = worker_side(
-            production_stack, env, "branding", svg_profile.id, account["account_id"]
+            module_stack, env, "branding", svg_profile.id, account["account_id"]
         )
         text = base64.b64decode(stored_svg["logo"]).decode()
         assert "script" not in text

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import ClassVar
@@ -19,16 +19,25 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from conftest import ServerProcess, Stack, free_port
+from tests._support.stack import ServerProcess, Stack, free_port, make_stack
 
 CHROMIUM = Path("/usr/bin/chromium")
 LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
 
 
-@pytest.fixture
-def embedded(stack_factory: Callable[..., Stack]) -> tuple[Stack, ServerProcess]:
-    stack = stack_factory()
-    return stack, stack.server(extra_env={"ASTRO_LOCAL_WEBHOOKS": "1"})
+@pytest.fixture(scope="module")
+def embedded(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Stack, ServerProcess]]:
+    """One embedded server (SQLite, jobs in the API process) for the module's tests, each of
+    which works in an account and customer of its own."""
+    stack = make_stack(tmp_path_factory.mktemp("embedded"), None, None)
+    stack.tmp.mkdir(parents=True, exist_ok=True)
+    stack.run_cli("migrate")
+    try:
+        yield stack, stack.server(extra_env={"ASTRO_LOCAL_WEBHOOKS": "1"})
+    finally:
+        stack.close()
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")

@@ -6,7 +6,7 @@ import httpx
 
 from astro_sdk import AstroClient
 from astro_server.features.reports.render.renderer import missing_components
-from conftest import ServerProcess
+from tests._support.stack import ServerProcess
 
 
 def test_sdk_reaches_live_server_healthz(shared_server: ServerProcess) -> None:

@@ -11,7 +11,6 @@ the Moon 2024"); the Moon's sign at 12:00 UTC from the ephemeris in this process
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
 import pytest
@@ -24,21 +23,13 @@ from astro_sdk.models.horoscopes import HoroscopeRangeQuery
 from astro_sdk.models.tarot import TarotCardsQuery
 from astro_sdk.resources.horoscopes import RANGE
 from astro_sdk.resources.tarot import LIST_CARDS
-from conftest import ServerProcess, Stack
+from tests._support.accounts import create_account
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 SIGNS = ("aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio",
          "sagittarius", "capricorn", "aquarius", "pisces")  # fmt: skip
-
-
-def _account(stack: Stack, credits: int) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "horoscopes", "--tier", "free", "--credits", str(credits),
-        "--json",
-    )  # fmt: skip
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
 
 
 def _moon_sign_at_noon(day: dt.date) -> str:
@@ -49,7 +40,7 @@ def _moon_sign_at_noon(day: dt.date) -> str:
 def test_tarot_seeded_draw_is_stable_and_the_deck_is_complete(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, credits=10)
+    account = create_account(shared_stack, tier="free", credits=10, name="horoscopes")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         first = client.tarot.draw(spread="celtic_cross", seed="e2e-reading-42")
         second = client.tarot.draw(spread="celtic_cross", seed="e2e-reading-42", language="th")
@@ -95,7 +86,7 @@ def test_tarot_seeded_draw_is_stable_and_the_deck_is_complete(
 def test_numerology_profile_matches_published_examples(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, credits=5)
+    account = create_account(shared_stack, tier="free", credits=5, name="horoscopes")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         result = client.numerology.profile(
             name="John Smith", birth_date="1992-11-22", on_date="2025-03-09", phone="081-234-5678"
@@ -133,7 +124,7 @@ def test_numerology_profile_matches_published_examples(
 def test_daily_horoscope_is_published_once_and_written_from_the_real_sky(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, credits=10)
+    account = create_account(shared_stack, tier="free", credits=10, name="horoscopes")
     day = dt.date(2024, 3, 25)
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         first = client.horoscopes.daily(sign="leo", date=day)
@@ -165,7 +156,7 @@ def test_daily_horoscope_is_published_once_and_written_from_the_real_sky(
 async def test_horoscope_range_of_31_days_and_a_32_day_range_refused(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, credits=10)
+    account = create_account(shared_stack, tier="free", credits=10, name="horoscopes")
     start = dt.date(2024, 3, 1)
     async with AsyncAstroClient(
         api_key=account["api_key"], base_url=shared_server.base_url

@@ -12,7 +12,6 @@ no pattern text (checked with a pattern finder written here from the response's 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from itertools import combinations
 from typing import Any
@@ -24,7 +23,8 @@ import astro_sdk
 from astro_calc.western import BirthSubject, natal_chart
 from astro_calc.western.interpretation import natal_interpretation
 from astro_sdk import AstroClient, AsyncAstroClient
-from conftest import ServerProcess, Stack
+from tests._support.accounts import create_account
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -50,15 +50,6 @@ PLANETS = ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uran
            "pluto")  # fmt: skip
 
 
-def _account(stack: Stack, tier: str, credits: int) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", f"interp-{tier}", "--tier", tier, "--credits", str(credits),
-        "--json",
-    )  # fmt: skip
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
-
-
 def _check(result: Any, operation: str, level: str, language: str) -> None:
     assert result.api_response.credits_charged == PRICE[operation] + EXTRA[level]
     if level == "none":
@@ -82,7 +73,7 @@ def _check(result: Any, operation: str, level: str, language: str) -> None:
 def test_western_endpoints_at_each_level_through_the_sdk(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, "pro", 200)
+    account = create_account(shared_stack, tier="pro", credits=200, name="interp-pro")
     levels = [("none", "en"), ("summary", "en"), ("full", "th")]
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         for level, language in levels:
@@ -132,7 +123,7 @@ def test_western_endpoints_at_each_level_through_the_sdk(
 async def test_vedic_endpoints_at_each_level_through_the_async_sdk(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, "pro", 100)
+    account = create_account(shared_stack, tier="pro", credits=100, name="interp-pro")
     async with AsyncAstroClient(
         api_key=account["api_key"], base_url=shared_server.base_url
     ) as client:
@@ -208,7 +199,7 @@ def _patterns(chart: Any) -> set[tuple[str, frozenset[str], str | None]]:
 def test_patterns_are_the_charts_own_and_none_are_invented(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, "pro", 20)
+    account = create_account(shared_stack, tier="pro", credits=20, name="interp-pro")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         plain = client.western.natal(subject=PLAIN, interpretations="full")
         rich = client.western.natal(subject=SUBJECT, interpretations="summary", language="th")
@@ -224,8 +215,8 @@ def test_patterns_are_the_charts_own_and_none_are_invented(
 
 def test_tier_and_price_at_their_edges(shared_stack: Stack, shared_server: ServerProcess) -> None:
     base = shared_server.base_url
-    free = _account(shared_stack, "free", 10)
-    starter = _account(shared_stack, "starter", 10)
+    free = create_account(shared_stack, tier="free", credits=10, name="interp-free")
+    starter = create_account(shared_stack, tier="starter", credits=10, name="interp-starter")
     with AstroClient(api_key=free["api_key"], base_url=base) as client:
         bare = client.western.natal(subject=SUBJECT)
         assert bare.api_response.credits_charged == 1
@@ -261,7 +252,7 @@ def test_tier_and_price_at_their_edges(shared_stack: Stack, shared_server: Serve
     with AstroClient(api_key=starter["api_key"], base_url=base) as client:
         assert client.estimates.create(operation="vedic.chart").balance == 10
     # A pro account with exactly the price of full: charged to zero, then refused with 402.
-    pro = _account(shared_stack, "pro", 3)
+    pro = create_account(shared_stack, tier="pro", credits=3, name="interp-pro")
     with AstroClient(api_key=pro["api_key"], base_url=base) as client:
         full = client.western.natal(subject=SUBJECT, interpretations="full", language="th")
         assert full.api_response.credits_charged == 3
@@ -269,7 +260,7 @@ def test_tier_and_price_at_their_edges(shared_stack: Stack, shared_server: Serve
         with pytest.raises(astro_sdk.InsufficientCreditsError):
             client.western.natal(subject=SUBJECT, interpretations="summary")
     # The server refuses an unknown level itself (a field-level 400, nothing charged).
-    rich = _account(shared_stack, "pro", 5)
+    rich = create_account(shared_stack, tier="pro", credits=5, name="interp-pro")
     response = httpx.post(
         f"{base}/api/v3/western/natal",
         headers={"X-API-Key": rich["api_key"]},

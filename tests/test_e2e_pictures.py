@@ -7,7 +7,6 @@ idempotent retry returns the same image without a second charge; bad options are
 from __future__ import annotations
 
 import io
-import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,8 @@ from PIL import Image
 
 import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient, ChartImage
-from conftest import ServerProcess, Stack
+from tests._support.accounts import create_account
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -41,15 +41,6 @@ URANIAN: dict[str, Any] = {
 }
 
 
-def create_account(stack: Stack, credits: int) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "pictures-e2e", "--tier", "free", "--credits", str(credits),
-        "--json",
-    )  # fmt: skip
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
-
-
 def bodies(image: ChartImage) -> dict[str, float]:
     root = ET.fromstring(image.data)  # noqa: S314 (the server's output under test)
     return {
@@ -69,7 +60,7 @@ def png_size(image: ChartImage) -> tuple[int, int]:
 def test_every_picture_route_through_the_sdk(
     shared_stack: Stack, shared_server: ServerProcess, tmp_path: Path
 ) -> None:
-    account = create_account(shared_stack, credits=100)
+    account = create_account(shared_stack, tier="free", credits=100, name="pictures-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         natal = client.western.natal(subject=SUBJECT)
         wheel = client.western.natal_wheel(subject=SUBJECT, theme="dark", language="th")
@@ -137,7 +128,7 @@ def test_every_picture_route_through_the_sdk(
 
 
 async def test_async_picture_methods(shared_stack: Stack, shared_server: ServerProcess) -> None:
-    account = create_account(shared_stack, credits=30)
+    account = create_account(shared_stack, tier="free", credits=30, name="pictures-e2e")
     async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as aio:
         natal = await aio.western.natal_wheel(subject=SUBJECT, format="png", size_px=200)
         assert png_size(natal) == (200, 200)

@@ -14,21 +14,17 @@ from __future__ import annotations
 
 import json
 import os
-import ssl
 import subprocess
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import trustme
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
 
 from astro_sdk.webhooks import verify
-from conftest import Stack
+from tests._support.receiver import Inbox, receive
+from tests._support.stack import Stack
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
@@ -50,30 +46,9 @@ if not os.path.exists(CHROMIUM):  # pragma: no cover - the README's test setup i
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
 
-class Inbox:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.items: list[tuple[bytes, dict[str, str]]] = []
-
-    def handle(self, request: Request) -> Response:
-        with self.lock:
-            self.items.append((request.get_data(), dict(request.headers)))
-        return Response("received by the portal test", status=200)
-
-
 @pytest.fixture
-def receiver() -> Iterator[tuple[HTTPServer, Inbox, trustme.CA]]:
-    ca = trustme.CA()
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ca.issue_cert("localhost").configure_cert(context)
-    server = HTTPServer(host="127.0.0.1", port=0, ssl_context=context, threaded=True)
-    inbox = Inbox()
-    server.expect_request("/astro/feed", method="POST").respond_with_handler(inbox.handle)
-    server.start()
-    yield server, inbox, ca
-    server.clear()
-    if server.is_running():
-        server.stop()
+def receiver(https_server: HTTPServer) -> tuple[HTTPServer, Inbox]:
+    return https_server, receive(https_server, "/astro/feed", "received by the portal test")
 
 
 class Browser:
@@ -125,12 +100,11 @@ def create_customer(stack: Stack) -> None:
 
 def test_portal_in_a_real_browser(
     production_stack: Stack,
-    receiver: tuple[HTTPServer, Inbox, trustme.CA],
+    receiver: tuple[HTTPServer, Inbox],
+    ca_file: Path,
     tmp_path: Path,
 ) -> None:
-    server, inbox, ca = receiver
-    ca_file = tmp_path / "test-ca.pem"
-    ca.cert_pem.write_to_path(str(ca_file))
+    server, inbox = receiver
     # The test delivery is sent by the API process itself: it trusts the test CA.
     env = {"ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1", "SSL_CERT_FILE": str(ca_file)}
     api = production_stack.server(env)

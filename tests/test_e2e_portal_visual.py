@@ -29,7 +29,7 @@ import pytest
 from astro_sdk import AstroClient
 from astro_server.portal.i18n import messages
 from astro_server.portal.visual import money
-from conftest import Stack
+from tests._support.stack import Stack
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "packages/astro_server/tests"))
 from _visual_support import encode, grace_hopper

@@ -12,7 +12,6 @@ Year-type sources: the published almanac table (the ``holidays`` package's copy 
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
 import pytest
@@ -21,7 +20,8 @@ import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk.models.thai import ThaiCalendarRequest, ThaiFestivalsRequest
 from astro_sdk.resources.thai import CALENDAR, FESTIVALS
-from conftest import ServerProcess, Stack
+from tests._support.accounts import create_account
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -34,25 +34,10 @@ SUBJECT = {
 }
 
 
-def create_account(stack: Stack, credits: int) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account",
-        "--name",
-        "thai-e2e",
-        "--tier",
-        "free",
-        "--credits",
-        str(credits),
-        "--json",
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
-
-
 def test_every_thai_route_through_the_sdk(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, credits=20)
+    account = create_account(shared_stack, tier="free", credits=20, name="thai-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         day = client.thai.calendar(date="2024-02-24")
         assert day.calendar_year is None
@@ -107,7 +92,7 @@ def test_every_thai_route_through_the_sdk(
 async def test_async_client_and_missing_key(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, credits=5)
+    account = create_account(shared_stack, tier="free", credits=5, name="thai-e2e")
     async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as aio:
         result = await aio.thai.festivals(year=2025)
     assert any(f.key == "loy_krathong" for f in result.festivals)
@@ -122,7 +107,7 @@ async def test_async_client_and_missing_key(
 def test_year_type_source_through_the_sdk(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, credits=20)
+    account = create_account(shared_stack, tier="free", credits=20, name="thai-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         default = client.thai.festivals(year=1944)
         rule = client.thai.festivals(year=1944, year_type_source="rule")
@@ -182,7 +167,7 @@ def test_year_type_source_through_the_sdk(
 async def test_async_client_passes_the_year_type_source(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, credits=10)
+    account = create_account(shared_stack, tier="free", credits=10, name="thai-e2e")
     async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as aio:
         festivals = await aio.thai.festivals(year=1985, year_type_source="rule")
         day = await aio.thai.calendar(date="1985-03-05")

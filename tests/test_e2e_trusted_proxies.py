@@ -13,7 +13,7 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from conftest import Stack
+from tests._support.stack import Stack
 
 pytestmark = pytest.mark.slow
 

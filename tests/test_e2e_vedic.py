@@ -23,8 +23,6 @@ References (each assertion names its convention):
 from __future__ import annotations
 
 import datetime as dt
-import json
-from typing import Any
 
 import pytest
 
@@ -32,7 +30,8 @@ import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk.models import ResponseModel
 from astro_sdk.models.vedic import KundliBatchResult, VedicKundliMatch
-from conftest import ServerProcess, Stack
+from tests._support.accounts import create_account
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -62,15 +61,6 @@ REMEDY_REASONS = {
 UTC = dt.UTC
 
 
-def create_account(stack: Stack, tier: str, credits: int) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "vedic-e2e", "--tier", tier, "--credits", str(credits),
-        "--json",
-    )  # fmt: skip
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
-
-
 def assert_every_field_is_declared(model: ResponseModel) -> None:
     """Every field the server sent is a declared, typed field of the SDK model."""
     assert model.model_extra == {}
@@ -79,7 +69,7 @@ def assert_every_field_is_declared(model: ResponseModel) -> None:
 def test_sidereal_chart_at_the_2024_equinox(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, "free", 5)
+    account = create_account(shared_stack, tier="free", credits=5, name="vedic-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         chart = client.vedic.chart(subject=EQUINOX_2024, divisional_charts=["D1", "D9"])
     assert chart.api_response.credits_charged == 1
@@ -110,7 +100,7 @@ def test_sidereal_chart_at_the_2024_equinox(
 def test_a_single_kundli_match_has_typed_points(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, "free", 5)
+    account = create_account(shared_stack, tier="free", credits=5, name="vedic-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         match = client.vedic.kundli_matching(boy=BOY, girl=GIRL)
         same = client.vedic.kundli_matching(boy=BOY, girl=BOY)
@@ -134,7 +124,7 @@ def test_a_single_kundli_match_has_typed_points(
 def test_vimshottari_dasha_from_the_moons_nakshatra(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, "free", 5)
+    account = create_account(shared_stack, tier="free", credits=5, name="vedic-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         dasha = client.vedic.dasha(subject=BOY, depth=2, at=dt.datetime(2024, 1, 1, tzinfo=UTC))
     assert_every_field_is_declared(dasha)
@@ -167,7 +157,7 @@ def test_vimshottari_dasha_from_the_moons_nakshatra(
 def test_panchanga_on_the_full_moon_of_april_2024(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, "free", 5)
+    account = create_account(shared_stack, tier="free", credits=5, name="vedic-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         day, hindu = (
             client.vedic.panchanga(
@@ -201,7 +191,7 @@ def test_panchanga_on_the_full_moon_of_april_2024(
 def test_remedies_follow_saturns_transit_and_speak_thai(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, "free", 5)
+    account = create_account(shared_stack, tier="free", credits=5, name="vedic-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         during = client.vedic.remedies(
             subject=MOON_IN_AQUARIUS, at=dt.datetime(2024, 6, 1, tzinfo=UTC)
@@ -230,7 +220,7 @@ def test_remedies_follow_saturns_transit_and_speak_thai(
 def test_batch_job_gives_a_bad_record_its_own_error(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, "starter", 10)
+    account = create_account(shared_stack, tier="starter", credits=10, name="vedic-e2e")
     records = [
         {"id": "pair-a", "boy": BOY, "girl": GIRL},
         {"id": "gap", "boy": BOY, "girl": DST_GAP},
@@ -269,7 +259,7 @@ def test_batch_job_gives_a_bad_record_its_own_error(
 async def test_async_client_and_missing_credentials(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, "free", 1)
+    account = create_account(shared_stack, tier="free", credits=1, name="vedic-e2e")
     async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as aio:
         match = await aio.vedic.kundli_matching(boy=BOY, girl=BOY, school="south")
         with pytest.raises(astro_sdk.InsufficientCreditsError) as poor:

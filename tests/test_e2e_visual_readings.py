@@ -15,12 +15,9 @@ worker, the scheduler) on PostgreSQL, Redis and the local S3 server (moto):
 from __future__ import annotations
 
 import email
-import json
 import socket
-import ssl
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from email import policy
@@ -31,15 +28,14 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-import trustme
 from aiosmtpd.controller import Controller
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
 
 import astro_sdk
 from astro_sdk import AstroClient
-from astro_sdk.webhooks import verify
-from conftest import ServerProcess, Stack, poll, s3_env
+from tests._support.accounts import create_account
+from tests._support.receiver import receive
+from tests._support.stack import ServerProcess, Stack, poll, s3_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "packages/astro_server/tests"))
 from _visual_support import coffee, encode, grace_hopper
@@ -73,44 +69,6 @@ asyncio.run(main(sys.argv[1]))
 """
 
 
-class Inbox:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.items: list[tuple[bytes, dict[str, str]]] = []
-
-    def handle(self, request: Request) -> Response:
-        with self.lock:
-            self.items.append((request.get_data(), dict(request.headers)))
-        return Response("received", status=200)
-
-    def events(self, secret: str, count: int, timeout_s: float = 60) -> list[dict[str, Any]]:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            with self.lock:
-                if len(self.items) >= count:
-                    break
-            time.sleep(0.1)
-        with self.lock:
-            return [verify(body, headers, secret) for body, headers in self.items]
-
-
-@pytest.fixture
-def ca() -> trustme.CA:
-    return trustme.CA()
-
-
-@pytest.fixture
-def https_server(ca: trustme.CA) -> Iterator[HTTPServer]:
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ca.issue_cert("localhost").configure_cert(context)
-    server = HTTPServer(host="127.0.0.1", port=0, ssl_context=context, threaded=True)
-    server.start()
-    yield server
-    server.clear()
-    if server.is_running():
-        server.stop()
-
-
 class MailSink:
     """An aiosmtpd handler keeping every message received (parsed, headers decoded)."""
 
@@ -140,12 +98,9 @@ def smtp_sink() -> Iterator[tuple[MailSink, int]]:
 def env(
     production_stack: Stack,
     s3_bucket_url: tuple[str, str],
-    ca: trustme.CA,
-    tmp_path: Path,
+    ca_file: Path,
     smtp_sink: tuple[MailSink, int],
 ) -> dict[str, str]:
-    ca_file = tmp_path / "test-ca.pem"
-    ca.cert_pem.write_to_path(str(ca_file))
     return {
         **s3_env(s3_bucket_url),
         "ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1",
@@ -172,26 +127,12 @@ def _chunks(data: bytes, size: int) -> Iterator[bytes]:
         yield data[start : start + size]
 
 
-def new_account(stack: Stack, email_address: str | None = None) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "e2e", "--tier", "pro", "--credits", "100", "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    if email_address:
-        stack.run_cli(
-            "create-customer", "--account", account["account_id"], "--email", email_address,
-            "--password", PASSWORD,
-        )  # fmt: skip
-    return account
-
-
 def test_face_reading_end_to_end_with_verified_events_refund_and_deletion(
     production_stack: Stack, api: ServerProcess, env: dict[str, str], https_server: HTTPServer
 ) -> None:
-    inbox = Inbox()
-    https_server.expect_request("/hooks", method="POST").respond_with_handler(inbox.handle)
-    account = new_account(production_stack)
-    other = new_account(production_stack)
+    inbox = receive(https_server, "/hooks")
+    account = create_account(production_stack, tier="pro", credits=100, name="e2e")
+    other = create_account(production_stack, tier="pro", credits=100, name="e2e")
     photo = encode(grace_hopper())
     with AstroClient(base_url=api.base_url, api_key=account["api_key"]) as client:
         secret = client.webhook_endpoints.create(
@@ -281,7 +222,9 @@ def test_customer_reading_with_email_delivery_and_analytics(
     production_stack: Stack, api: ServerProcess, smtp_sink: tuple[MailSink, int]
 ) -> None:
     sink, _ = smtp_sink
-    new_account(production_stack, "ana@example.com")
+    create_account(
+        production_stack, tier="pro", credits=100, name="e2e", customer_email="ana@example.com"
+    )
     with AstroClient(base_url=api.base_url) as anonymous:
         ana = anonymous.auth.login("ana@example.com", PASSWORD)
         created = ana.visual_reading_deliveries.create(

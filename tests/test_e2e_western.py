@@ -7,8 +7,6 @@ computed in this process for the same input, and the billing headers with the pr
 from __future__ import annotations
 
 import datetime as dt
-import json
-from typing import Any
 
 import pytest
 
@@ -16,7 +14,8 @@ import astro_sdk
 from astro_calc.uranian import uranian_chart
 from astro_calc.western import BirthSubject, natal_chart
 from astro_sdk import AstroClient, AsyncAstroClient
-from conftest import ServerProcess, Stack
+from tests._support.accounts import create_account
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -31,18 +30,10 @@ OTHER = {"date": "1961-07-01", "time": "19:45", "latitude": 52.83, "longitude": 
          "timezone": "Europe/London"}  # fmt: skip
 
 
-def _account(stack: Stack, credits: int) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "western", "--tier", "free", "--credits", str(credits), "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
-
-
 def test_natal_and_relationship_through_the_sdk(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, credits=20)
+    account = create_account(shared_stack, tier="free", credits=20, name="western")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         chart = client.western.natal(subject=SUBJECT, house_system="K")
         synastry = client.western.synastry(subject_a=SUBJECT, subject_b=OTHER)
@@ -65,7 +56,7 @@ def test_natal_and_relationship_through_the_sdk(
 def test_returns_progressions_transits_through_the_sdk(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, credits=20)
+    account = create_account(shared_stack, tier="free", credits=20, name="western")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         solar = client.western.returns(subject=SUBJECT, kind="solar", year=1905)
         progressed = client.western.progressions(
@@ -86,7 +77,7 @@ def test_returns_progressions_transits_through_the_sdk(
 async def test_uranian_chart_through_the_async_sdk(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, credits=20)
+    account = create_account(shared_stack, tier="free", credits=20, name="western")
     async with AsyncAstroClient(
         api_key=account["api_key"], base_url=shared_server.base_url
     ) as client:
@@ -120,7 +111,7 @@ async def test_uranian_chart_through_the_async_sdk(
 def test_server_refusal_reaches_the_sdk_as_a_field_error(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = _account(shared_stack, credits=5)
+    account = create_account(shared_stack, tier="free", credits=5, name="western")
     with (
         AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client,
         pytest.raises(astro_sdk.APIStatusError) as info,

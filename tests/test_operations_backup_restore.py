@@ -29,7 +29,8 @@ import pytest
 
 import astro_sdk
 from astro_sdk import AstroClient
-from conftest import Stack, _pg_admin
+from tests._support.stack import Stack
+from tests._support.stack import pg_admin as _pg_admin
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from conftest import Stack
+from tests._support.stack import Stack
 
 pytestmark = pytest.mark.slow
 

@@ -18,7 +18,7 @@ import asyncpg
 import httpx
 import pytest
 
-from conftest import ServerProcess, Stack
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -83,11 +83,13 @@ async def balance_and_ledger(stack: Stack, account_id: str) -> tuple[int, int, i
     return int(rows[0]["balance"]), int(rows[0]["total"]), int(rows[0]["debits"])
 
 
+# These two need only a running API (each works in an account of its own): the session's
+# shared stack. The tests below start, count or kill processes of their own.
 async def test_fifty_concurrent_billable_calls_on_ten_credits(
-    live_server: ServerProcess, production_stack: Stack
+    shared_server: ServerProcess, shared_stack: Stack
 ) -> None:
-    account_id, key = account(production_stack, "free", 10)
-    async with httpx.AsyncClient(base_url=live_server.base_url, timeout=60) as client:
+    account_id, key = account(shared_stack, "free", 10)
+    async with httpx.AsyncClient(base_url=shared_server.base_url, timeout=60) as client:
         responses = await asyncio.gather(
             *(
                 client.post("/api/v3/western/natal", json=NATAL, headers={"X-API-Key": key})
@@ -102,16 +104,16 @@ async def test_fifty_concurrent_billable_calls_on_ten_credits(
             assert r.json()["code"] == "402"
         else:
             assert r.headers["X-Credits-Charged"] == "1"
-    balance, ledger_total, debits = await balance_and_ledger(production_stack, account_id)
+    balance, ledger_total, debits = await balance_and_ledger(shared_stack, account_id)
     assert (balance, ledger_total, debits) == (0, 0, 10)  # top-up +10, ten debits of -1
 
 
 async def test_twenty_concurrent_requests_with_one_idempotency_key(
-    live_server: ServerProcess, production_stack: Stack
+    shared_server: ServerProcess, shared_stack: Stack
 ) -> None:
-    account_id, key = account(production_stack, "free", 10)
+    account_id, key = account(shared_stack, "free", 10)
     headers = {"X-API-Key": key, "Idempotency-Key": "natal-once"}
-    async with httpx.AsyncClient(base_url=live_server.base_url, timeout=60) as client:
+    async with httpx.AsyncClient(base_url=shared_server.base_url, timeout=60) as client:
         responses = await asyncio.gather(
             *(client.post("/api/v3/western/natal", json=NATAL, headers=headers) for _ in range(20))
         )
@@ -133,7 +135,7 @@ async def test_twenty_concurrent_requests_with_one_idempotency_key(
         )
         assert other.status_code == 409
         assert other.json()["error"] == "idempotency_conflict"
-    balance, ledger_total, debits = await balance_and_ledger(production_stack, account_id)
+    balance, ledger_total, debits = await balance_and_ledger(shared_stack, account_id)
     assert (balance, ledger_total, debits) == (9, 9, 1)
 
 
@@ -340,7 +342,7 @@ def _alive(pid: int) -> bool:
 def test_serve_workers_die_with_a_killed_supervisor(production_stack: Stack) -> None:
     """``serve --workers 2`` runs supervised worker processes; when the supervisor is SIGKILLed
     (or OOM-killed) they stop too instead of serving on as orphans."""
-    from conftest import free_port
+    from tests._support.stack import free_port
 
     port = free_port()
     server = production_stack._spawn(

@@ -17,7 +17,7 @@ import pytest
 from readme_examples import Block, ExampleRunner, code_blocks, shell_commands
 
 from astro_server.cli import FIRST_ACCOUNT_ARGS
-from conftest import Stack, free_port
+from tests._support.stack import Stack, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
 import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -23,7 +21,8 @@ import pytest
 import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk.models.hr import HrScreening
-from conftest import ServerProcess, Stack
+from tests._support.accounts import create_account
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -37,14 +36,6 @@ CANDIDATE = {
 }
 
 
-def create_account(stack: Stack, tier: str = "pro", credits: int = 100) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "hr", "--tier", tier, "--credits", str(credits), "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
-
-
 def pdf_text(data: bytes, tmp_path: Path) -> str:
     path = tmp_path / "hr.pdf"
     path.write_bytes(data)
@@ -56,7 +47,7 @@ def pdf_text(data: bytes, tmp_path: Path) -> str:
 def test_assessment_through_the_sdk_billed_once(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack)
+    account = create_account(shared_stack, tier="pro", credits=100, name="hr")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         result = client.reports.hr_screening(
             candidate=CANDIDATE,
@@ -94,8 +85,8 @@ def test_assessment_through_the_sdk_billed_once(
 
 
 def test_402_and_403_as_the_spec_says(shared_stack: Stack, shared_server: ServerProcess) -> None:
-    poor = create_account(shared_stack, credits=19)
-    free = create_account(shared_stack, tier="free", credits=1000)
+    poor = create_account(shared_stack, tier="pro", credits=19, name="hr")
+    free = create_account(shared_stack, tier="free", credits=1000, name="hr")
     with AstroClient(api_key=poor["api_key"], base_url=shared_server.base_url) as client:
         with pytest.raises(astro_sdk.InsufficientCreditsError) as paid:
             client.reports.hr_screening(candidate=CANDIDATE, position="Nurse")
@@ -112,7 +103,7 @@ def test_402_and_403_as_the_spec_says(shared_stack: Stack, shared_server: Server
 def test_pdf_through_the_async_client(
     shared_stack: Stack, shared_server: ServerProcess, tmp_path: Path
 ) -> None:
-    account = create_account(shared_stack)
+    account = create_account(shared_stack, tier="pro", credits=100, name="hr")
 
     async def run() -> HrScreening:
         async with AsyncAstroClient(

@@ -1,5 +1,8 @@
 """A job through the SDK on the live stack: queued by the API, run by a worker process on Redis,
-polled to ``succeeded``; canceled while queued (refunded); listed with paging."""
+polled to ``succeeded``; canceled while queued (refunded); listed with paging.
+
+The jobs that must finish run on the session's shared stack (API, worker, scheduler); the ones
+that must stay queued use this module's API process with no worker (``idle_api``)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,8 @@ import pytest
 import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient
 from astro_sdk.models.vedic import KundliBatchResult
-from conftest import ServerProcess, Stack
+from tests._support.accounts import create_account
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -19,21 +23,14 @@ BOY = {"date": "1990-05-14", "time": "06:30", "latitude": 28.61, "longitude": 77
 GIRL = {"date": "1992-11-02", "time": "21:15", "latitude": 19.07, "longitude": 72.88}
 
 
-def create_account(stack: Stack, credits: int) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account",
-        "--name",
-        "jobs",
-        "--tier",
-        "starter",
-        "--credits",
-        str(credits),
-        "--json",
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
+@pytest.fixture(scope="module")
+def idle_api(module_stack: Stack) -> ServerProcess:
+    """An API process with no worker, for this module: a job it queues stays queued."""
+    return module_stack.server()
+
+
+def new_account(stack: Stack, credits: int) -> dict[str, Any]:
+    return create_account(stack, tier="starter", credits=credits, name="jobs")
 
 
 def records(count: int) -> list[dict[str, Any]]:
@@ -41,11 +38,10 @@ def records(count: int) -> list[dict[str, Any]]:
 
 
 def test_a_batch_job_is_queued_polled_and_finished(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    production_stack.worker()
-    account = create_account(production_stack, credits=10)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = new_account(shared_stack, credits=10)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         handle = client.vedic.kundli_matching_batch(records=records(2))
         assert handle.status == "queued"
         assert handle.poll == f"/api/v3/jobs/{handle.job_id}"
@@ -67,11 +63,11 @@ def test_a_batch_job_is_queued_polled_and_finished(
 
 
 def test_a_queued_job_can_be_canceled_and_is_refunded(
-    production_stack: Stack, live_server: ServerProcess
+    module_stack: Stack, idle_api: ServerProcess
 ) -> None:
     # No worker runs: the job stays queued until it is canceled.
-    account = create_account(production_stack, credits=10)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    account = new_account(module_stack, credits=10)
+    with AstroClient(api_key=account["api_key"], base_url=idle_api.base_url) as client:
         handle = client.vedic.kundli_matching_batch(records=records(1))
         canceled = client.jobs.cancel(handle.job_id)
         with pytest.raises(astro_sdk.JobCanceledError) as caught:
@@ -85,10 +81,12 @@ def test_a_queued_job_can_be_canceled_and_is_refunded(
     assert balance == 10
 
 
-def test_waiting_on_a_job_nobody_runs_times_out(production_stack: Stack) -> None:
-    server = production_stack.server()  # an API process and no worker: the job stays queued
-    account = create_account(production_stack, credits=10)
-    with AstroClient(api_key=account["api_key"], base_url=server.base_url) as client:
+def test_waiting_on_a_job_nobody_runs_times_out(
+    module_stack: Stack, idle_api: ServerProcess
+) -> None:
+    # An API process and no worker: the job stays queued.
+    account = new_account(module_stack, credits=10)
+    with AstroClient(api_key=account["api_key"], base_url=idle_api.base_url) as client:
         handle = client.vedic.kundli_matching_batch(records=records(1))
         with pytest.raises(astro_sdk.JobTimeoutError) as caught:
             handle.wait(timeout_s=1.0, poll_interval_s=0.2)
@@ -96,22 +94,18 @@ def test_waiting_on_a_job_nobody_runs_times_out(production_stack: Stack) -> None
     assert caught.value.job.status == "queued"
 
 
-def test_another_accounts_job_is_not_found(
-    production_stack: Stack, live_server: ServerProcess
-) -> None:
-    owner = create_account(production_stack, credits=10)
-    other = create_account(production_stack, credits=10)
-    with AstroClient(api_key=owner["api_key"], base_url=live_server.base_url) as client:
+def test_another_accounts_job_is_not_found(module_stack: Stack, idle_api: ServerProcess) -> None:
+    owner = new_account(module_stack, credits=10)
+    other = new_account(module_stack, credits=10)
+    with AstroClient(api_key=owner["api_key"], base_url=idle_api.base_url) as client:
         handle = client.vedic.kundli_matching_batch(records=records(1))
         with pytest.raises(astro_sdk.NotFoundError):
             client.with_options(api_key=other["api_key"]).jobs.get(handle.job_id)
 
 
-def test_jobs_list_pages_through_every_job(
-    production_stack: Stack, live_server: ServerProcess
-) -> None:
-    account = create_account(production_stack, credits=20)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+def test_jobs_list_pages_through_every_job(module_stack: Stack, idle_api: ServerProcess) -> None:
+    account = new_account(module_stack, credits=20)
+    with AstroClient(api_key=account["api_key"], base_url=idle_api.base_url) as client:
         queued = [client.vedic.kundli_matching_batch(records=records(1)).job_id for _ in range(5)]
         first = client.jobs.list(limit=2)
         listed = [job.job_id for job in first]
@@ -121,11 +115,10 @@ def test_jobs_list_pages_through_every_job(
 
 
 async def test_async_batch_job_is_polled_to_success(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    production_stack.worker()
-    account = create_account(production_stack, credits=10)
-    async with AsyncAstroClient(api_key=account["api_key"], base_url=live_server.base_url) as c:
+    account = new_account(shared_stack, credits=10)
+    async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as c:
         handle = await c.vedic.kundli_matching_batch(records=records(1))
         job = await handle.wait(timeout_s=60, poll_interval_s=0.2)
         listed = [j.job_id async for j in c.jobs.list(status="succeeded")]

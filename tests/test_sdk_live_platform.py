@@ -3,15 +3,14 @@ headers, and each error status raised as its exception. Only the SDK talks to th
 
 from __future__ import annotations
 
-import json
 import secrets
-from typing import Any
 
 import pytest
 
 import astro_sdk
 from astro_sdk import AstroClient, AsyncAstroClient, RetryPolicy
-from conftest import ServerProcess, Stack
+from tests._support.accounts import create_account, create_customer
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -27,37 +26,18 @@ EMAIL = "ann@example.com"
 PASSWORD = "correct horse battery staple"
 
 
-def create_account(stack: Stack, tier: str = "free", credits: int = 10) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account",
-        "--name",
-        "sdk-e2e",
-        "--tier",
-        tier,
-        "--credits",
-        str(credits),
-        "--json",
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
-
-
-def create_customer(stack: Stack, account_id: str) -> str:
+def new_customer(stack: Stack, account_id: str) -> str:
     """A customer with a fresh e-mail (tests share one server), returned for login."""
     email = EMAIL.replace("@", f"+{secrets.token_hex(4)}@")
-    stack.run_cli(
-        "create-customer", "--account", account_id, "--email", email, "--password", PASSWORD
-    )
+    create_customer(stack, account_id, email, PASSWORD)
     return email
 
 
 def test_login_returns_a_client_whose_session_works_until_logout(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack)
-    email = create_customer(shared_stack, account["account_id"])
+    account = create_account(shared_stack, tier="free", credits=10, name="sdk-e2e")
+    email = new_customer(shared_stack, account["account_id"])
     with AstroClient(base_url=shared_server.base_url) as client:
         customer = client.auth.login(email, PASSWORD)
         session = customer.auth.session
@@ -75,8 +55,8 @@ def test_login_returns_a_client_whose_session_works_until_logout(
 def test_wrong_password_is_an_authentication_error(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack)
-    email = create_customer(shared_stack, account["account_id"])
+    account = create_account(shared_stack, tier="free", credits=10, name="sdk-e2e")
+    email = new_customer(shared_stack, account["account_id"])
     with (
         AstroClient(base_url=shared_server.base_url) as client,
         pytest.raises(astro_sdk.AuthenticationError, match="Invalid e-mail or password"),
@@ -87,7 +67,7 @@ def test_wrong_password_is_an_authentication_error(
 def test_an_api_key_call_reports_balance_and_rate_limit_headers(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, tier="free", credits=7)
+    account = create_account(shared_stack, tier="free", credits=7, name="sdk-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         estimate = client.estimates.create(
             operation="vedic.kundli_matching_batch", params={"records": [{}, {}, {}]}
@@ -107,7 +87,7 @@ def test_an_api_key_call_reports_balance_and_rate_limit_headers(
 def test_a_billable_call_carries_credit_headers(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, credits=5)
+    account = create_account(shared_stack, tier="free", credits=5, name="sdk-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         match = client.vedic.kundli_matching(boy=BOY, girl=GIRL)
         again = client.vedic.kundli_matching(boy=BOY, girl=GIRL)
@@ -131,7 +111,7 @@ def test_an_invalid_api_key_is_an_authentication_error(shared_server: ServerProc
 def test_an_empty_balance_is_insufficient_credits_and_is_not_retried(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, credits=0)
+    account = create_account(shared_stack, tier="free", credits=0, name="sdk-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         with pytest.raises(astro_sdk.InsufficientCreditsError) as caught:
             client.vedic.kundli_matching(boy=BOY, girl=GIRL)
@@ -148,7 +128,7 @@ def test_an_empty_balance_is_insufficient_credits_and_is_not_retried(
 def test_an_operation_above_the_tier_is_permission_denied(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, tier="free", credits=100)
+    account = create_account(shared_stack, tier="free", credits=100, name="sdk-e2e")
     with (
         AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client,
         pytest.raises(astro_sdk.PermissionDeniedError, match="starter") as caught,
@@ -160,7 +140,7 @@ def test_an_operation_above_the_tier_is_permission_denied(
 def test_an_idempotency_key_replays_and_a_different_body_conflicts(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, credits=5)
+    account = create_account(shared_stack, tier="free", credits=5, name="sdk-e2e")
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         first = client.vedic.kundli_matching(boy=BOY, girl=GIRL, idempotency_key="order-1")
         replay = client.vedic.kundli_matching(boy=BOY, girl=GIRL, idempotency_key="order-1")
@@ -178,7 +158,7 @@ def test_the_rate_limit_is_a_rate_limit_error_with_retry_after(
     production_stack: Stack,
 ) -> None:
     server = production_stack.server(extra_env={"ASTRO_RATE_LIMIT_FREE": "2"})
-    account = create_account(production_stack)
+    account = create_account(production_stack, tier="free", credits=10, name="sdk-e2e")
     # A Retry-After beyond the bound raises at once instead of sleeping through the window.
     policy = RetryPolicy(max_retry_after_s=0.5)
     with AstroClient(api_key=account["api_key"], base_url=server.base_url, retry=policy) as c:
@@ -194,8 +174,8 @@ def test_the_rate_limit_is_a_rate_limit_error_with_retry_after(
 async def test_async_client_logs_in_and_calls_an_api_key_route(
     shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    account = create_account(shared_stack, credits=3)
-    email = create_customer(shared_stack, account["account_id"])
+    account = create_account(shared_stack, tier="free", credits=3, name="sdk-e2e")
+    email = new_customer(shared_stack, account["account_id"])
     async with AsyncAstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as c:
         customer = await c.auth.login(email, PASSWORD)
         assert customer.session_token is not None

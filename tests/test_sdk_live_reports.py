@@ -12,28 +12,24 @@ and the S3 server; webhooks to a local HTTPS receiver verified with ``astro_sdk.
 from __future__ import annotations
 
 import io
-import json
 import shutil
-import ssl
 import subprocess
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import trustme
 from PIL import Image
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
 
 import astro_sdk
 from astro_sdk import AstroClient
 from astro_sdk.models.reports import ReportResult
 from astro_sdk.webhooks import verify
-from conftest import ServerProcess, Stack, s3_env
+from tests._support.accounts import create_account, create_customer
+from tests._support.receiver import Inbox, receive
+from tests._support.stack import ServerProcess, Stack, s3_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -48,27 +44,6 @@ BRANDING = {
 PASSWORD = "correct horse battery staple"
 
 
-class Inbox:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.items: list[tuple[bytes, dict[str, str]]] = []
-
-    def handle(self, request: Request) -> Response:
-        with self.lock:
-            self.items.append((request.get_data(), dict(request.headers)))
-        return Response("ok", status=200)
-
-    def wait_for(self, count: int, timeout_s: float) -> list[tuple[bytes, dict[str, str]]]:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            with self.lock:
-                if len(self.items) >= count:
-                    return list(self.items)
-            time.sleep(0.2)
-        with self.lock:
-            return list(self.items)
-
-
 def logo_png() -> bytes:
     """A 64 x 64 logo: a magenta square no report colour uses, to find it in the pixels."""
     image = Image.new("RGB", (64, 64), (230, 20, 200))
@@ -78,39 +53,12 @@ def logo_png() -> bytes:
 
 
 @pytest.fixture
-def ca() -> trustme.CA:
-    return trustme.CA()
-
-
-@pytest.fixture
-def receiver(ca: trustme.CA) -> Iterator[tuple[HTTPServer, Inbox]]:
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ca.issue_cert("localhost").configure_cert(context)
-    server = HTTPServer(host="127.0.0.1", port=0, ssl_context=context, threaded=True)
-    inbox = Inbox()
-    server.expect_request("/hooks", method="POST").respond_with_handler(inbox.handle)
-    server.expect_request("/logo.png", method="GET").respond_with_data(
+def receiver(https_server: HTTPServer) -> tuple[HTTPServer, Inbox]:
+    inbox = receive(https_server, "/hooks", "ok")
+    https_server.expect_request("/logo.png", method="GET").respond_with_data(
         logo_png(), content_type="image/png"
     )
-    server.start()
-    yield server, inbox
-    server.clear()
-    if server.is_running():
-        server.stop()
-
-
-def create_account(stack: Stack, tier: str = "pro", credits: int = 100) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "reports", "--tier", tier, "--credits", str(credits), "--json"
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
-
-
-def create_customer(stack: Stack, account_id: str, email: str) -> None:
-    stack.run_cli(
-        "create-customer", "--account", account_id, "--email", email, "--password", PASSWORD
-    )
+    return https_server, inbox
 
 
 def webhook_endpoint(base_url: str, api_key: str, url: str) -> str:
@@ -158,13 +106,11 @@ def has_logo(data: bytes, tmp_path: Path) -> bool:
 def hooks_stack(
     production_stack: Stack,
     s3_bucket_url: tuple[str, str],
-    ca: trustme.CA,
+    ca_file: Path,
     tmp_path: Path,
 ) -> tuple[Stack, ServerProcess, dict[str, str]]:
     """API (loopback destinations allowed for the receiver) on the S3 server; the worker and
     scheduler environment (trusting the receiver's CA) is returned for the test to start."""
-    ca_file = tmp_path / "ca.pem"
-    ca.cert_pem.write_to_path(str(ca_file))
     env = {
         "ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1",
         "SSL_CERT_FILE": str(ca_file),  # the logo is fetched from the local receiver
@@ -184,8 +130,8 @@ def test_async_report_is_queued_rendered_charged_once_and_announced(
     server, inbox = receiver
     stack.worker(worker_env)
     stack.scheduler(worker_env)
-    account = create_account(stack)
-    other = create_account(stack)
+    account = create_account(stack, tier="pro", credits=100, name="reports")
+    other = create_account(stack, tier="pro", credits=100, name="reports")
     secret = webhook_endpoint(
         api.base_url, account["api_key"], f"https://localhost:{server.port}/hooks"
     )
@@ -265,7 +211,7 @@ def test_a_render_failure_refunds_once_and_sends_report_failed(
     # The worker's "Chromium" exits at once: launching the browser fails for real.
     stack.worker({**worker_env, "ASTRO_CHROMIUM_PATH": "/bin/false"})
     stack.scheduler(worker_env)
-    account = create_account(stack)
+    account = create_account(stack, tier="pro", credits=100, name="reports")
     secret = webhook_endpoint(
         api.base_url, account["api_key"], f"https://localhost:{server.port}/hooks"
     )
@@ -292,14 +238,14 @@ def test_a_render_failure_refunds_once_and_sends_report_failed(
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils")
 def test_sync_report_html_format_and_customer_routes(
-    production_stack: Stack, live_server: ServerProcess, tmp_path: Path
+    shared_stack: Stack, shared_server: ServerProcess, tmp_path: Path
 ) -> None:
-    account = create_account(production_stack)
-    other = create_account(production_stack)
+    account = create_account(shared_stack, tier="pro", credits=100, name="reports")
+    other = create_account(shared_stack, tier="pro", credits=100, name="reports")
     email = f"reports-{account['account_id']}@example.com"
-    create_customer(production_stack, account["account_id"], email)
-    create_customer(production_stack, other["account_id"], f"other-{email}")
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    create_customer(shared_stack, account["account_id"], email)
+    create_customer(shared_stack, other["account_id"], f"other-{email}")
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         result = client.reports.natal_pdf(
             birth_subject=SUBJECT, name="สมชาย ใจดี", locale="th", house_system="W"
         )
@@ -309,7 +255,7 @@ def test_sync_report_html_format_and_customer_routes(
         text = pdf_text(httpx.get(result.pdf_url, timeout=30).content, tmp_path)
         assert "สมชาย ใจดี" in text
         assert "รายงานดวงชะตากำเนิด" in text
-    with AstroClient(base_url=live_server.base_url) as anonymous:
+    with AstroClient(base_url=shared_server.base_url) as anonymous:
         customer = anonymous.auth.login(email, PASSWORD)
         made = customer.customer_reports.create_natal(
             birth_subject=SUBJECT, name="Ann <b>Lee</b>", format="html"
@@ -332,7 +278,7 @@ def test_sync_report_html_format_and_customer_routes(
         for report_id in (made.report_id, result.report_id):
             with pytest.raises(astro_sdk.NotFoundError):
                 intruder.customer_reports.get(report_id)
-    with AstroClient(api_key=account["api_key"], base_url=live_server.base_url) as client:
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         assert client.estimates.create(operation="western.natal").balance == 70
 
 
@@ -343,20 +289,20 @@ def _post(base_url: str, headers: dict[str, str], body: dict[str, Any]) -> httpx
 
 
 def test_refusals_401_402_403_404_and_400_at_the_edges(
-    production_stack: Stack, live_server: ServerProcess
+    shared_stack: Stack, shared_server: ServerProcess
 ) -> None:
-    base = live_server.base_url
+    base = shared_server.base_url
     body: dict[str, Any] = {"birth_subject": SUBJECT, "name": "x" * 120, "format": "html"}
     assert _post(base, {}, body).status_code == 401
-    starter = create_account(production_stack, tier="starter")
+    starter = create_account(shared_stack, tier="starter", credits=100, name="reports")
     refused = _post(base, {"X-API-Key": starter["api_key"]}, body)
     assert refused.status_code == 403
     assert refused.json()["error"] == "forbidden"
-    broke = create_account(production_stack, credits=9)
+    broke = create_account(shared_stack, tier="pro", credits=9, name="reports")
     short = _post(base, {"X-API-Key": broke["api_key"]}, body)
     assert short.status_code == 402
     assert short.json()["error"] == "payment_required"
-    account = create_account(production_stack, credits=30)
+    account = create_account(shared_stack, tier="pro", credits=30, name="reports")
     key = {"X-API-Key": account["api_key"]}
     first = _post(base, {**key, "Idempotency-Key": "edge-120"}, body)  # a name of 120 chars
     assert first.status_code == 200, first.text
@@ -393,7 +339,7 @@ def test_without_chromium_pdf_routes_answer_503_and_readyz_says_so(
 ) -> None:
     stack = stack_factory()  # embedded mode: SQLite, jobs in the API process
     server = stack.server({"ASTRO_CHROMIUM_PATH": str(tmp_path / "no-chromium")})
-    account = create_account(stack)
+    account = create_account(stack, tier="pro", credits=100, name="reports")
     key = {"X-API-Key": account["api_key"]}
     answer = _post(server.base_url, key, {"birth_subject": SUBJECT, "name": "Ann"})
     assert answer.status_code == 503

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from readme_examples import ExampleRunner, code_blocks
 
-from conftest import ServerProcess, Stack
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

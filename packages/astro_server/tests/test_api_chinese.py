@@ -7,13 +7,10 @@ at and past its edge; field-level 400s name the field; 401 without a key, 402 wi
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from _platform_support import key_headers, new_account, running_app, settings_for
-from quart import Quart
+from _platform_support import key_headers, new_account
 from quart.typing import TestClientProtocol as Client
 
 from astro_server.platform.models.accounts import Account
@@ -42,18 +39,6 @@ QIMEN_2024: dict[str, Any] = {
     "longitude": 116.4,
     "timezoneOffsetMinutes": 480,
 }
-
-
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
-    async with running_app(settings) as application:
-        yield application
-
-
-@pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
 
 
 @pytest.fixture

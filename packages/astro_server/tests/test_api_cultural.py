@@ -11,13 +11,10 @@ package and the Government of India's gazetted holidays.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from _platform_support import key_headers, new_account, running_app, settings_for
-from quart import Quart
+from _platform_support import key_headers, new_account
 from quart.typing import TestClientProtocol as Client
 
 from astro_server.platform.auth import credentials
@@ -34,18 +31,6 @@ BEST_BODY: dict[str, Any] = {
     "activity": "store_opening",
     "count": 5,
 }
-
-
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
-    async with running_app(settings) as application:
-        yield application
-
-
-@pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
 
 
 @pytest.fixture

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import date
-from pathlib import Path
 
 import pytest
-from _platform_support import key_headers, new_account, running_app, settings_for
+from _platform_support import key_headers, new_account
 from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
@@ -16,13 +14,6 @@ from astro_calc.horoscope import daily_horoscope
 from astro_server.features.horoscopes import service as horoscopes
 from astro_server.features.horoscopes.models import PublishedHoroscope
 from astro_server.registry import PERIODIC_TASKS
-
-
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
-    async with running_app(settings) as application:
-        yield application
 
 
 @pytest.fixture

@@ -15,14 +15,12 @@ import datetime as dt
 import re
 import shutil
 import subprocess
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from _platform_support import key_headers, new_account, running_app, settings_for
-from quart import Quart
+from _platform_support import key_headers, new_account
 from quart.typing import TestClientProtocol as Client
 
 from astro_calc.hr.narrative import words
@@ -51,18 +49,6 @@ def body(**changes: Any) -> dict[str, Any]:
     }
     base.update(changes)
     return base
-
-
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
-    async with running_app(settings) as application:
-        yield application
-
-
-@pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
 
 
 @pytest.fixture

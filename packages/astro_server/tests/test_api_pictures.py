@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import io
 import xml.etree.ElementTree as ET
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from _platform_support import key_headers, new_account, running_app, settings_for
+from _platform_support import key_headers, new_account
 from PIL import Image
-from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -48,18 +45,6 @@ ROUTES: dict[str, tuple[str, dict[str, Any]]] = {
     "taksa": ("/api/v3/thai/wheel/diagram", {"subject": WESTERN, "language": "th"}),
 }
 PRICES = {"natal": 2, "synastry": 3, "transits": 3, "dial": 2, "vedic": 2, "taksa": 2}
-
-
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
-    async with running_app(settings) as application:
-        yield application
-
-
-@pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
 
 
 @pytest.fixture

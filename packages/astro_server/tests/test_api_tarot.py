@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
-from _platform_support import key_headers, new_account, running_app, settings_for
+from _platform_support import key_headers, new_account
 from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
 from astro_calc.tarot import draw_tarot
-
-
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
-    async with running_app(settings) as application:
-        yield application
 
 
 @pytest.fixture

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
-from _platform_support import key_headers, new_account, running_app, settings_for
-from quart import Quart
+from _platform_support import key_headers, new_account
 from quart.typing import TestClientProtocol as Client
 
 from astro_calc.uranian import (
@@ -39,18 +36,6 @@ BODY: dict[str, Any] = {
     "orb_max": 1.0,
     "timezone": "Europe/Berlin",
 }
-
-
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
-    async with running_app(settings) as application:
-        yield application
-
-
-@pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
 
 
 @pytest.fixture

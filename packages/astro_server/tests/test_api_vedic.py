@@ -8,18 +8,18 @@ errors inside a succeeded job, pricing per record, 401 and 402.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
-from _platform_support import key_headers, new_account, running_app, settings_for
-from quart import Quart
+from _platform_support import key_headers, new_account
 from quart.typing import TestClientProtocol as Client
 
 from astro_calc.vedic import BirthSubject, kundli_match
 from astro_server.platform.models.accounts import Account
+
+# Tests here queue in-process jobs: the app waits for them before it stops.
+pytestmark = pytest.mark.drain_jobs
 
 BOY = {
     "date": "1990-05-17",
@@ -36,19 +36,6 @@ GIRL = {
     "longitude": 72.88,
     "timezoneOffsetMinutes": 330,
 }
-
-
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
-    async with running_app(settings) as application:
-        yield application
-        await application.extensions["astro"].broker.wait_all()
-
-
-@pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
 
 
 async def _poll(client: Client, key: str, job_id: str) -> dict[str, Any]:

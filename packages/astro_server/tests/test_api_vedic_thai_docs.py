@@ -10,14 +10,15 @@ document resolves to a component.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from _platform_support import key_headers, new_account, running_app, settings_for
-from quart import Quart
+from _platform_support import key_headers, new_account
 from quart.typing import TestClientProtocol as Client
+
+# Tests here queue in-process jobs: the app waits for them before it stops.
+pytestmark = pytest.mark.drain_jobs
 
 SUBJECT = {
     "date": "1990-05-17",
@@ -66,19 +67,6 @@ ROUTES = [
     ),
 ]
 ERROR_STATUSES = {"400", "401", "402", "429"}
-
-
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
-    async with running_app(settings) as application:
-        yield application
-        await application.extensions["astro"].broker.wait_all()
-
-
-@pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
 
 
 @pytest.fixture

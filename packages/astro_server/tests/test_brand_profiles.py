@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import trustme
-from _platform_support import new_account, running_app, settings_for
+from _platform_support import new_account, settings_for
 from PIL import Image
 from pytest_httpserver import HTTPServer
 from quart import Quart
@@ -30,6 +30,7 @@ from astro_server.platform.delivery import common as delivery_common
 from astro_server.platform.delivery.http import DeliveryClient
 from astro_server.platform.errors import APIError
 from astro_server.platform.models.files import StoredFile
+from astro_server.settings import Settings
 
 BASE = "/v1/report-brand-profiles"
 PASSWORD = "correct horse battery"
@@ -111,21 +112,20 @@ def logos(ca: trustme.CA) -> Iterator[Logos]:
 
 
 @pytest.fixture
-async def app(database_url: str, tmp_path: Path, ca: trustme.CA) -> AsyncIterator[Quart]:
-    settings = settings_for(database_url, tmp_path, allow_loopback_destinations=True)
-    async with running_app(settings) as application:
-        context = ssl.create_default_context()
-        ca.configure_trust(context)
-        client = DeliveryClient(allow_loopback=True, ssl_context=context)
-        delivery_common.set_client(client)
-        yield application
-        delivery_common.set_client(None)
-        await client.aclose()
+def app_settings(database_url: str, tmp_path: Path) -> Settings:
+    return settings_for(database_url, tmp_path, allow_loopback_destinations=True)
 
 
-@pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
+@pytest.fixture(autouse=True)
+async def delivery_client(app: Quart, ca: trustme.CA) -> AsyncIterator[None]:
+    """The app fetches logos with a client that trusts the test CA."""
+    context = ssl.create_default_context()
+    ca.configure_trust(context)
+    client = DeliveryClient(allow_loopback=True, ssl_context=context)
+    delivery_common.set_client(client)
+    yield
+    delivery_common.set_client(None)
+    await client.aclose()
 
 
 async def login(client: Client, email: str) -> tuple[str, dict[str, str]]:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import zstandard
-from _platform_support import key_headers, new_account, running_app
+from _platform_support import key_headers, new_account
 from quart import Quart
 
 from astro_server.platform.compression import MIN_BYTES, chosen_encoding
@@ -20,9 +19,8 @@ NATAL = {"subject": {"date": "1990-05-01", "time": "07:30", "latitude": 13.75,
 
 
 @pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[Quart]:
-    async with running_app(Settings(data_dir=tmp_path, secret_key="k" * 32)) as application:
-        yield application
+def app_settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path, secret_key="k" * 32)
 
 
 @pytest.mark.parametrize(

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from _platform_support import key_headers, new_account, running_app, settings_for
-from quart import Blueprint, Quart, Response, g
+from quart import Blueprint, Response, g
 from quart.typing import TestClientProtocol as Client
 from werkzeug.datastructures import Headers
 
@@ -17,6 +16,7 @@ from astro_server.platform.auth import accounts, credentials
 from astro_server.platform.auth.guards import require_api_key, require_session
 from astro_server.platform.models.accounts import ApiKey, CustomerSession
 from astro_server.platform.responses import json_response
+from astro_server.settings import Settings
 
 routes = Blueprint("auth_test_routes", __name__)
 
@@ -34,15 +34,13 @@ async def session_route() -> Response:
 
 
 @pytest.fixture
-async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(database_url, tmp_path, login_rate_limit=5)
-    async with running_app(settings, [routes]) as application:
-        yield application
+def app_settings(database_url: str, tmp_path: Path) -> Settings:
+    return settings_for(database_url, tmp_path, login_rate_limit=5)
 
 
 @pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
+def app_blueprints() -> list[Blueprint]:
+    return [routes]
 
 
 async def _customer(account_id: str, email: str = "ana@example.com") -> None:

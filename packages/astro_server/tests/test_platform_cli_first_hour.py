@@ -167,7 +167,7 @@ def test_the_banner_command_works_in_the_shell_that_started_the_server(tmp_path:
     # directory: it creates the account in the server's database.
     import httpx
 
-    from conftest import free_port
+    from tests._support.stack import free_port
 
     port = free_port()
     env = _env(tmp_path, ASTRO_DATA_DIR=str(tmp_path / "data"), PYTHONUNBUFFERED="1")

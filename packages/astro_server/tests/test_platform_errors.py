@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from _platform_support import key_headers, new_account, running_app, settings_for
+from _platform_support import key_headers, new_account, settings_for
 from pydantic import BaseModel, Field
-from quart import Blueprint, Quart, Response
+from quart import Blueprint, Response
 from quart.typing import TestClientProtocol as Client
 from quart_schema import validate_request
 
 from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.responses import json_response
+from astro_server.settings import Settings
 
 routes = Blueprint("errors_test_routes", __name__)
 
@@ -41,20 +41,18 @@ async def limited() -> Response:
 
 
 @pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(
+def app_settings(tmp_path: Path) -> Settings:
+    return settings_for(
         f"sqlite://{tmp_path / 'db.sqlite3'}",
         tmp_path,
         max_body_bytes=8192,
         rate_limits={"free": 3, "starter": 5, "pro": 10, "enterprise": 20},
     )
-    async with running_app(settings, [routes]) as application:
-        yield application
 
 
 @pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
+def app_blueprints() -> list[Blueprint]:
+    return [routes]
 
 
 def _is_error_body(body: dict[str, object], request_id: str, slug: str) -> None:

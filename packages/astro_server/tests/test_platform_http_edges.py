@@ -5,29 +5,21 @@ Quart's test client adds ``text/html`` to any response that has none.)"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from _platform_support import new_account, running_app, settings_for
-from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
 from astro_server.platform.auth import accounts
+from astro_server.settings import Settings
 
 RATE_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")
 
 
 @pytest.fixture
-async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(database_url, tmp_path, login_rate_limit=5)
-    async with running_app(settings) as application:
-        yield application
-
-
-@pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
+def app_settings(database_url: str, tmp_path: Path) -> Settings:
+    return settings_for(database_url, tmp_path, login_rate_limit=5)
 
 
 async def _key_and_session(client: Client) -> tuple[str, str]:

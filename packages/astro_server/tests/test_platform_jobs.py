@@ -8,14 +8,14 @@ route and job kinds are defined here for the tests; the route is priced by the r
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
-from _platform_support import key_headers, new_account, running_app, settings_for
+from _platform_support import key_headers, new_account, settings_for
 from pydantic import BaseModel, Field
 from quart import Blueprint, Quart, Response
 from quart.typing import TestClientProtocol as Client
@@ -31,8 +31,12 @@ from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.billing import LedgerEntry
 from astro_server.platform.models.jobs import Job
 from astro_server.platform.responses import job_accepted
+from astro_server.settings import Settings
 
 routes = Blueprint("jobs_test_routes", __name__)
+# Tests here queue in-process jobs: the app waits for them before it stops.
+pytestmark = pytest.mark.drain_jobs
+
 gate = asyncio.Event()
 
 
@@ -101,19 +105,23 @@ jobs.register_job_kinds(TEST_KINDS.values())
 
 
 @pytest.fixture
-async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
-    global gate
-    gate = asyncio.Event()  # an asyncio.Event belongs to the loop that first waited on it
-    settings = settings_for(database_url, tmp_path, job_lease_s=0.6)
-    async with running_app(settings, [routes]) as application:
-        yield application
-        gate.set()
-        await application.extensions["astro"].broker.wait_all()
+def app_settings(database_url: str, tmp_path: Path) -> Settings:
+    return settings_for(database_url, tmp_path, job_lease_s=0.6)
 
 
 @pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
+def app_blueprints() -> list[Blueprint]:
+    return [routes]
+
+
+@pytest.fixture(autouse=True)
+def fresh_gate(app: Quart) -> Iterator[None]:
+    """A new gate per test (an asyncio.Event belongs to the loop that first waited on it),
+    opened at the end so the app's jobs finish before it stops (``drain_jobs``)."""
+    global gate
+    gate = asyncio.Event()
+    yield
+    gate.set()
 
 
 @pytest.fixture

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from _platform_support import new_account, running_app, settings_for
+from _platform_support import new_account, settings_for
 from quart import Quart
 
 from astro_server.platform import maintenance
@@ -23,9 +22,8 @@ from astro_server.settings import Settings
 
 
 @pytest.fixture
-async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
-    async with running_app(settings_for(database_url, tmp_path)) as application:
-        yield application
+def app_settings(database_url: str, tmp_path: Path) -> Settings:
+    return settings_for(database_url, tmp_path)
 
 
 def test_platform_periodic_tasks_are_registered() -> None:

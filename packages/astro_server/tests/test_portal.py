@@ -7,27 +7,25 @@ The browser tests are in tests/test_e2e_portal.py."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from _platform_support import new_account, running_app, settings_for
+from _platform_support import new_account, settings_for
 from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
 from astro_server.platform.auth import accounts
 from astro_server.platform.models.accounts import CustomerSession
 from astro_server.portal import SESSION_COOKIE, csrf_token_for, i18n
+from astro_server.settings import Settings
 
 PASSWORD = "correct horse battery"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
 @pytest.fixture
-async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(database_url, tmp_path, allow_loopback_destinations=True)
-    async with running_app(settings) as application:
-        yield application
+def app_settings(database_url: str, tmp_path: Path) -> Settings:
+    return settings_for(database_url, tmp_path, allow_loopback_destinations=True)
 
 
 async def customer(email: str) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from _platform_support import new_account, running_app, settings_for
+from _platform_support import new_account, settings_for
 from quart import Quart
 
 import astro_sdk
@@ -27,6 +27,7 @@ from astro_server.platform.auth import accounts
 from astro_server.platform.models.accounts import Customer
 from astro_server.platform.models.audit import AuditEvent
 from astro_server.platform.runtime import Platform
+from astro_server.settings import Settings
 
 SUBJECT = {"date": "1987-11-23", "time": "14:05", "latitude": 13.7563, "longitude": 100.5018}
 OTHER = {"date": "1990-05-14", "time": "06:30", "latitude": 28.61, "longitude": 77.21}
@@ -37,14 +38,12 @@ Maker = Callable[..., Any]
 
 
 @pytest.fixture
-async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(
+def app_settings(database_url: str, tmp_path: Path) -> Settings:
+    return settings_for(
         database_url,
         tmp_path,
         rate_limits={"free": 10_000, "starter": 10_000, "pro": 10_000, "enterprise": 10_000},
     )
-    async with running_app(settings) as application:
-        yield application
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ serves one process), on free loopback ports.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -58,7 +59,7 @@ def test_a_killed_api_process_is_replaced_and_the_port_keeps_answering(tmp_path:
         **os.environ,
         "ASTRO_DATABASE_URL": pg.url,
         "ASTRO_DATA_DIR": str(tmp_path / "var"),
-        "ASTRO_SECRET_KEY": "k" * 32,
+        "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),
         "ASTRO_LOG_LEVEL": "WARNING",
     }
     env.pop("ASTRO_REDIS_URL", None)

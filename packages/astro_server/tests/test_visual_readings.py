@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ import pytest
 from _platform_support import key_headers, new_account, running_app, settings_for
 from _visual_support import astronaut, coffee, encode, grace_hopper, synthetic_hand
 from PIL import Image
-from quart import Quart
 from quart.typing import TestClientProtocol as Client
 
 from astro_server.features.visual.models import VisualUpload
@@ -26,22 +24,18 @@ from astro_server.platform import files
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.billing import LedgerEntry
 from astro_server.platform.models.files import StoredFile
+from astro_server.settings import Settings
+
+# Tests here queue in-process jobs: the app waits for them before it stops.
+pytestmark = pytest.mark.drain_jobs
 
 GRANTS = "/api/v3/visual-readings/uploads"
 READINGS = "/api/v3/visual-readings"
 
 
 @pytest.fixture
-async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
-    settings = settings_for(database_url, tmp_path)
-    async with running_app(settings) as application:
-        yield application
-        await application.extensions["astro"].broker.wait_all()
-
-
-@pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
+def app_settings(database_url: str, tmp_path: Path) -> Settings:
+    return settings_for(database_url, tmp_path)
 
 
 @pytest.fixture

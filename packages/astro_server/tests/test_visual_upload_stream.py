@@ -27,21 +27,21 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from _platform_support import key_headers, new_account, running_app, settings_for
+from _platform_support import key_headers, new_account, settings_for
 from _visual_support import encode, grace_hopper
 from quart import Quart
 
 from astro_server.features.visual.models import VisualUpload
 from astro_server.platform import files
 from astro_server.platform.streaming import HIGH_WATER
+from astro_server.settings import Settings
 
 GRANTS = "/api/v3/visual-readings/uploads"
 
 
 @pytest.fixture
-async def app(database_url: str, tmp_path: Path) -> AsyncIterator[Quart]:
-    async with running_app(settings_for(database_url, tmp_path)) as application:
-        yield application
+def app_settings(database_url: str, tmp_path: Path) -> Settings:
+    return settings_for(database_url, tmp_path)
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import trustme
 from _delivery_support import Receiver, start_receiver, stop_receiver
-from _platform_support import key_headers, new_account, running_app, settings_for
+from _platform_support import key_headers, new_account, settings_for
 from quart import Quart
 from quart.typing import TestClientProtocol as Client
 from standardwebhooks.webhooks import Webhook
@@ -26,6 +26,7 @@ from astro_server.platform.delivery import events
 from astro_server.platform.delivery.retry import utc_now
 from astro_server.platform.delivery.secrets_box import SecretBox
 from astro_server.platform.models.delivery import FeedDelivery, WebhookEndpoint
+from astro_server.settings import Settings
 
 BASE = "/api/v3/webhook-endpoints"
 
@@ -43,19 +44,18 @@ def receiver(ca: trustme.CA) -> Iterator[Receiver]:
 
 
 @pytest.fixture
-async def app(database_url: str, tmp_path: Path, receiver: Receiver) -> AsyncIterator[Quart]:
-    settings = settings_for(database_url, tmp_path, allow_loopback_destinations=True)
-    async with running_app(settings) as application:
-        delivery_client = receiver.client()
-        delivery_common.set_client(delivery_client)
-        yield application
-        delivery_common.set_client(None)
-        await delivery_client.aclose()
+def app_settings(database_url: str, tmp_path: Path) -> Settings:
+    return settings_for(database_url, tmp_path, allow_loopback_destinations=True)
 
 
-@pytest.fixture
-def client(app: Quart) -> Client:
-    return app.test_client()
+@pytest.fixture(autouse=True)
+async def delivery_client(app: Quart, receiver: Receiver) -> AsyncIterator[None]:
+    """The app's deliveries go to the receiver (trusting its CA)."""
+    client = receiver.client()
+    delivery_common.set_client(client)
+    yield
+    delivery_common.set_client(None)
+    await client.aclose()
 
 
 @pytest.fixture

@@ -1,0 +1,1 @@
+"""Support shared by the end-to-end tests (stack, receiver, accounts)."""
