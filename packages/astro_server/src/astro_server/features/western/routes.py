@@ -23,6 +23,7 @@ from astro_calc import western
 from astro_calc.ephemeris import FIRST_YEAR, LAST_YEAR
 from astro_calc.errors import CalcInputError
 from astro_calc.interpretations import Interpretations
+from astro_calc.sensitivity import natal_sensitivity
 from astro_calc.western import (
     ALL_ASPECTS,
     DEFAULT_BODIES,
@@ -64,6 +65,11 @@ from astro_server.features.common.interpretations import (
 )
 from astro_server.features.common.pictures import PictureOptions, picture_response
 from astro_server.features.common.routing import SPAN_TEXT, as_utc, in_ephemeris_span
+from astro_server.features.common.sensitivity import (
+    SensitivityOptions,
+    sensitive_model,
+    with_sensitivity,
+)
 from astro_server.features.common.subject import (
     BirthSubject,
     check_zone,
@@ -140,8 +146,9 @@ class NatalFields(BaseModel):
         return value
 
 
-class NatalRequest(NatalFields, InterpretationOptions):
-    """The natal calculation: the chart's fields plus the interpretation option."""
+class NatalRequest(NatalFields, InterpretationOptions, SensitivityOptions):
+    """The natal calculation: the chart's fields plus the interpretation and birth-time
+    sensitivity options."""
 
 
 class PairFields(BaseModel):
@@ -227,7 +234,7 @@ class ProgressionsResult(msgspec.Struct, frozen=True):
 @blueprint.post("/api/v3/western/natal")
 @require_api_key
 @billable("western.natal", body=NatalRequest, variant=interpretation_variant("western.natal"))
-@document_response(interpreted_model(NatalChart), 200)
+@document_response(sensitive_model(interpreted_model(NatalChart)), 200)
 @tag(TAG)
 @operation_id("westernNatal")
 @names_subject_fields
@@ -236,10 +243,24 @@ async def western_natal(data: NatalRequest) -> Response:
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
     ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
-    the body as it was.
+    the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close
+    each birth-time result is to changing, charged as the ``.sensitivity`` row (+1 credit).
     """
     chart = _natal_chart(data)
-    return respond(chart, data, lambda language, level: natal_items(chart, language, level))
+    found = None
+    if data.sensitivity is not None:
+        found = natal_sensitivity(
+            data.subject.to_calc(),
+            house_system=data.house_system,
+            bodies=data.bodies if data.bodies is not None else DEFAULT_BODIES,
+            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
+        )
+    return respond(
+        chart,
+        data,
+        lambda language, level: natal_items(chart, language, level),
+        lambda body: with_sensitivity(body, found),
+    )
 
 
 @blueprint.post("/api/v3/western/synastry")

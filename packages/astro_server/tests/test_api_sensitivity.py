@@ -1,0 +1,198 @@
+"""The birth-time ``sensitivity`` option (issue 34) on the birth-based routes, its price, and
+``POST /api/v3/western/rectification-window``.
+
+In-process app on SQLite. The ``sensitivity`` object is compared with astro_calc's own
+:mod:`astro_calc.sensitivity` result for the same input (its tests check every crossing by brute
+force at +-1 s and the pillars against lunar-python); here: the option's edges (0 and 720
+accepted, -1 and 721 refused naming ``sensitivity.uncertainty_minutes``), the answer without the
+option byte for byte the bare calculation's, the charge and the estimate from the price table.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from _platform_support import key_headers, new_account, running_app, settings_for
+from quart import Quart
+from quart.typing import TestClientProtocol as Client
+
+from astro_calc import sensitivity
+from astro_calc.western import BirthSubject, natal_chart
+from astro_server.platform.billing.pricing import (
+    OPERATIONS,
+    SENSITIVE_OPERATIONS,
+    SENSITIVITY_EXTRA_CREDITS,
+    variant_of,
+)
+
+SUBJECT: dict[str, Any] = {
+    "date": "1961-07-01",
+    "time": "19:45",
+    "latitude": 52.8333,
+    "longitude": 0.5,
+    "timezone": "Europe/London",
+}
+CALC_SUBJECT = BirthSubject(dt.date(1961, 7, 1), "19:45", 52.8333, 0.5, None, "Europe/London")
+
+
+@pytest.fixture
+async def app(tmp_path: Path) -> AsyncIterator[Quart]:
+    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
+    async with running_app(settings) as application:
+        yield application
+
+
+@pytest.fixture
+def client(app: Quart) -> Client:
+    return app.test_client()
+
+
+@pytest.fixture
+async def key() -> str:
+    _id, api_key = await new_account("free", 1000)
+    return api_key
+
+
+async def _post(client: Client, key: str, path: str, body: dict[str, Any]) -> tuple[int, Any, Any]:
+    response = await client.post(f"/api/v3/{path}", json=body, headers=key_headers(key))
+    return response.status_code, await response.get_json(), response
+
+
+def _plain(value: msgspec.Struct) -> Any:
+    return json.loads(msgspec.json.encode(value))
+
+
+# --- the price table -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", SENSITIVE_OPERATIONS)
+def test_each_sensitive_operation_has_a_row_one_credit_dearer_at_its_tier(name: str) -> None:
+    bare, row = OPERATIONS[name], OPERATIONS[f"{name}.sensitivity"]
+    assert row.tier == bare.tier
+    assert row.credits == bare.credits + SENSITIVITY_EXTRA_CREDITS == bare.credits + 1
+    assert variant_of(name, {"sensitivity": {"uncertainty_minutes": 5}}) == f"{name}.sensitivity"
+    assert variant_of(name, {"sensitivity": None}) == name
+
+
+def test_interpretations_and_sensitivity_add_up() -> None:
+    for level in ("summary", "full"):
+        interpreted = OPERATIONS[f"western.natal.interpretations_{level}"]
+        both = OPERATIONS[f"western.natal.interpretations_{level}.sensitivity"]
+        assert both.tier == interpreted.tier == "pro"
+        assert both.credits == interpreted.credits + 1
+        assert (
+            variant_of("western.natal", {"interpretations": level, "sensitivity": {}})
+            == f"western.natal.interpretations_{level}.sensitivity"
+        )
+    # An operation without the option is priced as itself.
+    assert variant_of("tarot.draw", {"sensitivity": {}}) == "tarot.draw"
+
+
+@pytest.mark.parametrize("value", [True, 30, "30", ["x"]])
+def test_a_sensitivity_that_is_not_an_object_names_the_field(value: object) -> None:
+    from astro_server.platform.errors import APIError
+
+    with pytest.raises(APIError) as err:
+        variant_of("western.natal", {"sensitivity": value})
+    assert err.value.status == 400
+    assert err.value.details[0]["field"] == "params.sensitivity"  # type: ignore[index]
+
+
+# --- Western natal -------------------------------------------------------------------------------
+
+
+async def test_natal_without_the_option_is_the_bare_chart_byte_for_byte(
+    client: Client, key: str
+) -> None:
+    status, _body, response = await _post(client, key, "western/natal", {"subject": SUBJECT})
+    assert status == 200
+    assert await response.get_data() == msgspec.json.encode(natal_chart(CALC_SUBJECT))
+    assert response.headers["X-Credits-Charged"] == "1"
+
+
+@pytest.mark.parametrize("minutes", [0, 720, 37.5])
+async def test_natal_sensitivity_is_astro_calcs_and_costs_one_more(
+    client: Client, key: str, minutes: float
+) -> None:
+    body = {"subject": SUBJECT, "sensitivity": {"uncertainty_minutes": minutes}}
+    status, answer, response = await _post(client, key, "western/natal", body)
+    assert status == 200, answer
+    expected = sensitivity.natal_sensitivity(CALC_SUBJECT, uncertainty_minutes=minutes)
+    assert answer["sensitivity"] == _plain(expected)
+    assert answer["sensitivity"]["uncertainty_minutes"] == minutes
+    # The chart itself is unchanged by the option.
+    assert {k: v for k, v in answer.items() if k != "sensitivity"} == _plain(
+        natal_chart(CALC_SUBJECT)
+    )
+    assert response.headers["X-Credits-Charged"] == "2"
+    items = {item["result"]: item for item in answer["sensitivity"]["items"]}
+    assert "ascendant.sign" in items
+    if minutes == 720:  # the ascendant changes sign within 12 hours either side
+        assert "ascendant.sign" in answer["sensitivity"]["uncertain"]
+
+
+async def test_natal_sensitivity_with_interpretations_is_the_combined_row(
+    client: Client,
+) -> None:
+    _id, pro = await new_account("pro", 100)
+    body = {"subject": SUBJECT, "interpretations": "summary", "sensitivity": {}}
+    status, answer, response = await _post(client, pro, "western/natal", body)
+    assert status == 200, answer
+    assert answer["interpretations"]["level"] == "summary"
+    assert answer["sensitivity"]["uncertainty_minutes"] == 0
+    assert response.headers["X-Credits-Charged"] == str(
+        OPERATIONS["western.natal.interpretations_summary.sensitivity"].credits
+    )
+    assert response.headers["X-Credits-Charged"] == "3"
+
+
+@pytest.mark.parametrize("minutes", [-1, 721, "ten"])
+async def test_natal_uncertainty_outside_0_720_names_the_field(
+    client: Client, key: str, minutes: object
+) -> None:
+    body = {"subject": SUBJECT, "sensitivity": {"uncertainty_minutes": minutes}}
+    status, answer, _response = await _post(client, key, "western/natal", body)
+    assert status == 400
+    assert [d["field"] for d in answer["details"]] == ["sensitivity.uncertainty_minutes"]
+
+
+async def test_estimates_price_the_option(client: Client, key: str) -> None:
+    for params, operation, credits in (
+        ({"subject": SUBJECT}, "western.natal", 1),
+        (
+            {"subject": SUBJECT, "sensitivity": {"uncertainty_minutes": 30}},
+            "western.natal.sensitivity",
+            2,
+        ),
+        (
+            {"subject": SUBJECT, "interpretations": "full", "sensitivity": {}},
+            "western.natal.interpretations_full.sensitivity",
+            4,
+        ),
+    ):
+        status, answer, _response = await _post(
+            client, key, "estimates", {"operation": "western.natal", "params": params}
+        )
+        assert status == 200, answer
+        assert (answer["operation"], answer["estimated_credits"]) == (operation, credits)
+
+
+async def test_the_option_is_documented(client: Client) -> None:
+    doc = await (await client.get("/openapi.json")).get_json()
+    op = doc["paths"]["/api/v3/western/natal"]["post"]
+    schema = op["responses"]["200"]["content"]["application/json"]["schema"]
+    if "$ref" in schema:
+        schema = doc["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    assert "sensitivity" in schema["properties"]
+    assert "interpretations" in schema["properties"]
+    assert "Sensitivity" in doc["components"]["schemas"]
+    request = op["requestBody"]["content"]["application/json"]["schema"]
+    if "$ref" in request:
+        request = doc["components"]["schemas"][request["$ref"].rsplit("/", 1)[1]]
+    assert "sensitivity" in request["properties"]
