@@ -196,3 +196,84 @@ async def test_the_option_is_documented(client: Client) -> None:
     if "$ref" in request:
         request = doc["components"]["schemas"][request["$ref"].rsplit("/", 1)[1]]
     assert "sensitivity" in request["properties"]
+
+
+# --- BaZi, Saju, Qi Men --------------------------------------------------------------------------
+
+BIRTH: dict[str, Any] = {
+    "date": "1990-05-15",
+    "time": "10:47",
+    "latitude": 39.9042,
+    "longitude": 116.4074,
+    "timezone": "Asia/Shanghai",
+}
+SEOUL: dict[str, Any] = {
+    "date": "1988-02-04",
+    "time": "23:20",
+    "latitude": 37.5665,
+    "longitude": 126.978,
+    "timezone": "Asia/Seoul",
+}
+
+
+def _calc_chinese(path: str, minutes: float) -> sensitivity.Sensitivity:
+    if path == "chinese/bazi":
+        return sensitivity.bazi_sensitivity(
+            dt.date(1990, 5, 15), dt.time(10, 47), latitude=39.9042, longitude=116.4074,
+            timezone_name="Asia/Shanghai", uncertainty_minutes=minutes,
+        )  # fmt: skip
+    if path == "korean/saju":
+        return sensitivity.saju_sensitivity(
+            dt.date(1988, 2, 4), dt.time(23, 20), latitude=37.5665, longitude=126.978,
+            timezone_name="Asia/Seoul", uncertainty_minutes=minutes,
+        )  # fmt: skip
+    return sensitivity.qimen_sensitivity(
+        dt.date(1990, 5, 15), dt.time(10, 47), latitude=39.9042, longitude=116.4074,
+        offset_minutes=480, uncertainty_minutes=minutes,
+    )  # fmt: skip
+
+
+CHINESE = [("chinese/bazi", BIRTH), ("korean/saju", SEOUL), ("chinese/qimen", BIRTH)]
+
+
+@pytest.mark.parametrize(("path", "subject"), CHINESE)
+async def test_chinese_routes_without_the_option_are_unchanged_and_cost_one(
+    client: Client, key: str, path: str, subject: dict[str, Any]
+) -> None:
+    status, answer, response = await _post(client, key, path, {"subject": subject})
+    assert status == 200, answer
+    assert "sensitivity" not in answer
+    assert b'"sensitivity"' not in await response.get_data()
+    assert response.headers["X-Credits-Charged"] == "1"
+
+
+@pytest.mark.parametrize(("path", "subject"), CHINESE)
+@pytest.mark.parametrize("minutes", [0, 720])
+async def test_chinese_sensitivity_is_astro_calcs_and_costs_one_more(
+    client: Client, key: str, path: str, subject: dict[str, Any], minutes: float
+) -> None:
+    bare_status, bare, _r = await _post(client, key, path, {"subject": subject})
+    body = {"subject": subject, "sensitivity": {"uncertainty_minutes": minutes}}
+    status, answer, response = await _post(client, key, path, body)
+    assert (bare_status, status) == (200, 200), answer
+    assert answer["sensitivity"] == _plain(_calc_chinese(path, minutes))
+    assert {k: v for k, v in answer.items() if k != "sensitivity"} == bare
+    assert response.headers["X-Credits-Charged"] == "2"
+    results = {item["result"] for item in answer["sensitivity"]["items"]}
+    if path == "chinese/qimen":
+        assert results == {"qimen.ju"}
+    else:
+        assert {"pillar.hour", "pillar.day", "pillar.month"} <= results
+        if minutes == 720:  # twelve hours either side always changes the hour pillar
+            assert "pillar.hour" in answer["sensitivity"]["uncertain"]
+
+
+@pytest.mark.parametrize(("path", "subject"), CHINESE)
+@pytest.mark.parametrize("minutes", [-1, 721])
+async def test_chinese_uncertainty_outside_0_720_names_the_field(
+    client: Client, key: str, path: str, subject: dict[str, Any], minutes: float
+) -> None:
+    body = {"subject": subject, "sensitivity": {"uncertainty_minutes": minutes}}
+    status, answer, _response = await _post(client, key, path, body)
+    assert status == 400
+    assert [d["field"] for d in answer["details"]] == ["sensitivity.uncertainty_minutes"]

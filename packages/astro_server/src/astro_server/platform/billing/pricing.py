@@ -213,7 +213,12 @@ OPERATIONS: dict[str, Operation] = {
 
 
 #: The birth-based calculations that offer the ``sensitivity`` option (issue 34).
-SENSITIVE_OPERATIONS: tuple[str, ...] = ("western.natal",)
+SENSITIVE_OPERATIONS: tuple[str, ...] = (
+    "western.natal",
+    "chinese.bazi",
+    "korean.saju",
+    "chinese.qimen",
+)
 OPERATIONS.update(_sensitivity_rows(OPERATIONS, SENSITIVE_OPERATIONS))
 
 
