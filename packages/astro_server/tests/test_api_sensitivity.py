@@ -277,3 +277,74 @@ async def test_chinese_uncertainty_outside_0_720_names_the_field(
     status, answer, _response = await _post(client, key, path, body)
     assert status == 400
     assert [d["field"] for d in answer["details"]] == ["sensitivity.uncertainty_minutes"]
+
+
+# --- rectification window ------------------------------------------------------------------------
+
+WINDOW: dict[str, Any] = {
+    "date": "1961-07-01",
+    "latitude": 52.8333,
+    "longitude": 0.5,
+    "timezone": "Europe/London",
+    "start_time": "18:00",
+    "end_time": "22:00",
+}
+
+
+async def test_rectification_window_is_astro_calcs_and_priced(client: Client, key: str) -> None:
+    status, answer, response = await _post(client, key, "western/rectification-window", WINDOW)
+    assert status == 200, answer
+    expected = sensitivity.rectification_window(
+        dt.date(1961, 7, 1), dt.time(18), dt.time(22), latitude=52.8333, longitude=0.5,
+        timezone_name="Europe/London",
+    )  # fmt: skip
+    assert answer == _plain(expected)
+    results = {event["result"] for event in answer["events"]}
+    # Four hours always cross an ascendant sign and two Chinese double hours.
+    assert "ascendant.sign" in results
+    assert sum(event["result"] == "pillar.hour" for event in answer["events"]) == 2
+    assert [e["at"] for e in answer["events"]] == sorted(e["at"] for e in answer["events"])
+    assert response.headers["X-Credits-Charged"] == str(
+        OPERATIONS["western.rectification_window"].credits
+    )
+
+
+async def test_rectification_window_of_a_full_day_wraps_to_the_next(
+    client: Client, key: str
+) -> None:
+    body = {**WINDOW, "start_time": "06:30", "end_time": "06:30", "ayanamsa": "raman"}
+    status, answer, _response = await _post(client, key, "western/rectification-window", body)
+    assert status == 200, answer
+    start = dt.datetime.fromisoformat(answer["start_utc"])
+    end = dt.datetime.fromisoformat(answer["end_utc"])
+    assert end - start == dt.timedelta(hours=24)
+    assert sum(event["result"] == "pillar.hour" for event in answer["events"]) == 12
+
+
+@pytest.mark.parametrize(
+    ("override", "field"),
+    [
+        ({"start_time": "24:00"}, "start_time"),
+        ({"end_time": "7pm"}, "end_time"),
+        ({"latitude": 91}, "latitude"),
+        ({"longitude": -181}, "longitude"),
+        ({"ayanamsa": "tropical"}, "ayanamsa"),
+        ({"timezone": "Mars/Olympus"}, "timezone"),
+        ({"timezoneOffsetMinutes": 1081}, "timezoneOffsetMinutes"),
+    ],
+)
+async def test_rectification_window_limits_name_the_field(
+    client: Client, key: str, override: dict[str, Any], field: str
+) -> None:
+    body = {**WINDOW, **override}
+    status, answer, _response = await _post(client, key, "western/rectification-window", body)
+    assert status == 400
+    assert [d["field"] for d in answer["details"]] == [field]
+
+
+async def test_rectification_window_is_documented_under_western(client: Client) -> None:
+    doc = await (await client.get("/openapi.json")).get_json()
+    op = doc["paths"]["/api/v3/western/rectification-window"]["post"]
+    assert op["tags"] == ["Western"]
+    assert op["operationId"] == "westernRectificationWindow"
+    assert "402" in op["responses"]

@@ -113,6 +113,11 @@ OPERATIONS: dict[str, Operation] = {
     "western.transits": Operation(
         tier="free", credits=2, description="Transits over a range of up to a year"
     ),
+    "western.rectification_window": Operation(
+        tier="free",
+        credits=2,
+        description="Rectification window: sign, pada and hour-pillar changes within 24 hours",
+    ),
     "uranian.chart": Operation(
         tier="free", credits=2, description="Uranian chart with interpreted planetary pictures"
     ),
