@@ -15,12 +15,11 @@ from typing import Any
 
 import httpx
 import msgspec
-import pydantic
 import pytest
 
 from astro_calc import sensitivity
 from astro_calc.western import BirthSubject
-from astro_sdk import AstroClient, AsyncAstroClient
+from astro_sdk import AstroClient, AsyncAstroClient, RequestValidationError
 from conftest import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -55,8 +54,9 @@ def test_natal_sensitivity_and_rectification_through_the_sdk(
             date="1961-07-01", latitude=52.83, longitude=0.5, timezone="Europe/London",
             start_time="18:00", end_time="22:00",
         )  # fmt: skip
-        with pytest.raises(pydantic.ValidationError):  # refused before sending
+        with pytest.raises(RequestValidationError) as refused:  # refused before sending
             client.western.natal(subject=SUBJECT, sensitivity={"uncertainty_minutes": 721})
+    assert [d["field"] for d in refused.value.details] == ["sensitivity.uncertainty_minutes"]
     assert bare.sensitivity is None
     assert "sensitivity" not in bare.api_response.http_response.json()
     assert bare.api_response.credits_charged == 1
