@@ -348,3 +348,46 @@ async def test_rectification_window_is_documented_under_western(client: Client) 
     assert op["tags"] == ["Western"]
     assert op["operationId"] == "westernRectificationWindow"
     assert "402" in op["responses"]
+
+
+# --- Vedic chart ---------------------------------------------------------------------------------
+
+VEDIC: dict[str, Any] = {
+    "date": "1985-07-21",
+    "time": "14:35",
+    "latitude": 13.08,
+    "longitude": 80.27,
+    "timezoneOffsetMinutes": 330,
+}
+
+
+@pytest.mark.parametrize("minutes", [0, 720])
+async def test_vedic_sensitivity_is_astro_calcs_and_costs_one_more(
+    client: Client, key: str, minutes: float
+) -> None:
+    from astro_calc.vedic import BirthSubject as VedicSubject
+
+    status, bare, bare_response = await _post(client, key, "vedic/chart", {"subject": VEDIC})
+    assert status == 200
+    assert "sensitivity" not in bare
+    assert bare_response.headers["X-Credits-Charged"] == "1"
+    body = {"subject": VEDIC, "sensitivity": {"uncertainty_minutes": minutes}}
+    status, answer, response = await _post(client, key, "vedic/chart", body)
+    assert status == 200, answer
+    expected = sensitivity.vedic_sensitivity(
+        VedicSubject(dt.date(1985, 7, 21), "14:35", 13.08, 80.27, 330),
+        uncertainty_minutes=minutes,
+    )
+    assert answer["sensitivity"] == _plain(expected)
+    assert {k: v for k, v in answer.items() if k != "sensitivity"} == bare
+    assert response.headers["X-Credits-Charged"] == "2"
+
+
+@pytest.mark.parametrize("minutes", [-1, 721])
+async def test_vedic_uncertainty_outside_0_720_names_the_field(
+    client: Client, key: str, minutes: float
+) -> None:
+    body = {"subject": VEDIC, "sensitivity": {"uncertainty_minutes": minutes}}
+    status, answer, _response = await _post(client, key, "vedic/chart", body)
+    assert status == 400
+    assert [d["field"] for d in answer["details"]] == ["sensitivity.uncertainty_minutes"]

@@ -221,6 +221,7 @@ OPERATIONS: dict[str, Operation] = {
 SENSITIVE_OPERATIONS: tuple[str, ...] = (
     "western.natal",
     "chinese.bazi",
+    "vedic.chart",
     "korean.saju",
     "chinese.qimen",
 )
