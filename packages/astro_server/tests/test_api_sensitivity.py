@@ -391,3 +391,54 @@ async def test_vedic_uncertainty_outside_0_720_names_the_field(
     status, answer, _response = await _post(client, key, "vedic/chart", body)
     assert status == 400
     assert [d["field"] for d in answer["details"]] == ["sensitivity.uncertainty_minutes"]
+
+
+# --- Thai Taksa wheel (the Thai birth day) -------------------------------------------------------
+
+THAI: dict[str, Any] = {  # a Wednesday, ten minutes before Wednesday night begins (18:00)
+    "date": "2024-05-15",
+    "time": "17:50",
+    "latitude": 13.75,
+    "longitude": 100.5,
+    "timezone": "Asia/Bangkok",
+}
+
+
+@pytest.mark.parametrize("minutes", [0, 720])
+async def test_thai_wheel_sensitivity_is_astro_calcs_and_costs_one_more(
+    client: Client, key: str, minutes: float
+) -> None:
+    from astro_calc.time import resolve
+
+    status, bare, bare_response = await _post(client, key, "thai/wheel", {"subject": THAI})
+    assert status == 200
+    assert "sensitivity" not in bare
+    assert bare_response.headers["X-Credits-Charged"] == "1"
+    body = {"subject": THAI, "sensitivity": {"uncertainty_minutes": minutes}}
+    status, answer, response = await _post(client, key, "thai/wheel", body)
+    assert status == 200, answer
+    resolved = resolve(
+        dt.date(2024, 5, 15), dt.time(17, 50), latitude=13.75, longitude=100.5,
+        timezone_name="Asia/Bangkok",
+    )  # fmt: skip
+    expected = sensitivity.thai_sensitivity(resolved, uncertainty_minutes=minutes)
+    assert answer["sensitivity"] == _plain(expected)
+    assert {k: v for k, v in answer.items() if k != "sensitivity"} == bare
+    assert response.headers["X-Credits-Charged"] == "2"
+    # Wednesday night begins at 18:00 local: the birth day changes ten minutes after the birth.
+    changes = [
+        item["changes_after"]
+        for item in answer["sensitivity"]["items"]
+        if item["changes_after"] is not None
+    ]
+    assert any(change["minutes"] == pytest.approx(10, abs=1 / 60) for change in changes)
+
+
+@pytest.mark.parametrize("minutes", [-1, 721])
+async def test_thai_uncertainty_outside_0_720_names_the_field(
+    client: Client, key: str, minutes: float
+) -> None:
+    body = {"subject": THAI, "sensitivity": {"uncertainty_minutes": minutes}}
+    status, answer, _response = await _post(client, key, "thai/wheel", body)
+    assert status == 400
+    assert [d["field"] for d in answer["details"]] == ["sensitivity.uncertainty_minutes"]

@@ -222,6 +222,7 @@ SENSITIVE_OPERATIONS: tuple[str, ...] = (
     "western.natal",
     "chinese.bazi",
     "vedic.chart",
+    "thai.wheel",
     "korean.saju",
     "chinese.qimen",
 )
