@@ -442,3 +442,57 @@ async def test_thai_uncertainty_outside_0_720_names_the_field(
     status, answer, _response = await _post(client, key, "thai/wheel", body)
     assert status == 400
     assert [d["field"] for d in answer["details"]] == ["sensitivity.uncertainty_minutes"]
+
+
+# --- Uranian chart -------------------------------------------------------------------------------
+
+URANIAN: dict[str, Any] = {
+    "birth_date": "1879-03-14",
+    "birth_time": "11:30",
+    "birth_lat": 48.4,
+    "birth_lon": 10.0,
+    "birth_place": "Ulm",
+    "timezoneOffsetMinutes": 40,
+}
+
+
+@pytest.mark.parametrize("minutes", [0, 720])
+async def test_uranian_chart_sensitivity_is_astro_calcs_and_costs_one_more(
+    client: Client, key: str, minutes: float
+) -> None:
+    status, bare, bare_response = await _post(client, key, "uranian/chart", URANIAN)
+    assert status == 200
+    assert "sensitivity" not in bare
+    assert bare_response.headers["X-Credits-Charged"] == "2"
+    body = {**URANIAN, "sensitivity": {"uncertainty_minutes": minutes}}
+    status, answer, response = await _post(client, key, "uranian/chart", body)
+    assert status == 200, answer
+    expected = sensitivity.uranian_sensitivity(
+        dt.date(1879, 3, 14), "11:30", 48.4, 10.0, timezone_offset_minutes=40,
+        uncertainty_minutes=minutes,
+    )  # fmt: skip
+    assert answer["sensitivity"] == _plain(expected)
+    assert answer["sensitivity"]["items"]
+    rest = {k: v for k, v in answer.items() if k != "sensitivity"}
+    for chart in (rest, bare):
+        del chart["meta"]["computed_at"]  # the clock reading, the one field that moves
+    assert rest == bare
+    assert response.headers["X-Credits-Charged"] == "3"
+
+
+@pytest.mark.parametrize("minutes", [-1, 721])
+async def test_uranian_uncertainty_outside_0_720_names_the_field(
+    client: Client, key: str, minutes: float
+) -> None:
+    body = {**URANIAN, "sensitivity": {"uncertainty_minutes": minutes}}
+    status, answer, _response = await _post(client, key, "uranian/chart", body)
+    assert status == 400
+    assert [d["field"] for d in answer["details"]] == ["sensitivity.uncertainty_minutes"]
+
+
+async def test_the_midpoints_route_does_not_take_the_option(client: Client, key: str) -> None:
+    body = {**URANIAN, "sensitivity": {"uncertainty_minutes": 5}}
+    status, answer, response = await _post(client, key, "uranian/midpoints", body)
+    assert status == 200
+    assert "sensitivity" not in answer
+    assert response.headers["X-Credits-Charged"] == "1"

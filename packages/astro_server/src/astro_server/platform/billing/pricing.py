@@ -223,6 +223,7 @@ SENSITIVE_OPERATIONS: tuple[str, ...] = (
     "chinese.bazi",
     "vedic.chart",
     "thai.wheel",
+    "uranian.chart",
     "korean.saju",
     "chinese.qimen",
 )
