@@ -118,3 +118,57 @@ async def test_chinese_sensitivity_through_the_async_sdk(
     }
     assert plain.sensitivity is None
     assert plain.api_response.credits_charged == 1
+
+
+def test_vedic_thai_uranian_sensitivity_through_the_sdk(
+    shared_stack: Stack, shared_server: ServerProcess
+) -> None:
+    from astro_calc.time import resolve
+    from astro_calc.vedic import BirthSubject as VedicSubject
+
+    account = _account(shared_stack, credits=30)
+    vedic_subject = {"date": "1985-07-21", "time": "14:35", "latitude": 13.08,
+                     "longitude": 80.27, "timezoneOffsetMinutes": 330}  # fmt: skip
+    thai_subject = {"date": "2024-05-15", "time": "17:50", "latitude": 13.75,
+                    "longitude": 100.5, "timezone": "Asia/Bangkok"}  # fmt: skip
+    option = {"uncertainty_minutes": 30}
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
+        vedic = client.vedic.chart(subject=vedic_subject, sensitivity=option)
+        thai = client.thai.wheel(subject=thai_subject, sensitivity=option)
+        uranian = client.uranian.chart(
+            birth_date="1879-03-14", birth_time="11:30", birth_lat=48.4, birth_lon=10.0,
+            birth_place="Ulm", timezone_offset_minutes=40, sensitivity=option,
+        )  # fmt: skip
+    expected = {
+        "vedic": sensitivity.vedic_sensitivity(
+            VedicSubject(dt.date(1985, 7, 21), "14:35", 13.08, 80.27, 330),
+            uncertainty_minutes=30,
+        ),
+        "thai": sensitivity.thai_sensitivity(
+            resolve(
+                dt.date(2024, 5, 15),
+                dt.time(17, 50),
+                latitude=13.75,
+                longitude=100.5,
+                timezone_name="Asia/Bangkok",
+            ),
+            uncertainty_minutes=30,
+        ),
+        "uranian": sensitivity.uranian_sensitivity(
+            dt.date(1879, 3, 14),
+            "11:30",
+            48.4,
+            10.0,
+            timezone_offset_minutes=40,
+            uncertainty_minutes=30,
+        ),
+    }
+    prices = {"vedic": 2, "thai": 2, "uranian": 3}
+    for name, result in (("vedic", vedic), ("thai", thai), ("uranian", uranian)):
+        assert result.sensitivity is not None, name
+        body = result.api_response.http_response.json()
+        assert body["sensitivity"] == _plain(expected[name]), name
+        assert result.api_response.credits_charged == prices[name], name
+    # The Thai birth day changes at 18:00, ten minutes after the birth: not certain within 30.
+    assert thai.sensitivity is not None
+    assert thai.sensitivity.uncertain
