@@ -16,6 +16,14 @@ from astro_sdk.models.jobs import (
     JobListQuery,
     JobPage,
 )
+from astro_sdk.models.sensitivity import (
+    RectificationEvent,
+    RectificationWindow,
+    Sensitivity,
+    SensitivityItem,
+    SensitivityOption,
+    TimeChange,
+)
 
 __all__ = [
     "AsyncJobHandle",
@@ -32,7 +40,13 @@ __all__ = [
     "JobPage",
     "LoginRequest",
     "LogoutResult",
+    "RectificationEvent",
+    "RectificationWindow",
     "RequestModel",
     "ResponseModel",
+    "Sensitivity",
+    "SensitivityItem",
+    "SensitivityOption",
     "Session",
+    "TimeChange",
 ]

@@ -24,6 +24,7 @@ from astro_sdk.models.profiles import (
     SubjectOrReference,
     SubjectShape,
 )
+from astro_sdk.models.sensitivity import Sensitivity, SensitivityOptions
 
 __all__ = [
     "AnnualPillar",
@@ -144,7 +145,7 @@ class LuckOptions(RequestModel):
         return value
 
 
-class BaziRequest(LuckOptions):
+class BaziRequest(LuckOptions, SensitivityOptions):
     subject: ChineseBirthSubjectOrReference
     day_boundary: DayBoundary = "zi"
     """``zi``: the day changes at 23:00 (default); ``midnight``: at 00:00."""
@@ -152,7 +153,7 @@ class BaziRequest(LuckOptions):
     """The time deciding day and hour: civil ``clock``, local ``mean`` or ``true`` solar time."""
 
 
-class QimenRequest(RequestModel):
+class QimenRequest(SensitivityOptions):
     subject: ChineseBirthSubjectOrReference
     method: QimenMethod = "chai_bu"
     day_boundary: DayBoundary = "zi"
@@ -420,6 +421,8 @@ class BaziResult(ResponseModel):
 
     chart: BaziChart
     readings: list[Reading]
+    sensitivity: Sensitivity | None = None
+    """The pillars' birth-time sensitivity, when asked for (``None`` without the option)."""
 
 
 # --- Qi Men Dun Jia ------------------------------------------------------------------------------
@@ -489,6 +492,8 @@ class QimenResult(ResponseModel):
 
     moment: BirthMoment
     chart: QimenChart
+    sensitivity: Sensitivity | None = None
+    """The ju's birth-time sensitivity, when asked for (``None`` without the option)."""
 
 
 # --- calendar ------------------------------------------------------------------------------------

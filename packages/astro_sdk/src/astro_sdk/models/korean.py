@@ -16,13 +16,14 @@ from astro_sdk.models.chinese import (
     LuckOptions,
     Reading,
 )
+from astro_sdk.models.sensitivity import Sensitivity, SensitivityOptions
 
 __all__ = ["HourBasis", "SajuChart", "SajuRequest", "SajuResult"]
 
 HourBasis = Literal["korean_almanac", "clock", "mean", "true"]
 
 
-class SajuRequest(LuckOptions):
+class SajuRequest(LuckOptions, SensitivityOptions):
     subject: ChineseBirthSubjectOrReference
     hour_basis: HourBasis = "korean_almanac"
     """``korean_almanac``: the double hours on the 127.5 deg E meridian (default)."""
@@ -47,3 +48,5 @@ class SajuResult(ResponseModel):
 
     chart: SajuChart
     readings: list[Reading]
+    sensitivity: Sensitivity | None = None
+    """The pillars' birth-time sensitivity, when asked for (``None`` without the option)."""

@@ -20,6 +20,7 @@ from astro_sdk.models.profiles import (
     SubjectOrReference,
     SubjectShape,
 )
+from astro_sdk.models.sensitivity import Sensitivity, SensitivityOptions
 
 __all__ = [
     "AuspiciousDay",
@@ -121,7 +122,7 @@ ThaiBirthSubjectOrReference = Annotated[
 """A ThaiBirthSubject or ``{"profile_id": "prof_..."}`` (a stored client profile's birth)."""
 
 
-class ThaiWheelRequest(RequestModel):
+class ThaiWheelRequest(SensitivityOptions):
     subject: ThaiBirthSubjectOrReference
     on_date: dt.date | None = None
     """Adds the moving (yearly) Taksa for the completed age on that date."""
@@ -329,6 +330,8 @@ class ThaiWheel(ResponseModel):
     offset_minutes: int
     timezone: str | None
     wheel: TaksaWheel
+    sensitivity: Sensitivity | None = None
+    """The birth weekday's and Taksa planet's birth-time sensitivity, when asked for."""
 
 
 # --- auspicious times ----------------------------------------------------------------------------

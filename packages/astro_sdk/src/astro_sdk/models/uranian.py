@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models.sensitivity import Sensitivity, SensitivityOptions
 
 __all__ = [
     "Midpoint",
@@ -85,6 +86,12 @@ class UranianChart(ResponseModel):
     positions: list[UranianPosition]
     midpoints: list[Midpoint]
     planetary_pictures: list[PlanetaryPicture]
+    sensitivity: Sensitivity | None = None
+    """The personal points' pictures' birth-time sensitivity, when asked for."""
+
+
+class UranianSensitiveChartRequest(UranianChartRequest, SensitivityOptions):
+    """The chart request plus the birth-time sensitivity option (the chart route only)."""
 
 
 class UranianMidpoints(ResponseModel):

@@ -23,6 +23,7 @@ from astro_sdk.models.profiles import (
     SubjectOrReference,
     SubjectShape,
 )
+from astro_sdk.models.sensitivity import Sensitivity, SensitivityOptions
 
 __all__ = [
     "Ayanamsa",
@@ -88,7 +89,7 @@ BirthSubjectOrReference = Annotated[
 """A BirthSubject or ``{"profile_id": "prof_..."}`` (a stored client profile's birth)."""
 
 
-class VedicChartRequest(InterpretationOptions):
+class VedicChartRequest(InterpretationOptions, SensitivityOptions):
     subject: BirthSubjectOrReference
     node: Literal["mean", "true"] = "mean"
     house_system: str = Field(default="W", pattern=r"^[PKWEORCBAMTX]$")
@@ -420,9 +421,11 @@ class VedicRemedies(ResponseModel):
 
 
 class InterpretedVedicChart(VedicChart):
-    """VedicChart with the ``interpretations`` asked for (``None`` without the option)."""
+    """VedicChart with the ``interpretations`` and ``sensitivity`` asked for (``None`` without
+    the option)."""
 
     interpretations: Interpretations | None = None
+    sensitivity: Sensitivity | None = None
 
 
 class InterpretedVedicKundliMatch(VedicKundliMatch):

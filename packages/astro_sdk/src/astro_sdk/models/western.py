@@ -20,6 +20,7 @@ from astro_sdk.models.profiles import (
     SubjectOrReference,
     SubjectShape,
 )
+from astro_sdk.models.sensitivity import Sensitivity, SensitivityOptions
 
 __all__ = [
     "AnglePoint",
@@ -118,8 +119,9 @@ class NatalFields(RequestModel):
     include_minor: bool = True
 
 
-class NatalRequest(NatalFields, InterpretationOptions):
-    """The natal calculation: the chart's fields plus the interpretation option."""
+class NatalRequest(NatalFields, InterpretationOptions, SensitivityOptions):
+    """The natal calculation: the chart's fields plus the interpretation and birth-time
+    sensitivity options."""
 
 
 class PairFields(RequestModel):
@@ -413,9 +415,11 @@ class TransitReport(ResponseModel):
 
 
 class InterpretedNatalChart(NatalChart):
-    """NatalChart with the ``interpretations`` asked for (``None`` without the option)."""
+    """NatalChart with the ``interpretations`` and ``sensitivity`` asked for (``None``
+    without the option)."""
 
     interpretations: Interpretations | None = None
+    sensitivity: Sensitivity | None = None
 
 
 class InterpretedSynastry(Synastry):

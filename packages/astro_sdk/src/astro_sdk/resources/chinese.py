@@ -24,6 +24,7 @@ from astro_sdk.models.chinese import (
     QimenResult,
     SolarTime,
 )
+from astro_sdk.models.sensitivity import SensitivityOption
 
 __all__ = ["AsyncChinese", "Chinese"]
 
@@ -61,6 +62,7 @@ def _bazi_body(
     annual_from_year: int | None,
     annual_to_year: int | None,
     reference_date: dt.date | str | None,
+    sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
 ) -> BaziRequest:
     return validate_request(
         BaziRequest,
@@ -73,6 +75,7 @@ def _bazi_body(
             "annual_from_year": annual_from_year,
             "annual_to_year": annual_to_year,
             "reference_date": reference_date,
+            "sensitivity": sensitivity,
         },
     )
 
@@ -94,6 +97,7 @@ class AsyncChinese(AsyncResource):
         annual_from_year: int | None = None,
         annual_to_year: int | None = None,
         reference_date: dt.date | str | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> BaziResult:
         """``POST /api/v3/chinese/bazi``: the four pillars and their symbols, element balance,
@@ -107,6 +111,7 @@ class AsyncChinese(AsyncResource):
             annual_from_year,
             annual_to_year,
             reference_date,
+            sensitivity,
         )
         return await self._client.request(BAZI, body=body, idempotency_key=idempotency_key)
 
@@ -116,11 +121,19 @@ class AsyncChinese(AsyncResource):
         subject: Subject,
         method: QimenMethod | None = None,
         day_boundary: DayBoundary | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> QimenResult:
-        """``POST /api/v3/chinese/qimen``: the hourly rotating-plate chart of a moment."""
+        """``POST /api/v3/chinese/qimen``: the hourly rotating-plate chart of a moment;
+        ``sensitivity={"uncertainty_minutes": N}`` adds how close its ju is to changing."""
         body = validate_request(
-            QimenRequest, {"subject": subject, "method": method, "day_boundary": day_boundary}
+            QimenRequest,
+            {
+                "subject": subject,
+                "method": method,
+                "day_boundary": day_boundary,
+                "sensitivity": sensitivity,
+            },
         )
         return await self._client.request(QIMEN, body=body, idempotency_key=idempotency_key)
 
@@ -157,6 +170,7 @@ class Chinese(SyncResource):
         annual_from_year: int | None = None,
         annual_to_year: int | None = None,
         reference_date: dt.date | str | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> BaziResult:
         """``POST /api/v3/chinese/bazi``: the four pillars and their symbols, element balance,
@@ -170,6 +184,7 @@ class Chinese(SyncResource):
             annual_from_year,
             annual_to_year,
             reference_date,
+            sensitivity,
         )
         return self._client.request(BAZI, body=body, idempotency_key=idempotency_key)
 
@@ -179,11 +194,19 @@ class Chinese(SyncResource):
         subject: Subject,
         method: QimenMethod | None = None,
         day_boundary: DayBoundary | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> QimenResult:
-        """``POST /api/v3/chinese/qimen``: the hourly rotating-plate chart of a moment."""
+        """``POST /api/v3/chinese/qimen``: the hourly rotating-plate chart of a moment;
+        ``sensitivity={"uncertainty_minutes": N}`` adds how close its ju is to changing."""
         body = validate_request(
-            QimenRequest, {"subject": subject, "method": method, "day_boundary": day_boundary}
+            QimenRequest,
+            {
+                "subject": subject,
+                "method": method,
+                "day_boundary": day_boundary,
+                "sensitivity": sensitivity,
+            },
         )
         return self._client.request(QIMEN, body=body, idempotency_key=idempotency_key)
 

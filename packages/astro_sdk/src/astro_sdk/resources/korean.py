@@ -13,6 +13,7 @@ from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
 from astro_sdk.models.chinese import ChineseBirthSubject, DayBoundary, Gender
 from astro_sdk.models.korean import HourBasis, SajuRequest, SajuResult
+from astro_sdk.models.sensitivity import SensitivityOption
 
 __all__ = ["AsyncKorean", "Korean"]
 
@@ -39,6 +40,7 @@ def _saju_body(
     annual_from_year: int | None,
     annual_to_year: int | None,
     reference_date: dt.date | str | None,
+    sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
 ) -> SajuRequest:
     return validate_request(
         SajuRequest,
@@ -51,6 +53,7 @@ def _saju_body(
             "annual_from_year": annual_from_year,
             "annual_to_year": annual_to_year,
             "reference_date": reference_date,
+            "sensitivity": sensitivity,
         },
     )
 
@@ -72,6 +75,7 @@ class AsyncKorean(AsyncResource):
         annual_from_year: int | None = None,
         annual_to_year: int | None = None,
         reference_date: dt.date | str | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> SajuResult:
         """``POST /api/v3/korean/saju``: pillars in hangul and hanja, the full BaZi chart under
@@ -85,6 +89,7 @@ class AsyncKorean(AsyncResource):
             annual_from_year,
             annual_to_year,
             reference_date,
+            sensitivity,
         )
         return await self._client.request(SAJU, body=body, idempotency_key=idempotency_key)
 
@@ -109,6 +114,7 @@ class Korean(SyncResource):
         annual_from_year: int | None = None,
         annual_to_year: int | None = None,
         reference_date: dt.date | str | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> SajuResult:
         """``POST /api/v3/korean/saju``: pillars in hangul and hanja, the full BaZi chart under
@@ -122,5 +128,6 @@ class Korean(SyncResource):
             annual_from_year,
             annual_to_year,
             reference_date,
+            sensitivity,
         )
         return self._client.request(SAJU, body=body, idempotency_key=idempotency_key)

@@ -14,6 +14,7 @@ from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
 from astro_sdk.models.pictures import ChartImage, ImageBody, PictureFormat, TaksaWheelDiagramRequest
+from astro_sdk.models.sensitivity import SensitivityOption
 from astro_sdk.models.thai import (
     Ayanamsa,
     Purpose,
@@ -169,10 +170,16 @@ class AsyncThai(AsyncResource):
         *,
         subject: Subject,
         on_date: Day | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiWheel:
-        """``POST /api/v3/thai/wheel``: the Taksa wheel of a birth (and the yearly Taksa)."""
-        body = validate_request(ThaiWheelRequest, {"subject": subject, "on_date": on_date})
+        """``POST /api/v3/thai/wheel``: the Taksa wheel of a birth (and the yearly Taksa);
+        ``sensitivity={"uncertainty_minutes": N}`` adds how close the birth weekday is to
+        changing (+1 credit)."""
+        body = validate_request(
+            ThaiWheelRequest,
+            {"subject": subject, "on_date": on_date, "sensitivity": sensitivity},
+        )
         return await self._client.request(WHEEL, body=body, idempotency_key=idempotency_key)
 
     async def auspicious_times(
@@ -286,10 +293,16 @@ class Thai(SyncResource):
         *,
         subject: Subject,
         on_date: Day | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiWheel:
-        """``POST /api/v3/thai/wheel``: the Taksa wheel of a birth (and the yearly Taksa)."""
-        body = validate_request(ThaiWheelRequest, {"subject": subject, "on_date": on_date})
+        """``POST /api/v3/thai/wheel``: the Taksa wheel of a birth (and the yearly Taksa);
+        ``sensitivity={"uncertainty_minutes": N}`` adds how close the birth weekday is to
+        changing (+1 credit)."""
+        body = validate_request(
+            ThaiWheelRequest,
+            {"subject": subject, "on_date": on_date, "sensitivity": sensitivity},
+        )
         return self._client.request(WHEEL, body=body, idempotency_key=idempotency_key)
 
     def auspicious_times(

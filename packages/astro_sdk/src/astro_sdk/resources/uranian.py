@@ -4,17 +4,20 @@ interpreted in English and Thai), and its midpoints and planetary-pictures parts
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from typing import Any
 
 from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
 from astro_sdk.models.pictures import ChartImage, ImageBody, PictureFormat, UranianDialRequest
+from astro_sdk.models.sensitivity import SensitivityOption
 from astro_sdk.models.uranian import (
     UranianChart,
     UranianChartRequest,
     UranianMidpoints,
     UranianPictures,
+    UranianSensitiveChartRequest,
 )
 from astro_sdk.resources._pictures import (
     Colors,
@@ -27,19 +30,23 @@ from astro_sdk.resources._pictures import (
 __all__ = ["AsyncUranian", "Uranian"]
 
 
-def _post(name: str, path: str, response: type[Any]) -> Any:
+def _post(
+    name: str, path: str, response: type[Any], request: type[Any] = UranianChartRequest
+) -> Any:
     return Operation(
         operation_id=name,
         method="POST",
         path=path,
         credential=Credential.API_KEY,
         response_model=response,
-        request_model=UranianChartRequest,
+        request_model=request,
         billable=True,
     )
 
 
-CHART: Operation[UranianChart] = _post("uranianChart", "/api/v3/uranian/chart", UranianChart)
+CHART: Operation[UranianChart] = _post(
+    "uranianChart", "/api/v3/uranian/chart", UranianChart, UranianSensitiveChartRequest
+)
 MIDPOINTS: Operation[UranianMidpoints] = _post(
     "uranianMidpoints", "/api/v3/uranian/midpoints", UranianMidpoints
 )
@@ -71,12 +78,16 @@ class AsyncUranian(AsyncResource):
         orb_max: float | None = None,
         timezone: str | None = None,
         timezone_offset_minutes: int | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> UranianChart:
-        """``POST /api/v3/uranian/chart`` (spec 12): positions, midpoints, planetary pictures."""
+        """``POST /api/v3/uranian/chart`` (spec 12): positions, midpoints, planetary pictures;
+        ``sensitivity={"uncertainty_minutes": N}`` adds how close the pictures at the personal
+        points are to changing (+1 credit)."""
         body = validate_request(
-            UranianChartRequest,
+            UranianSensitiveChartRequest,
             {
+                "sensitivity": sensitivity,
                 "birth_date": birth_date,
                 "birth_time": birth_time,
                 "birth_lat": birth_lat,
@@ -216,12 +227,16 @@ class Uranian(SyncResource):
         orb_max: float | None = None,
         timezone: str | None = None,
         timezone_offset_minutes: int | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> UranianChart:
-        """``POST /api/v3/uranian/chart`` (spec 12): positions, midpoints, planetary pictures."""
+        """``POST /api/v3/uranian/chart`` (spec 12): positions, midpoints, planetary pictures;
+        ``sensitivity={"uncertainty_minutes": N}`` adds how close the pictures at the personal
+        points are to changing (+1 credit)."""
         body = validate_request(
-            UranianChartRequest,
+            UranianSensitiveChartRequest,
             {
+                "sensitivity": sensitivity,
                 "birth_date": birth_date,
                 "birth_time": birth_time,
                 "birth_lat": birth_lat,

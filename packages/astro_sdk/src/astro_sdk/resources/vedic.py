@@ -13,6 +13,7 @@ from astro_sdk._resource import AsyncResource, SyncResource
 from astro_sdk.models.interpretations import InterpretationLanguage, InterpretationLevel
 from astro_sdk.models.jobs import AsyncJobHandle, JobHandle
 from astro_sdk.models.pictures import ChartImage, ImageBody, PictureFormat, VedicChartDiagramRequest
+from astro_sdk.models.sensitivity import SensitivityOption
 from astro_sdk.models.vedic import (
     Ayanamsa,
     BirthSubject,
@@ -135,14 +136,18 @@ class AsyncVedic(AsyncResource):
         divisional_charts: Sequence[str] | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedVedicChart:
-        """``POST /api/v3/vedic/chart``: grahas, lagna, nakshatras, houses, dignities, vargas."""
+        """``POST /api/v3/vedic/chart``: grahas, lagna, nakshatras, houses, dignities, vargas.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the birth-time sensitivity
+        (+1 credit)."""
         body = validate_request(
             VedicChartRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject": subject,
                 "node": node,
                 "house_system": house_system,
@@ -311,14 +316,18 @@ class Vedic(SyncResource):
         divisional_charts: Sequence[str] | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedVedicChart:
-        """``POST /api/v3/vedic/chart``: grahas, lagna, nakshatras, houses, dignities, vargas."""
+        """``POST /api/v3/vedic/chart``: grahas, lagna, nakshatras, houses, dignities, vargas.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the birth-time sensitivity
+        (+1 credit)."""
         body = validate_request(
             VedicChartRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject": subject,
                 "node": node,
                 "house_system": house_system,

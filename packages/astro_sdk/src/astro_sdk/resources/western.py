@@ -19,6 +19,11 @@ from astro_sdk.models.pictures import (
     SynastryWheelRequest,
     TransitsWheelRequest,
 )
+from astro_sdk.models.sensitivity import (
+    RectificationRequest,
+    RectificationWindow,
+    SensitivityOption,
+)
 from astro_sdk.models.western import (
     AspectName,
     Body,
@@ -83,6 +88,12 @@ PROGRESSIONS: Operation[InterpretedProgressionsResult] = _post(
 TRANSITS: Operation[InterpretedTransitReport] = _post(
     "westernTransits", "/api/v3/western/transits", InterpretedTransitReport, TransitsRequest
 )
+RECTIFICATION_WINDOW: Operation[RectificationWindow] = _post(
+    "westernRectificationWindow",
+    "/api/v3/western/rectification-window",
+    RectificationWindow,
+    RectificationRequest,
+)
 NATAL_WHEEL: Operation[ImageBody] = picture_operation(
     "westernNatalWheel", "/api/v3/western/natal/wheel", NatalWheelRequest
 )
@@ -99,6 +110,7 @@ OPERATIONS = (
     RETURNS,
     PROGRESSIONS,
     TRANSITS,
+    RECTIFICATION_WINDOW,
     NATAL_WHEEL,
     SYNASTRY_WHEEL,
     TRANSITS_WHEEL,
@@ -121,14 +133,18 @@ class AsyncWestern(AsyncResource):
         include_minor: bool | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedNatalChart:
-        """``POST /api/v3/western/natal``: bodies, houses, angles, aspects, dignities, balance."""
+        """``POST /api/v3/western/natal``: bodies, houses, angles, aspects, dignities, balance.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the birth-time sensitivity
+        (+1 credit)."""
         body = validate_request(
             NatalRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject": subject,
                 "house_system": house_system,
                 "bodies": bodies,
@@ -138,6 +154,40 @@ class AsyncWestern(AsyncResource):
             },
         )
         return await self._client.request(NATAL, body=body, idempotency_key=idempotency_key)
+
+    async def rectification_window(
+        self,
+        *,
+        date: dt.date | str,
+        latitude: float,
+        longitude: float,
+        start_time: str,
+        end_time: str,
+        timezone: str | None = None,
+        timezone_offset_minutes: int | None = None,
+        ayanamsa: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> RectificationWindow:
+        """``POST /api/v3/western/rectification-window``: every change of ascendant, midheaven
+        and Moon sign, nakshatra pada and Chinese hour pillar between ``start_time`` and
+        ``end_time`` (local; the next day when not after the start; at most 24 hours), each to
+        1 second, in time order."""
+        body = validate_request(
+            RectificationRequest,
+            {
+                "date": date,
+                "latitude": latitude,
+                "longitude": longitude,
+                "start_time": start_time,
+                "end_time": end_time,
+                "timezone": timezone,
+                "timezoneOffsetMinutes": timezone_offset_minutes,
+                "ayanamsa": ayanamsa,
+            },
+        )
+        return await self._client.request(
+            RECTIFICATION_WINDOW, body=body, idempotency_key=idempotency_key
+        )
 
     async def synastry(
         self,
@@ -395,14 +445,18 @@ class Western(SyncResource):
         include_minor: bool | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedNatalChart:
-        """``POST /api/v3/western/natal``: bodies, houses, angles, aspects, dignities, balance."""
+        """``POST /api/v3/western/natal``: bodies, houses, angles, aspects, dignities, balance.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the birth-time sensitivity
+        (+1 credit)."""
         body = validate_request(
             NatalRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject": subject,
                 "house_system": house_system,
                 "bodies": bodies,
@@ -412,6 +466,40 @@ class Western(SyncResource):
             },
         )
         return self._client.request(NATAL, body=body, idempotency_key=idempotency_key)
+
+    def rectification_window(
+        self,
+        *,
+        date: dt.date | str,
+        latitude: float,
+        longitude: float,
+        start_time: str,
+        end_time: str,
+        timezone: str | None = None,
+        timezone_offset_minutes: int | None = None,
+        ayanamsa: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> RectificationWindow:
+        """``POST /api/v3/western/rectification-window``: every change of ascendant, midheaven
+        and Moon sign, nakshatra pada and Chinese hour pillar between ``start_time`` and
+        ``end_time`` (local; the next day when not after the start; at most 24 hours), each to
+        1 second, in time order."""
+        body = validate_request(
+            RectificationRequest,
+            {
+                "date": date,
+                "latitude": latitude,
+                "longitude": longitude,
+                "start_time": start_time,
+                "end_time": end_time,
+                "timezone": timezone,
+                "timezoneOffsetMinutes": timezone_offset_minutes,
+                "ayanamsa": ayanamsa,
+            },
+        )
+        return self._client.request(
+            RECTIFICATION_WINDOW, body=body, idempotency_key=idempotency_key
+        )
 
     def synastry(
         self,

@@ -29,8 +29,10 @@ that refuses a subject field names it as ``subject.<field>``.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
-from typing import Literal
+from collections.abc import Callable
+from typing import Literal, TypeVar
 
 import msgspec
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
@@ -54,7 +56,19 @@ from astro_calc.chinese import (
 )
 from astro_calc.chinese.bazi import BirthMoment
 from astro_calc.chinese.calendar import LunarMonth
+from astro_calc.sensitivity import (
+    Sensitivity,
+    bazi_sensitivity,
+    qimen_sensitivity,
+    saju_sensitivity,
+)
 from astro_server.features.common.routing import date_or_today, respond_off_loop
+from astro_server.features.common.sensitivity import (
+    SensitivityOptions,
+    sensitive_model,
+    sensitivity_variant,
+    with_sensitivity,
+)
 from astro_server.features.common.subject import BirthSubject, subject_errors, timezone_field
 from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.billing.billable import billable
@@ -64,6 +78,9 @@ blueprint = Blueprint("chinese", __name__)
 TAG = ["Chinese & Korean"]
 # Struct names such as ElementBalance are also Western's: prefix this group's OpenAPI schemas.
 DOCS_PREFIX = "Chinese"
+
+_encoder = msgspec.json.Encoder()
+Request = TypeVar("Request")
 
 MIN_BIRTH_YEAR = 1801
 MAX_BIRTH_YEAR = 2199
@@ -137,7 +154,7 @@ class LuckOptions(BaseModel):
         return date_or_today(self.reference_date)
 
 
-class BaziRequest(LuckOptions):
+class BaziRequest(LuckOptions, SensitivityOptions):
     subject: ChineseBirthSubject
     day_boundary: DayBoundary = Field(
         default="zi", description="zi: the day changes at 23:00 (default); midnight: at 00:00"
@@ -149,7 +166,7 @@ class BaziRequest(LuckOptions):
     )
 
 
-class SajuRequest(LuckOptions):
+class SajuRequest(LuckOptions, SensitivityOptions):
     subject: ChineseBirthSubject
     hour_basis: Literal["korean_almanac", "clock", "mean", "true"] = Field(
         default="korean_almanac",
@@ -165,7 +182,7 @@ class SajuRequest(LuckOptions):
     )
 
 
-class QimenRequest(BaseModel):
+class QimenRequest(SensitivityOptions):
     subject: ChineseBirthSubject
     method: Literal["chai_bu", "zhi_run"] = Field(
         default="chai_bu", description="Ju selection: chai_bu (拆补, default) or zhi_run (置闰)"
@@ -246,6 +263,21 @@ def _bazi(data: BaziRequest) -> BaziResult:
     return BaziResult(chart, bazi_readings(chart))
 
 
+def _bazi_sensitivity(data: BaziRequest) -> Sensitivity | None:
+    if data.sensitivity is None:
+        return None
+    subject = data.subject
+    with subject_errors():
+        return bazi_sensitivity(
+            subject.date,
+            subject.local_time(),
+            **subject.zone_inputs(),
+            day_boundary=data.day_boundary,
+            solar_time=data.solar_time,
+            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
+        )
+
+
 def _saju(data: SajuRequest) -> SajuResult:
     subject = data.subject
     with subject_errors():
@@ -261,6 +293,21 @@ def _saju(data: SajuRequest) -> SajuResult:
             reference_date=data.reference(),
         )
     return SajuResult(chart, bazi_readings(chart.bazi))
+
+
+def _saju_sensitivity(data: SajuRequest) -> Sensitivity | None:
+    if data.sensitivity is None:
+        return None
+    subject = data.subject
+    with subject_errors():
+        return saju_sensitivity(
+            subject.date,
+            subject.local_time(),
+            **subject.zone_inputs(),
+            hour_basis=data.hour_basis,
+            day_boundary=data.day_boundary,
+            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
+        )
 
 
 def _qimen(data: QimenRequest) -> QimenResult:
@@ -289,6 +336,46 @@ def _qimen(data: QimenRequest) -> QimenResult:
     return QimenResult(moment, chart)
 
 
+def _qimen_sensitivity(data: QimenRequest) -> Sensitivity | None:
+    if data.sensitivity is None:
+        return None
+    subject = data.subject
+    with subject_errors():
+        resolved = subject.resolve()
+        return qimen_sensitivity(
+            subject.date,
+            subject.local_time(),
+            latitude=subject.latitude,
+            longitude=subject.longitude,
+            offset_minutes=resolved.offset_minutes,
+            method=data.method,
+            day_boundary=data.day_boundary,
+            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
+        )
+
+
+def _with_sensitivity(
+    calculate: Callable[[Request], msgspec.Struct],
+    sensitivity_of: Callable[[Request], Sensitivity | None],
+) -> Callable[[Request], Response]:
+    """A calculation whose encoded answer gains ``sensitivity`` when the request asks for it
+    (both computed off the event loop; the body is unchanged without the option)."""
+
+    def run(data: Request) -> Response:
+        body = with_sensitivity(_encoder.encode(calculate(data)), sensitivity_of(data))
+        return Response(body, status=200, content_type="application/json")
+
+    return run
+
+
+async def _respond_sensitive(
+    calculate: Callable[[Request], msgspec.Struct],
+    sensitivity_of: Callable[[Request], Sensitivity | None],
+    data: Request,
+) -> Response:
+    return await asyncio.to_thread(_with_sensitivity(calculate, sensitivity_of), data)
+
+
 def _calendar(data: ChineseCalendarRequest) -> CalendarResult:
     if data.year is not None:
         year = data.year
@@ -299,26 +386,30 @@ def _calendar(data: ChineseCalendarRequest) -> CalendarResult:
 
 @blueprint.post("/api/v3/chinese/bazi")
 @require_api_key
-@billable("chinese.bazi", body=BaziRequest)
-@document_response(response_model(BaziResult, prefix=DOCS_PREFIX), 200)
+@billable("chinese.bazi", body=BaziRequest, variant=sensitivity_variant("chinese.bazi"))
+@document_response(sensitive_model(response_model(BaziResult, prefix=DOCS_PREFIX)), 200)
 @tag(TAG)
 @operation_id("chineseBazi")
 async def chinese_bazi(data: BaziRequest) -> Response:
     """BaZi: four pillars with hidden stems, ten gods, na yin, life stages; element balance,
-    day-master strength, favourable elements; luck and annual pillars; en/th readings."""
-    return await respond_off_loop(_bazi, data)
+    day-master strength, favourable elements; luck and annual pillars; en/th readings.
+    ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close the hour, day and
+    month pillars are to changing, charged as ``chinese.bazi.sensitivity`` (+1 credit)."""
+    return await _respond_sensitive(_bazi, _bazi_sensitivity, data)
 
 
 @blueprint.post("/api/v3/chinese/qimen")
 @require_api_key
-@billable("chinese.qimen", body=QimenRequest)
-@document_response(response_model(QimenResult, prefix=DOCS_PREFIX), 200)
+@billable("chinese.qimen", body=QimenRequest, variant=sensitivity_variant("chinese.qimen"))
+@document_response(sensitive_model(response_model(QimenResult, prefix=DOCS_PREFIX)), 200)
 @tag(TAG)
 @operation_id("chineseQimen")
 async def chinese_qimen(data: QimenRequest) -> Response:
     """Qi Men Dun Jia hourly chart (rotating plate): term, yuan, dun and ju; nine palaces with
-    heaven and earth stems, star, door and deity; chief star and door; void and horse."""
-    return await respond_off_loop(_qimen, data)
+    heaven and earth stems, star, door and deity; chief star and door; void and horse.
+    ``sensitivity`` adds how close the chart's ju is to changing, charged as
+    ``chinese.qimen.sensitivity`` (+1 credit)."""
+    return await _respond_sensitive(_qimen, _qimen_sensitivity, data)
 
 
 @blueprint.post("/api/v3/chinese/calendar")
@@ -334,11 +425,12 @@ async def chinese_calendar(data: ChineseCalendarRequest) -> Response:
 
 @blueprint.post("/api/v3/korean/saju")
 @require_api_key
-@billable("korean.saju", body=SajuRequest)
-@document_response(response_model(SajuResult, prefix=DOCS_PREFIX), 200)
+@billable("korean.saju", body=SajuRequest, variant=sensitivity_variant("korean.saju"))
+@document_response(sensitive_model(response_model(SajuResult, prefix=DOCS_PREFIX)), 200)
 @tag(TAG)
 @operation_id("koreanSaju")
 async def korean_saju_chart(data: SajuRequest) -> Response:
     """Korean Saju: the BaZi chart with hangul and hanja, Korea's historical meridians and
-    daylight saving, the almanac's hours; en/th readings."""
-    return await respond_off_loop(_saju, data)
+    daylight saving, the almanac's hours; en/th readings. ``sensitivity`` adds how close the
+    pillars are to changing, charged as ``korean.saju.sensitivity`` (+1 credit)."""
+    return await _respond_sensitive(_saju, _saju_sensitivity, data)

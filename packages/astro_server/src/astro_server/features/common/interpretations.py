@@ -52,10 +52,15 @@ class InterpretationOptions(BaseModel):
 
 
 def interpretation_variant(operation: str) -> Callable[[Any], str]:
-    """``billable``'s ``variant``: the operation a request is charged as."""
+    """``billable``'s ``variant``: the operation a request is charged as (its ``sensitivity``
+    option too, when the model has one: the most specific row of the price table)."""
 
     def choose(model: Any) -> str:
-        return variant_of(operation, {"interpretations": model.interpretations})
+        params: dict[str, Any] = {"interpretations": model.interpretations}
+        option = getattr(model, "sensitivity", None)
+        if option is not None:
+            params["sensitivity"] = option.model_dump()
+        return variant_of(operation, params)
 
     return choose
 
@@ -64,12 +69,16 @@ def respond(
     result: msgspec.Struct,
     options: InterpretationOptions,
     interpret: Callable[[Literal["en", "th"], Literal["summary", "full"]], Interpretations],
+    extra: Callable[[bytes], bytes] | None = None,
 ) -> Response:
-    """The result encoded once; with a level asked for, ``interpretations`` appended to it."""
+    """The result encoded once; with a level asked for, ``interpretations`` appended to it;
+    ``extra`` appends more keys after that (the ``sensitivity`` option)."""
     body = _encoder.encode(result)
     if options.interpretations != "none":
         found = interpret(options.language, options.interpretations)
         body = body[:-1] + b',"interpretations":' + _encoder.encode(found) + b"}"
+    if extra is not None:
+        body = extra(body)
     return Response(body, status=200, content_type="application/json")
 
 

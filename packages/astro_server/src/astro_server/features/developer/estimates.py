@@ -59,7 +59,10 @@ async def create_estimate(data: EstimateRequest) -> Response:
 
     ``params.interpretations`` (``summary`` or ``full``) on an operation that offers them prices
     its interpretation row (``<operation>.interpretations_<level>``), which ``operation`` in the
-    answer then names; ``none`` or no option prices the bare calculation."""
+    answer then names; ``none`` or no option prices the bare calculation. ``params.sensitivity``
+    (an object, e.g. ``{"uncertainty_minutes": 30}``) on a birth-based operation prices its
+    ``.sensitivity`` row, with interpretations ``<operation>.interpretations_<level>.sensitivity``
+    (the two surcharges added)."""
     get_operation(data.operation)
     name = variant_of(data.operation, data.params)
     op = get_operation(name)

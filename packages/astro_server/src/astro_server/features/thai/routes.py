@@ -32,6 +32,7 @@ from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag
 
 from astro_calc.errors import CalcInputError
+from astro_calc.sensitivity import thai_sensitivity
 from astro_calc.thai import (
     MAX_RANGE_DAYS,
     AuspiciousSearch,
@@ -55,6 +56,12 @@ from astro_calc.thai.suriyayatra import CS_TO_CE, year_type
 from astro_calc.time import parse_time_of_day
 from astro_server.drawing.taksa import taksa_wheel_svg
 from astro_server.features.common.pictures import PictureOptions, picture_response
+from astro_server.features.common.sensitivity import (
+    SensitivityOptions,
+    sensitive_model,
+    sensitivity_variant,
+    with_sensitivity,
+)
 from astro_server.features.common.subject import (
     TIME_PATTERN,
     BirthSubject,
@@ -68,6 +75,7 @@ from astro_server.platform.msgspec_docs import response_model
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
+_encoder = msgspec.json.Encoder()
 blueprint = Blueprint("thai", __name__)
 TAG = ["Thai Astrology"]
 # Struct names such as Festival or Reason are generic: prefix this group's OpenAPI schemas.
@@ -171,7 +179,7 @@ class ThaiBirthSubject(BirthSubject):
     timezone: str | None = timezone_field("Asia/Bangkok")
 
 
-class ThaiWheelRequest(BaseModel):
+class ThaiWheelRequest(SensitivityOptions):
     subject: ThaiBirthSubject
     on_date: dt.date | None = Field(
         default=None, description="Add the moving (yearly) Taksa for the completed age then"
@@ -314,8 +322,8 @@ async def thai_lunar(data: ThaiLunarRequest) -> Response:
 
 @blueprint.post("/api/v3/thai/wheel")
 @require_api_key
-@billable("thai.wheel", body=ThaiWheelRequest)
-@document_response(response_model(ThaiWheelResult, prefix=DOCS_PREFIX), 200)
+@billable("thai.wheel", body=ThaiWheelRequest, variant=sensitivity_variant("thai.wheel"))
+@document_response(sensitive_model(response_model(ThaiWheelResult, prefix=DOCS_PREFIX)), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("thaiWheel")
@@ -323,13 +331,18 @@ async def thai_lunar(data: ThaiLunarRequest) -> Response:
 async def thai_wheel(data: ThaiWheelRequest) -> Response:
     """The Taksa wheel of a birth (Thai day from 06:00, Wednesday night from 18:00): eight
     positions with planets, kalakini, colours and name letters; with ``on_date`` the moving
-    Taksa for that age."""
+    Taksa for that age. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close
+    the Thai birth weekday and the Taksa planet are to changing, charged as
+    ``thai.wheel.sensitivity`` (+1 credit)."""
     subject = data.subject
     resolved = subject.resolve()
     wheel = taksa_wheel(subject.date, subject.local_time(), on_date=data.on_date)
-    return json_response(
-        ThaiWheelResult(resolved.utc, resolved.offset_minutes, resolved.timezone, wheel)
-    )
+    found = None
+    if data.sensitivity is not None:
+        found = thai_sensitivity(resolved, uncertainty_minutes=data.sensitivity.uncertainty_minutes)
+    result = ThaiWheelResult(resolved.utc, resolved.offset_minutes, resolved.timezone, wheel)
+    body = with_sensitivity(_encoder.encode(result), found)
+    return Response(body, status=200, content_type="application/json")
 
 
 @blueprint.post("/api/v3/thai/auspicious-times")

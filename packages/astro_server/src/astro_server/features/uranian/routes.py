@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, field_validator
 from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag
 
+from astro_calc.sensitivity import uranian_sensitivity
 from astro_calc.uranian import (
     PICTURE_COUNT,
     Midpoint,
@@ -38,6 +39,12 @@ from astro_calc.uranian import (
 from astro_server.drawing.dial import uranian_dial_svg
 from astro_server.features.common.pictures import PictureOptions, picture_response
 from astro_server.features.common.routing import in_ephemeris_span
+from astro_server.features.common.sensitivity import (
+    SensitivityOptions,
+    sensitive_model,
+    sensitivity_variant,
+    with_sensitivity,
+)
 from astro_server.features.common.subject import check_zone, offset_minutes_field, timezone_field
 from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.billing.billable import billable
@@ -80,6 +87,10 @@ class UranianChartRequest(BaseModel):
             "timezone": self.timezone,
             "timezone_offset_minutes": self.timezoneOffsetMinutes,
         }
+
+
+class UranianSensitiveChartRequest(UranianChartRequest, SensitivityOptions):
+    """The chart request plus the birth-time sensitivity option (the chart route only)."""
 
 
 # --- response bodies -----------------------------------------------------------------------------
@@ -182,15 +193,35 @@ def _factors(data: UranianChartRequest) -> UranianFactors:
 
 @blueprint.post("/api/v3/uranian/chart")
 @require_api_key
-@billable("uranian.chart", body=UranianChartRequest)
-@document_response(response_model(UranianChart), 200)
+@billable(
+    "uranian.chart",
+    body=UranianSensitiveChartRequest,
+    variant=sensitivity_variant("uranian.chart"),
+)
+@document_response(sensitive_model(response_model(UranianChart)), 200)
 @document_response(ErrorBody, 500)
 @tag(TAG)
 @operation_id("uranianChart")
-async def uranian_chart_route(data: UranianChartRequest) -> Response:
+async def uranian_chart_route(data: UranianSensitiveChartRequest) -> Response:
     """Uranian chart: positions with dial positions (Hamburg bodies flagged), all midpoints, and
-    planetary pictures within ``orb_max`` on the chosen dial, interpreted in English and Thai."""
-    return _json(chart_body(_factors(data)))
+    planetary pictures within ``orb_max`` on the chosen dial, interpreted in English and Thai.
+    ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close the pictures at the
+    personal points are to changing, charged as ``uranian.chart.sensitivity`` (+1 credit)."""
+    body = chart_body(_factors(data))
+    if data.sensitivity is not None:
+        found = uranian_sensitivity(
+            data.birth_date,
+            data.birth_time,
+            data.birth_lat,
+            data.birth_lon,
+            dial_mode=float(data.dial_mode),
+            orb_max=data.orb_max,
+            timezone=data.timezone,
+            timezone_offset_minutes=data.timezoneOffsetMinutes,
+            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
+        )
+        body = with_sensitivity(body, found)
+    return _json(body)
 
 
 @blueprint.post("/api/v3/uranian/midpoints")

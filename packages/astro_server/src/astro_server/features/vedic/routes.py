@@ -27,6 +27,7 @@ from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag
 
 from astro_calc import ephemeris, vedic
+from astro_calc.sensitivity import vedic_sensitivity
 from astro_calc.vedic import (
     KundliMatch,
     Panchanga,
@@ -55,6 +56,11 @@ from astro_server.features.common.interpretations import (
 )
 from astro_server.features.common.pictures import PictureOptions, picture_response
 from astro_server.features.common.routing import in_ephemeris_span, utc_or_now
+from astro_server.features.common.sensitivity import (
+    SensitivityOptions,
+    sensitive_model,
+    with_sensitivity,
+)
 from astro_server.features.common.subject import (
     TIME_PATTERN,
     BirthSubject,
@@ -93,7 +99,7 @@ class BirthSubjectIn(BirthSubject):
         )
 
 
-class ChartRequest(InterpretationOptions):
+class ChartRequest(InterpretationOptions, SensitivityOptions):
     subject: BirthSubjectIn
     node: Literal["mean", "true"] = Field(default="mean", description="Rahu/Ketu: mean or true")
     house_system: str = Field(
@@ -189,7 +195,7 @@ class RemediesRequest(BaseModel):
 @blueprint.post("/api/v3/vedic/chart")
 @require_api_key
 @billable("vedic.chart", body=ChartRequest, variant=interpretation_variant("vedic.chart"))
-@document_response(interpreted_model(SiderealChart, prefix=DOCS_PREFIX), 200)
+@document_response(sensitive_model(interpreted_model(SiderealChart, prefix=DOCS_PREFIX)), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicChart")
@@ -199,18 +205,25 @@ async def vedic_chart(data: ChartRequest) -> Response:
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
     ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
-    the body as it was.
+    the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close the
+    lagna, the Moon's sign, nakshatra and pada and the dasha lord at birth are to changing,
+    charged as the ``.sensitivity`` row (+1 credit).
     """
+    subject = data.subject.to_calc()
     chart = sidereal_chart(
-        data.subject.to_calc(),
+        subject,
         node=data.node,
         house_system=data.house_system,
         divisional_charts=data.divisional_charts,
     )
+    found = None
+    if data.sensitivity is not None:
+        found = vedic_sensitivity(subject, uncertainty_minutes=data.sensitivity.uncertainty_minutes)
     return respond(
         chart,
         data,
         lambda language, level: chart_interpretation(chart, language=language, level=level),
+        lambda body: with_sensitivity(body, found),
     )
 
 

@@ -23,6 +23,8 @@ from astro_calc import western
 from astro_calc.ephemeris import FIRST_YEAR, LAST_YEAR
 from astro_calc.errors import CalcInputError
 from astro_calc.interpretations import Interpretations
+from astro_calc.sensitivity import RectificationWindow, natal_sensitivity, rectification_window
+from astro_calc.time import parse_time_of_day
 from astro_calc.western import (
     ALL_ASPECTS,
     DEFAULT_BODIES,
@@ -63,15 +65,28 @@ from astro_server.features.common.interpretations import (
     respond,
 )
 from astro_server.features.common.pictures import PictureOptions, picture_response
-from astro_server.features.common.routing import SPAN_TEXT, as_utc, in_ephemeris_span
+from astro_server.features.common.routing import (
+    SPAN_TEXT,
+    as_utc,
+    in_ephemeris_span,
+    respond_off_loop,
+)
+from astro_server.features.common.sensitivity import (
+    SensitivityOptions,
+    sensitive_model,
+    with_sensitivity,
+)
 from astro_server.features.common.subject import (
+    TIME_PATTERN,
     BirthSubject,
     check_zone,
     names_subject_fields,
+    offset_minutes_field,
     timezone_field,
 )
 from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.billing.billable import billable
+from astro_server.platform.msgspec_docs import response_model
 
 blueprint = Blueprint("western", __name__)
 TAG = ["Western"]
@@ -140,8 +155,9 @@ class NatalFields(BaseModel):
         return value
 
 
-class NatalRequest(NatalFields, InterpretationOptions):
-    """The natal calculation: the chart's fields plus the interpretation option."""
+class NatalRequest(NatalFields, InterpretationOptions, SensitivityOptions):
+    """The natal calculation: the chart's fields plus the interpretation and birth-time
+    sensitivity options."""
 
 
 class PairFields(BaseModel):
@@ -227,7 +243,7 @@ class ProgressionsResult(msgspec.Struct, frozen=True):
 @blueprint.post("/api/v3/western/natal")
 @require_api_key
 @billable("western.natal", body=NatalRequest, variant=interpretation_variant("western.natal"))
-@document_response(interpreted_model(NatalChart), 200)
+@document_response(sensitive_model(interpreted_model(NatalChart)), 200)
 @tag(TAG)
 @operation_id("westernNatal")
 @names_subject_fields
@@ -236,10 +252,24 @@ async def western_natal(data: NatalRequest) -> Response:
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
     ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
-    the body as it was.
+    the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close
+    each birth-time result is to changing, charged as the ``.sensitivity`` row (+1 credit).
     """
     chart = _natal_chart(data)
-    return respond(chart, data, lambda language, level: natal_items(chart, language, level))
+    found = None
+    if data.sensitivity is not None:
+        found = natal_sensitivity(
+            data.subject.to_calc(),
+            house_system=data.house_system,
+            bodies=data.bodies if data.bodies is not None else DEFAULT_BODIES,
+            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
+        )
+    return respond(
+        chart,
+        data,
+        lambda language, level: natal_items(chart, language, level),
+        lambda body: with_sensitivity(body, found),
+    )
 
 
 @blueprint.post("/api/v3/western/synastry")
@@ -530,3 +560,62 @@ async def western_transits_wheel(data: TransitsWheelRequest) -> Response:
     crossing = aspects_between(natal_points, sky_points, definitions)
     svg = bi_wheel_svg(natal, sky, crossing, kind="transits", **data.drawing_options())
     return await picture_response(svg, data)
+
+
+# --- rectification -------------------------------------------------------------------------------
+
+Ayanamsa = Literal["lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"]
+
+
+class RectificationRequest(BaseModel):
+    """A day, a place and a window of local clock times (at most 24 hours)."""
+
+    date: dt.date = Field(description="Local calendar date the window starts on (YYYY-MM-DD)")
+    latitude: float = Field(ge=-90, le=90, description="Degrees, north positive")
+    longitude: float = Field(ge=-180, le=180, description="Degrees, east positive")
+    timezoneOffsetMinutes: int | None = offset_minutes_field(  # the spec's field name
+        "Offset from UTC in minutes; wins over timezone when both are given"
+    )
+    timezone: str | None = timezone_field("Europe/London")
+    start_time: str = Field(
+        pattern=TIME_PATTERN, description="Window start, local 24-hour HH:MM or HH:MM:SS"
+    )
+    end_time: str = Field(
+        pattern=TIME_PATTERN,
+        description=(
+            "Window end, local HH:MM or HH:MM:SS; on the next day when not after start_time "
+            "(equal to it: a full 24 hours, the longest window)"
+        ),
+    )
+    ayanamsa: Ayanamsa = Field(default="lahiri", description="Sidereal zodiac of the padas")
+
+    _known_zone = field_validator("timezone")(check_zone)
+    _in_span = field_validator("date")(in_ephemeris_span)
+
+
+def _rectification(data: RectificationRequest) -> RectificationWindow:
+    return rectification_window(
+        data.date,
+        parse_time_of_day(data.start_time, "start_time"),
+        parse_time_of_day(data.end_time, "end_time"),
+        latitude=data.latitude,
+        longitude=data.longitude,
+        offset_minutes=data.timezoneOffsetMinutes,
+        timezone_name=data.timezone,
+        ayanamsa=data.ayanamsa,
+    )
+
+
+@blueprint.post("/api/v3/western/rectification-window")
+@require_api_key
+@billable("western.rectification_window", body=RectificationRequest)
+@document_response(response_model(RectificationWindow), 200)
+@tag(TAG)
+@operation_id("westernRectificationWindow")
+async def western_rectification_window(data: RectificationRequest) -> Response:
+    """Rectification helper: every change of ascendant sign, midheaven sign, Moon sign (tropical),
+    nakshatra pada (sidereal, ``ayanamsa``) and Chinese hour pillar between ``start_time`` and
+    ``end_time`` on ``date`` at the place, each with its exact time (UTC and local, to 1 second),
+    in time order; a starting point for an astrologer rectifying a birth time. The window is at
+    most 24 hours (``end_time`` not after ``start_time`` ends on the next day)."""
+    return await respond_off_loop(_rectification, data)

@@ -68,6 +68,35 @@ def _interpretation_rows(bases: Mapping[str, tuple[str, int]]) -> dict[str, Oper
     return rows
 
 
+#: What the birth-time ``sensitivity`` option (issue 34) adds to a calculation's price. It keeps
+#: the calculation's tier (it is more of the same calculation, not a premium text), and combines
+#: with interpretations additively: ``<op>.interpretations_<level>.sensitivity`` costs the
+#: interpretation row plus this, at the interpretation row's tier.
+SENSITIVITY_EXTRA_CREDITS = 1
+SENSITIVITY_SUFFIX = "sensitivity"
+
+
+def _sensitivity_rows(
+    table: Mapping[str, Operation], bases: tuple[str, ...]
+) -> dict[str, Operation]:
+    """``<base>.sensitivity`` for each base, and ``<base>.interpretations_<level>.sensitivity``
+    for each of its interpretation rows: the row it extends plus the surcharge, at that row's
+    tier (so the two options' surcharges add up)."""
+    rows: dict[str, Operation] = {}
+    for base in bases:
+        extended = [base] + [f"{base}.interpretations_{level}" for level in INTERPRETATION_LEVELS]
+        for name in extended:
+            row = table.get(name)
+            if row is None:
+                continue
+            rows[f"{name}.{SENSITIVITY_SUFFIX}"] = Operation(
+                tier=row.tier,
+                credits=row.credits + SENSITIVITY_EXTRA_CREDITS,
+                description=f"{row.description}, with birth-time sensitivity",
+            )
+    return rows
+
+
 OPERATIONS: dict[str, Operation] = {
     # Developer workflow: preflight is free for everyone.
     "estimates.create": Operation(tier="free", credits=0, description="Eligibility and estimate"),
@@ -83,6 +112,11 @@ OPERATIONS: dict[str, Operation] = {
     ),
     "western.transits": Operation(
         tier="free", credits=2, description="Transits over a range of up to a year"
+    ),
+    "western.rectification_window": Operation(
+        tier="free",
+        credits=2,
+        description="Rectification window: sign, pada and hour-pillar changes within 24 hours",
     ),
     "uranian.chart": Operation(
         tier="free", credits=2, description="Uranian chart with interpreted planetary pictures"
@@ -183,20 +217,50 @@ OPERATIONS: dict[str, Operation] = {
 }
 
 
+#: The birth-based calculations that offer the ``sensitivity`` option (issue 34).
+SENSITIVE_OPERATIONS: tuple[str, ...] = (
+    "western.natal",
+    "chinese.bazi",
+    "vedic.chart",
+    "thai.wheel",
+    "uranian.chart",
+    "korean.saju",
+    "chinese.qimen",
+)
+OPERATIONS.update(_sensitivity_rows(OPERATIONS, SENSITIVE_OPERATIONS))
+
+
 def variant_of(name: str, params: Mapping[str, Any]) -> str:
-    """The operation a request of ``name`` is charged as: ``<name>.interpretations_<level>``
-    when ``params`` ask for interpretations (``summary`` or ``full``) and the table has that
-    row; ``name`` itself for ``none``, no option, or an operation without interpretations.
-    An unknown level is a 400 naming ``params.interpretations``."""
+    """The operation a request of ``name`` is charged as, the most specific row the table has:
+    ``<name>.interpretations_<level>`` when ``params`` ask for interpretations (``summary`` or
+    ``full``), then ``.sensitivity`` appended when they ask for birth-time sensitivity (a
+    ``sensitivity`` object) and that row exists; ``name`` itself for no option or an operation
+    without the rows. An unknown level is a 400 naming ``params.interpretations``; a
+    ``sensitivity`` that is not an object one naming ``params.sensitivity``."""
+    variant = name
     level = params.get("interpretations", "none")
-    if level == "none":
-        return name
-    variant = f"{name}.interpretations_{level}"
-    if level not in INTERPRETATION_LEVELS:
-        raise validation_error(
-            [{"field": "params.interpretations", "message": "must be none, summary or full"}]
-        )
-    return variant if variant in OPERATIONS else name
+    if level != "none":
+        if level not in INTERPRETATION_LEVELS:
+            raise validation_error(
+                [{"field": "params.interpretations", "message": "must be none, summary or full"}]
+            )
+        interpreted = f"{name}.interpretations_{level}"
+        variant = interpreted if interpreted in OPERATIONS else name
+    sensitivity = params.get("sensitivity")
+    if sensitivity is not None:
+        if not isinstance(sensitivity, Mapping):
+            raise validation_error(
+                [
+                    {
+                        "field": "params.sensitivity",
+                        "message": 'must be an object such as {"uncertainty_minutes": 30}',
+                    }
+                ]
+            )
+        sensitive = f"{variant}.{SENSITIVITY_SUFFIX}"
+        if sensitive in OPERATIONS:
+            variant = sensitive
+    return variant
 
 
 def tier_allows(account_tier: str, required_tier: str) -> bool:
