@@ -20,7 +20,7 @@ import pytest
 from astro_calc import sensitivity
 from astro_calc.western import BirthSubject
 from astro_sdk import AstroClient, AsyncAstroClient, RequestValidationError
-from conftest import ServerProcess, Stack
+from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
