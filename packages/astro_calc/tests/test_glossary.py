@@ -43,10 +43,10 @@ def test_the_walk_finds_the_customer_text_files() -> None:
         "astro_calc/src/astro_calc/data/horoscope/th.json",
         "astro_calc/src/astro_calc/data/western/interpretation/th/aspects.json",
         "astro_calc/src/astro_calc/data/tarot/th.json",
-        "astro_server/src/astro_server/reports/labels/th.json",
+        "astro_server/src/astro_server/features/reports/render/labels/th.json",
         "astro_server/src/astro_server/portal/messages/th.json",
         "astro_server/src/astro_server/data/campaigns/copy.json",
-        "astro_server/src/astro_server/reports/templates/natal.html.j2",
+        "astro_server/src/astro_server/features/reports/render/templates/natal.html.j2",
     ):
         assert expected in names
 
@@ -131,9 +131,9 @@ THAI_TABLES = [
     (CALC_DATA / "western/interpretation/th/names.json", ("aspects",), "aspect", "th"),
     (CALC_DATA / "western/interpretation/th/names.json", ("elements",), "element", "th"),
     (CALC_DATA / "western/interpretation/th/names.json", ("modalities",), "modality", "th"),
-    (SERVER / "reports/labels/th.json", ("signs",), "sign", "th"),
-    (SERVER / "reports/labels/th.json", ("aspect_names",), "aspect", "th"),
-    (SERVER / "reports/labels/th.json", ("elements",), "element", "th"),
+    (SERVER / "features/reports/render/labels/th.json", ("signs",), "sign", "th"),
+    (SERVER / "features/reports/render/labels/th.json", ("aspect_names",), "aspect", "th"),
+    (SERVER / "features/reports/render/labels/th.json", ("elements",), "element", "th"),
     (CALC_DATA / "hr/texts.json", ("th", "ten_gods"), "ten_god", "short_th"),
     (CALC_DATA / "hr/texts.json", ("th", "elements"), "element", "th"),
     (CALC_DATA / "vedic/remedies.json", ("planet_names",), "planet", "th"),
@@ -157,7 +157,7 @@ def test_thai_name_tables_use_the_glossary_names(
 
 
 def test_server_body_labels_use_the_glossary_names() -> None:
-    bodies = _at(_json(SERVER / "reports/labels/th.json"), "bodies")
+    bodies = _at(_json(SERVER / "features/reports/render/labels/th.json"), "bodies")
     for planet in PLANETS:
         assert bodies[planet] == glossary.name("planet", planet, "th")
     assert bodies["ascendant"] == glossary.name("point", "ascendant", "th")
