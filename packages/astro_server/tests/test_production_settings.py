@@ -48,8 +48,10 @@ def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> pytest.MonkeyPatch:
         "k" * 32,
         "k" * 500,  # long but one character: about 1 bit
         "ab" * 100,  # a repeated unit counts once
-        secrets.token_urlsafe(16),  # random, but 16 bytes
-        secrets.token_hex(24),  # random, but 24 bytes
+        # Random-looking but short: 16 bytes as URL-safe base64, 24 bytes as hex (fixed values,
+        # so every test process collects the same ids).
+        "rdV9kxFYM4MqelxIVhWzCg",
+        "7d2c4d4a4d61c165a8cc847015eeb0941453c8603d014311",
     ],
 )
 def test_weak_and_placeholder_keys_are_named(key: str) -> None:
