@@ -33,7 +33,8 @@ def test_every_sdk_readme_python_block_is_run_and_only_the_install_line_is_skipp
     # whose public host the server would resolve (tests reach no outside address; the same flow runs
     # against a local receiver in tests/test_e2e_files_webhooks.py), and the visual reading,
     # which needs the reader's own photo (tests/test_e2e_visual_readings.py runs that flow).
-    assert skipped == ["sh", "sh", "python", "python"]
+    # and the desktop agent's MCP configuration (JSON, not code).
+    assert skipped == ["sh", "sh", "python", "python", "json"]
     assert len(run) >= 8
     assert {b.language for b in run} == {"python"}
 

@@ -75,10 +75,10 @@ Make = Callable[[Client, Owner], Awaitable[dict[str, str]]]
 
 
 async def _endpoint(purpose: str, client: Client, owner: Owner) -> dict[str, str]:
-    from astro_server.features.feeds import service as feeds
+    from astro_server.platform.delivery import common as delivery_common
 
     endpoint_id = _id("whe_")
-    box = feeds._box(feeds.current_settings())
+    box = delivery_common.secret_box(delivery_common.current_settings())
     endpoint = await WebhookEndpoint.create(
         id=endpoint_id,
         account_id=owner.account_id,
@@ -203,11 +203,11 @@ async def make_member(client: Client, owner: Owner) -> dict[str, str]:
 
 async def make_feed(client: Client, owner: Owner) -> dict[str, str]:
     assert owner.customer_id is not None
-    from astro_server.features.feeds import service as feeds
+    from astro_server.platform.delivery import common as delivery_common
 
     url = f"{HOOK}/{secrets.token_hex(4)}"
     sub_id = _id("hfs_")
-    box = feeds._box(feeds.current_settings())
+    box = delivery_common.secret_box(delivery_common.current_settings())
     sub = await HoroscopeFeedSubscription.create(
         id=sub_id,
         account_id=owner.account_id,

@@ -158,8 +158,12 @@ async def test_billed_operations_say_price_tier_and_test_key(app: Quart) -> None
         assert "test key" in operation["description"]
     names = {op["x-astro-billing"]["operation"] for op in billed}
     # Every priced operation of the table is on some route (free ones need no note), its
-    # interpretation variants in the notes of their base operation.
-    priced = {n for n, row in OPERATIONS.items() if row.credits and ".interpretations_" not in n}
+    # interpretation and sensitivity variants in the notes of their base operation.
+    priced = {
+        n
+        for n, row in OPERATIONS.items()
+        if row.credits and ".interpretations_" not in n and not n.endswith(".sensitivity")
+    }
     assert priced <= names, priced - names
 
 
@@ -204,7 +208,11 @@ async def test_the_pages_and_their_files_come_from_this_server(app: Quart) -> No
         assert response.status_code == 200
         assert "http://" not in page
         assert "https://" not in page
-        assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+        policy = response.headers["Content-Security-Policy"]
+        # Nothing from another host: everything from this server, inline scripts by hash only.
+        assert "default-src 'none'" in policy
+        assert "script-src 'self' 'sha256-" in policy
+        assert "unsafe-inline" not in policy.split("script-src", 1)[1].split(";", 1)[0]
         assert script in page
         asset = await client.get(script)
         assert asset.status_code == 200

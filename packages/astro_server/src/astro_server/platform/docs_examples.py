@@ -79,6 +79,14 @@ def _request_examples() -> dict[str, dict[str, Any]]:
         # Western
         "westernNatal": {"subject": london, "house_system": "P"},
         "westernNatalWheel": wheel,
+        "westernRectificationWindow": {
+            "date": "1990-06-15",
+            "latitude": 51.5074,
+            "longitude": -0.1278,
+            "timezone": "Europe/London",
+            "start_time": "06:00",
+            "end_time": "10:00",
+        },
         "westernSynastry": pair,
         "westernSynastryWheel": {**pair, "format": "svg", "size_px": 800},
         "westernComposite": pair,
