@@ -13,6 +13,9 @@ Illinois steps on monotone coordinates, bisection of clock-driven step functions
 the value one second before a reported ``at`` is the current one and one second after it the new
 one. :func:`rectification_window` lists every change of the angles' signs, the Moon's sign, the
 nakshatra pada and the Chinese hour pillar inside a window of local times.
+
+Charts built on several births (kundli matching; the server's synastry and composite) name
+each birth's results with a prefix (:func:`combined`).
 """
 
 from astro_calc.sensitivity._search import (
@@ -22,6 +25,7 @@ from astro_calc.sensitivity._search import (
     Sensitivity,
     SensitivityItem,
     TimeChange,
+    combined,
 )
 from astro_calc.sensitivity.chinese import (
     bazi_sensitivity,
@@ -29,6 +33,7 @@ from astro_calc.sensitivity.chinese import (
     qimen_sensitivity,
     saju_sensitivity,
 )
+from astro_calc.sensitivity.hr import hr_sensitivity
 from astro_calc.sensitivity.rectification import (
     RectificationEvent,
     RectificationWindow,
@@ -36,7 +41,11 @@ from astro_calc.sensitivity.rectification import (
 )
 from astro_calc.sensitivity.thai import thai_sensitivity
 from astro_calc.sensitivity.uranian import uranian_sensitivity
-from astro_calc.sensitivity.vedic import vedic_sensitivity
+from astro_calc.sensitivity.vedic import (
+    dasha_sensitivity,
+    matching_sensitivity,
+    vedic_sensitivity,
+)
 from astro_calc.sensitivity.western import natal_sensitivity, natal_sensitivity_at
 
 __all__ = [
@@ -49,6 +58,10 @@ __all__ = [
     "SensitivityItem",
     "TimeChange",
     "bazi_sensitivity",
+    "combined",
+    "dasha_sensitivity",
+    "hr_sensitivity",
+    "matching_sensitivity",
     "natal_sensitivity",
     "natal_sensitivity_at",
     "pillar_sensitivity_at",

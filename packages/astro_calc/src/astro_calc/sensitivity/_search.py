@@ -176,6 +176,24 @@ def sensitivity(
     )
 
 
+def combined(parts: Sequence[tuple[str, Sensitivity]]) -> Sensitivity:
+    """Several answers as one, for a calculation built on several births or charts: each part's
+    results named ``<prefix>.<result>`` (as they are with an empty prefix), the uncertain lists
+    joined, the warnings joined without repeats. The parts share the uncertainty and horizon
+    (the first part's are kept). No crossing is computed here."""
+    if not parts:
+        raise ValueError("combined() needs at least one part")
+    items: list[SensitivityItem] = []
+    warnings: list[str] = []
+    for prefix, part in parts:
+        for it in part.items:
+            name = f"{prefix}.{it.result}" if prefix else it.result
+            items.append(msgspec.structs.replace(it, result=name))
+        warnings.extend(w for w in part.warnings if w not in warnings)
+    first = parts[0][1]
+    return sensitivity(items, first.uncertainty_minutes, first.horizon_minutes, warnings)
+
+
 def angles_reliable(latitude: float) -> bool:
     """Whether results that depend on the angles are searched at this latitude."""
     return abs(latitude) <= MAX_ANGLE_LATITUDE
