@@ -9,7 +9,11 @@ them)}; ``position`` 1..200 characters; ``outlook_years`` 1..3 (default 1); ``in
 (default false); ``locale`` ``en|th`` (default ``en``, the PDF's language: both narratives are
 always returned); optional ``company`` {``name`` 1..120, ``founded_date``, ``founded_time``
 ``HH:MM``}; optional ``as_of`` (the outlook's first day; default today in the birth's UTC
-offset); ``branding`` or ``brand_profile_id`` (not both) as the natal PDF takes them.
+offset); ``branding`` or ``brand_profile_id`` (not both) as the natal PDF takes them;
+``sensitivity`` (``{"uncertainty_minutes": 0..720}``, needs ``candidate.birth_time``): how close
+the assessment's birth-time inputs (the four pillars, the Thai birth day and Taksa planet) are
+to changing (:func:`astro_calc.sensitivity.hr_sensitivity`), charged as
+``reports.hr_screening.sensitivity`` (+1 credit).
 
 The answer is the spec's table (``request_id``, ``generated_at``, ``position``,
 ``candidate_summary``, ``bazi_profile``, ``thaksa_outlook``, ``company_fit``,
@@ -44,7 +48,14 @@ from astro_calc.hr.assessment import (
     Verdict,
 )
 from astro_calc.hr.narrative import CandidateSummary
+from astro_calc.sensitivity import Sensitivity, hr_sensitivity
 from astro_calc.time import parse_time_of_day, resolve
+from astro_server.features.common.sensitivity import (
+    SensitivityOptions,
+    sensitive_model,
+    sensitivity_variant,
+    with_sensitivity,
+)
 from astro_server.features.common.subject import check_zone, offset_minutes_field, timezone_field
 from astro_server.features.reports import hr_service as hr_reports
 from astro_server.features.reports import service as reports
@@ -69,6 +80,7 @@ F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 _FIELD_NAMES = {
     "date": "candidate.birth_date",
     "time": "candidate.birth_time",
+    "birth_time": "candidate.birth_time",
     "timezone": "candidate.timezone",
     "timezoneOffsetMinutes": "candidate.timezoneOffsetMinutes",
     "latitude": "candidate.latitude",
@@ -128,7 +140,7 @@ class HrCompany(BaseModel):
     _name = field_validator("name")(_not_blank)
 
 
-class HrScreeningRequest(BaseModel):
+class HrScreeningRequest(SensitivityOptions):
     model_config = ConfigDict(extra="forbid")
 
     candidate: HrCandidate
@@ -230,6 +242,26 @@ def assess(data: HrScreeningRequest) -> HrAssessment:
         raise CalcInputError(_FIELD_NAMES.get(exc.field, exc.field), exc.message) from None
 
 
+def assess_sensitivity(data: HrScreeningRequest) -> Sensitivity | None:
+    """The ``sensitivity`` option's answer (None when not asked for); a 400 naming
+    ``candidate.birth_time`` when the birth time is missing."""
+    if data.sensitivity is None:
+        return None
+    c = data.candidate
+    try:
+        return hr_sensitivity(
+            c.birth_date,
+            parse_time_of_day(c.birth_time, "time") if c.birth_time else None,
+            latitude=c.latitude,
+            longitude=c.longitude,
+            offset_minutes=c.timezoneOffsetMinutes,
+            timezone_name=c.timezone,
+            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
+        )
+    except CalcInputError as exc:
+        raise CalcInputError(_FIELD_NAMES.get(exc.field, exc.field), exc.message) from None
+
+
 def requires_renderer_for_pdf(func: F) -> F:
     """503 ``service_unavailable`` naming what is missing, before any charge, when
     ``include_pdf`` is true and this server cannot print a PDF."""
@@ -252,8 +284,12 @@ def requires_renderer_for_pdf(func: F) -> F:
 @blueprint.post("/api/v3/reports/hr-screening")
 @require_api_key
 @requires_renderer_for_pdf
-@billable("reports.hr_screening", body=HrScreeningRequest)
-@document_response(response_model(HrScreeningResult, prefix=DOCS_PREFIX), 200)
+@billable(
+    "reports.hr_screening",
+    body=HrScreeningRequest,
+    variant=sensitivity_variant("reports.hr_screening"),
+)
+@document_response(sensitive_model(response_model(HrScreeningResult, prefix=DOCS_PREFIX)), 200)
 @document_response(ErrorBody, 400)
 @document_response(ErrorBody, 404)
 @document_response(ErrorBody, 429)
@@ -262,7 +298,10 @@ def requires_renderer_for_pdf(func: F) -> F:
 async def hr_screening(data: HrScreeningRequest) -> Response:
     """HR talent assessment (entertainment only; must not be used to decide employment): BaZi
     profile, Thai Taksa outlook, company fit, position match, a 0-100 score with its verdict,
-    English and Thai narratives; with ``include_pdf`` a branded PDF at a signed URL (24 h)."""
+    English and Thai narratives; with ``include_pdf`` a branded PDF at a signed URL (24 h).
+    ``sensitivity`` (``{"uncertainty_minutes": 0..720}``, with ``candidate.birth_time``) adds
+    how close the pillars and the Thai birth day are to changing (+1 credit)."""
+    found = await asyncio.to_thread(assess_sensitivity, data)
     assessment = await asyncio.to_thread(assess, data)
     generated_at = dt.datetime.now(dt.UTC).replace(microsecond=0)
     pdf: dict[str, object] = {}
@@ -297,4 +336,7 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
         **{f: getattr(assessment, f) for f in HrAssessment.__struct_fields__},
         **pdf,  # type: ignore[arg-type]
     )
-    return json_response(body)
+    if found is None:
+        return json_response(body)
+    encoded = with_sensitivity(msgspec.json.encode(body), found)
+    return Response(encoded, status=200, content_type="application/json")

@@ -53,7 +53,7 @@ from astro_calc.thai import (
 )
 from astro_calc.thai.calendar import MAX_YEAR, MIN_YEAR, month1_start, month_lengths
 from astro_calc.thai.suriyayatra import CS_TO_CE, year_type
-from astro_calc.time import parse_time_of_day
+from astro_calc.time import parse_time_of_day, resolve
 from astro_server.drawing.taksa import taksa_wheel_svg
 from astro_server.features.common.pictures import PictureOptions, picture_response
 from astro_server.features.common.sensitivity import (
@@ -76,6 +76,9 @@ from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
 _encoder = msgspec.json.Encoder()
+#: The auspicious-time search reads a bare local clock; its sensitivity answer's instants are
+#: that clock on Thai time.
+THAI_OFFSET_MINUTES = 420
 blueprint = Blueprint("thai", __name__)
 TAG = ["Thai Astrology"]
 # Struct names such as Festival or Reason are generic: prefix this group's OpenAPI schemas.
@@ -186,7 +189,7 @@ class ThaiWheelRequest(SensitivityOptions):
     )
 
 
-class ThaiAuspiciousRequest(BaseModel):
+class ThaiAuspiciousRequest(SensitivityOptions):
     purpose: Purpose = Field(description="What the time is chosen for")
     start_date: dt.date = Field(description="First day of the range (1900-2200)")
     end_date: dt.date = Field(
@@ -347,25 +350,43 @@ async def thai_wheel(data: ThaiWheelRequest) -> Response:
 
 @blueprint.post("/api/v3/thai/auspicious-times")
 @require_api_key
-@billable("thai.auspicious_times", body=ThaiAuspiciousRequest)
-@document_response(response_model(AuspiciousSearch, prefix=DOCS_PREFIX), 200)
+@billable(
+    "thai.auspicious_times",
+    body=ThaiAuspiciousRequest,
+    variant=sensitivity_variant("thai.auspicious_times"),
+)
+@document_response(sensitive_model(response_model(AuspiciousSearch, prefix=DOCS_PREFIX)), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("thaiAuspiciousTimes")
 async def thai_auspicious_times(data: ThaiAuspiciousRequest) -> Response:
     """Auspicious days and daytime watches for a purpose over at most 366 days, each day with
-    the rules that decided it (Thai and English)."""
+    the rules that decided it (Thai and English). ``sensitivity``
+    (``{"uncertainty_minutes": 0..720}``, with ``birth_date`` and ``birth_time``) adds how close
+    the person's Thai birth day and Taksa planet, which choose their kalakini and good days,
+    are to changing (the clock read as Thai time, UTC+7), charged as
+    ``thai.auspicious_times.sensitivity`` (+1 credit)."""
     birth_time = parse_time_of_day(data.birth_time, "birth_time") if data.birth_time else None
-    return json_response(
-        auspicious_times(
-            data.start_date,
-            data.end_date,
-            data.purpose,
-            birth_date=data.birth_date,
-            birth_time=birth_time,
-            year_type_source=data.year_type_source,
+    found = None
+    if data.sensitivity is not None:
+        if data.birth_date is None:
+            raise CalcInputError("birth_date", "required for birth-time sensitivity")
+        if birth_time is None:
+            raise CalcInputError("birth_time", "required for birth-time sensitivity")
+        found = thai_sensitivity(
+            resolve(data.birth_date, birth_time, offset_minutes=THAI_OFFSET_MINUTES),
+            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
         )
+    result = auspicious_times(
+        data.start_date,
+        data.end_date,
+        data.purpose,
+        birth_date=data.birth_date,
+        birth_time=birth_time,
+        year_type_source=data.year_type_source,
     )
+    body = with_sensitivity(_encoder.encode(result), found)
+    return Response(body, status=200, content_type="application/json")
 
 
 class ThaiWheelDiagramRequest(ThaiWheelRequest, PictureOptions):

@@ -18,6 +18,7 @@ The OpenAPI document describes each success body from the astro_calc struct the 
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from typing import Literal
 
@@ -27,7 +28,7 @@ from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag
 
 from astro_calc import ephemeris, vedic
-from astro_calc.sensitivity import vedic_sensitivity
+from astro_calc.sensitivity import dasha_sensitivity, matching_sensitivity, vedic_sensitivity
 from astro_calc.vedic import (
     KundliMatch,
     Panchanga,
@@ -114,7 +115,7 @@ class ChartRequest(InterpretationOptions, SensitivityOptions):
     )
 
 
-class MatchRequest(InterpretationOptions):
+class MatchRequest(InterpretationOptions, SensitivityOptions):
     boy: BirthSubjectIn
     girl: BirthSubjectIn
     school: Literal["north", "south"] = Field(default="north", description="Matching school")
@@ -144,7 +145,7 @@ class BatchRequest(BaseModel):
         return self
 
 
-class DashaRequest(InterpretationOptions):
+class DashaRequest(InterpretationOptions, SensitivityOptions):
     subject: BirthSubjectIn
     year_days: float = Field(
         default=365.25, description="Dasha year length in days: 365.25, 365.2422 or 360"
@@ -234,7 +235,7 @@ async def vedic_chart(data: ChartRequest) -> Response:
     body=MatchRequest,
     variant=interpretation_variant("vedic.kundli_matching"),
 )
-@document_response(interpreted_model(KundliMatch, prefix=DOCS_PREFIX), 200)
+@document_response(sensitive_model(interpreted_model(KundliMatch, prefix=DOCS_PREFIX)), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicKundliMatching")
@@ -243,13 +244,27 @@ async def vedic_kundli_matching(data: MatchRequest) -> Response:
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
     ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
-    the body as it was.
+    the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds, for each
+    person (``boy.``, ``girl.``), how close the Moon's sign, nakshatra and pada and the koota
+    score (that person's time moved) are to changing, charged as the ``.sensitivity`` row (+1
+    credit).
     """
-    match = kundli_match(data.boy.to_calc(), data.girl.to_calc(), school=data.school)
+    boy, girl = data.boy.to_calc(), data.girl.to_calc()
+    match = kundli_match(boy, girl, school=data.school)
+    found = None
+    if data.sensitivity is not None:
+        found = await asyncio.to_thread(
+            matching_sensitivity,
+            boy,
+            girl,
+            school=data.school,
+            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
+        )
     return respond(
         match,
         data,
         lambda language, level: matching_interpretation(match, language=language, level=level),
+        lambda body: with_sensitivity(body, found),
     )
 
 
@@ -278,7 +293,7 @@ async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
 @blueprint.post("/api/v3/vedic/dasha")
 @require_api_key
 @billable("vedic.dasha", body=DashaRequest, variant=interpretation_variant("vedic.dasha"))
-@document_response(interpreted_model(VimshottariDasha, prefix=DOCS_PREFIX), 200)
+@document_response(sensitive_model(interpreted_model(VimshottariDasha, prefix=DOCS_PREFIX)), 200)
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicDasha")
@@ -288,7 +303,9 @@ async def vedic_dasha(data: DashaRequest) -> Response:
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
     ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
-    the body as it was.
+    the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close
+    the Moon's nakshatra, the dasha lord at birth and the month the first mahadasha ends are to
+    changing, charged as the ``.sensitivity`` row (+1 credit).
     """
     subject = data.subject.to_calc()
     moment = birth_moment(subject)
@@ -299,12 +316,21 @@ async def vedic_dasha(data: DashaRequest) -> Response:
         depth=data.depth,
         at_jd_ut=ephemeris.julian_day(utc_or_now(data.at)),
     )
+    found = None
+    if data.sensitivity is not None:
+        found = await asyncio.to_thread(
+            dasha_sensitivity,
+            subject,
+            year_days=float(data.year_days),
+            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
+        )
     return respond(
         result,
         data,
         lambda language, level: dasha_interpretation(
             result, sidereal_chart(subject, divisional_charts=()), language=language, level=level
         ),
+        lambda body: with_sensitivity(body, found),
     )
 
 

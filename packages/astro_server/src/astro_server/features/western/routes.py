@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from collections.abc import Callable
 from typing import Literal
 
 import msgspec
@@ -23,7 +24,13 @@ from astro_calc import western
 from astro_calc.ephemeris import FIRST_YEAR, LAST_YEAR
 from astro_calc.errors import CalcInputError
 from astro_calc.interpretations import Interpretations
-from astro_calc.sensitivity import RectificationWindow, natal_sensitivity, rectification_window
+from astro_calc.sensitivity import (
+    RectificationWindow,
+    Sensitivity,
+    combined,
+    natal_sensitivity,
+    rectification_window,
+)
 from astro_calc.time import parse_time_of_day
 from astro_calc.western import (
     ALL_ASPECTS,
@@ -72,6 +79,7 @@ from astro_server.features.common.routing import (
     respond_off_loop,
 )
 from astro_server.features.common.sensitivity import (
+    SensitivityOption,
     SensitivityOptions,
     sensitive_model,
     with_sensitivity,
@@ -167,11 +175,11 @@ class PairFields(BaseModel):
     include_minor: bool = Field(default=False, description="Count minor aspects too")
 
 
-class PairRequest(PairFields, InterpretationOptions):
-    """The synastry calculation: the pair plus the interpretation option."""
+class PairRequest(PairFields, InterpretationOptions, SensitivityOptions):
+    """The synastry calculation: the pair plus the interpretation and sensitivity options."""
 
 
-class CompositeRequest(InterpretationOptions):
+class CompositeRequest(InterpretationOptions, SensitivityOptions):
     subject_a: WesternSubject
     subject_b: WesternSubject
     method: Literal["midpoint", "davison"] = Field(
@@ -185,7 +193,7 @@ class CompositeRequest(InterpretationOptions):
     house_system: HouseSystem = "P"
 
 
-class ReturnsRequest(InterpretationOptions):
+class ReturnsRequest(InterpretationOptions, SensitivityOptions):
     subject: WesternSubject
     kind: Literal["solar", "lunar"] = Field(description="solar: for a year; lunar: after a date")
     year: int | None = Field(
@@ -203,7 +211,7 @@ class ReturnsRequest(InterpretationOptions):
     _in_span = field_validator("after")(in_ephemeris_span)
 
 
-class ProgressionsRequest(InterpretationOptions):
+class ProgressionsRequest(InterpretationOptions, SensitivityOptions):
     subject: WesternSubject
     target_date: dt.datetime = Field(description="Progress to this instant (UTC if naive)")
     method: Literal["secondary", "solar_arc"] = Field(default="secondary")
@@ -216,7 +224,7 @@ class ProgressionsRequest(InterpretationOptions):
     _in_span = field_validator("target_date")(in_ephemeris_span)
 
 
-class TransitsRequest(InterpretationOptions):
+class TransitsRequest(InterpretationOptions, SensitivityOptions):
     subject: WesternSubject
     start: dt.datetime = Field(description="Range start (UTC if naive)")
     end: dt.datetime = Field(description="Range end, at most 366 days after start")
@@ -238,6 +246,37 @@ class ProgressionsResult(msgspec.Struct, frozen=True):
     method: str
     secondary: SecondaryProgressions | None
     solar_arc: SolarArcDirections | None
+
+
+def natal_inputs_sensitivity(
+    subjects: tuple[tuple[str, WesternSubject], ...], house_system: str, option: SensitivityOption
+) -> Sensitivity:
+    """The sensitivity of a derived chart: that of the natal chart of each birth it is computed
+    from (the same house system, every body), each birth's results prefixed with its field
+    name when there are two (``subject_a.ascendant.sign``). Returns, progressions, solar arc,
+    transits, synastry and composite charts all move with these natal inputs: the natal angles,
+    house cusps and the Moon (docs/decisions.md, "Birth-time sensitivity")."""
+    parts = [
+        (
+            prefix,
+            natal_sensitivity(
+                subject.to_calc(),
+                house_system=house_system,
+                uncertainty_minutes=option.uncertainty_minutes,
+            ),
+        )
+        for prefix, subject in subjects
+    ]
+    return combined(parts)
+
+
+def _sensitivity_of(
+    data: SensitivityOptions, subjects: tuple[tuple[str, WesternSubject], ...], house_system: str
+) -> Callable[[bytes], bytes]:
+    """``respond``'s ``extra``: the natal inputs' sensitivity appended when asked for."""
+    option = data.sensitivity
+    found = None if option is None else natal_inputs_sensitivity(subjects, house_system, option)
+    return lambda body: with_sensitivity(body, found)
 
 
 @blueprint.post("/api/v3/western/natal")
@@ -275,7 +314,7 @@ async def western_natal(data: NatalRequest) -> Response:
 @blueprint.post("/api/v3/western/synastry")
 @require_api_key
 @billable("western.synastry", body=PairRequest, variant=interpretation_variant("western.synastry"))
-@document_response(interpreted_model(Synastry), 200)
+@document_response(sensitive_model(interpreted_model(Synastry)), 200)
 @tag(TAG)
 @operation_id("westernSynastry")
 async def western_synastry(data: PairRequest) -> Response:
@@ -283,7 +322,9 @@ async def western_synastry(data: PairRequest) -> Response:
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
     ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
-    the body as it was.
+    the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close
+    each birth's natal results (angles, houses, the Moon's sign) are to changing, named
+    ``subject_a.`` and ``subject_b.``, charged as the ``.sensitivity`` row (+1 credit).
     """
     result = synastry(
         data.subject_a.to_calc(),
@@ -295,6 +336,9 @@ async def western_synastry(data: PairRequest) -> Response:
         result,
         data,
         lambda language, level: synastry_interpretation(result, language=language, level=level),
+        _sensitivity_of(
+            data, (("subject_a", data.subject_a), ("subject_b", data.subject_b)), data.house_system
+        ),
     )
 
 
@@ -303,7 +347,7 @@ async def western_synastry(data: PairRequest) -> Response:
 @billable(
     "western.composite", body=CompositeRequest, variant=interpretation_variant("western.composite")
 )
-@document_response(interpreted_model(CompositeChart), 200)
+@document_response(sensitive_model(interpreted_model(CompositeChart)), 200)
 @tag(TAG)
 @operation_id("westernComposite")
 async def western_composite(data: CompositeRequest) -> Response:
@@ -312,7 +356,9 @@ async def western_composite(data: CompositeRequest) -> Response:
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
     ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
-    the body as it was.
+    the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close
+    each birth's natal results (angles, houses, the Moon's sign) are to changing, named
+    ``subject_a.`` and ``subject_b.``, charged as the ``.sensitivity`` row (+1 credit).
     """
     result = composite_chart(
         data.subject_a.to_calc(),
@@ -324,13 +370,16 @@ async def western_composite(data: CompositeRequest) -> Response:
         result,
         data,
         lambda language, level: composite_interpretation(result, language=language, level=level),
+        _sensitivity_of(
+            data, (("subject_a", data.subject_a), ("subject_b", data.subject_b)), data.house_system
+        ),
     )
 
 
 @blueprint.post("/api/v3/western/returns")
 @require_api_key
 @billable("western.returns", body=ReturnsRequest, variant=interpretation_variant("western.returns"))
-@document_response(interpreted_model(ReturnChart), 200)
+@document_response(sensitive_model(interpreted_model(ReturnChart)), 200)
 @tag(TAG)
 @operation_id("westernReturns")
 @names_subject_fields
@@ -339,7 +388,9 @@ async def western_returns(data: ReturnsRequest) -> Response:
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
     ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
-    the body as it was.
+    the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close
+    the natal results it is computed from (angles, houses, the Moon's sign) are to changing,
+    charged as the ``.sensitivity`` row (+1 credit).
     """
     subject = data.subject.to_calc()
     if data.kind == "solar":
@@ -368,6 +419,7 @@ async def western_returns(data: ReturnsRequest) -> Response:
         result,
         data,
         lambda language, level: returns_interpretation(result, language=language, level=level),
+        _sensitivity_of(data, (("", data.subject),), data.house_system),
     )
 
 
@@ -378,7 +430,7 @@ async def western_returns(data: ReturnsRequest) -> Response:
     body=ProgressionsRequest,
     variant=interpretation_variant("western.progressions"),
 )
-@document_response(interpreted_model(ProgressionsResult), 200)
+@document_response(sensitive_model(interpreted_model(ProgressionsResult)), 200)
 @tag(TAG)
 @operation_id("westernProgressions")
 @names_subject_fields
@@ -388,10 +440,13 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
     ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
-    the body as it was.
+    the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close
+    the natal results it is computed from (angles, houses, the Moon's sign) are to changing,
+    charged as the ``.sensitivity`` row (+1 credit).
     """
     subject = data.subject.to_calc()
     target = as_utc(data.target_date)
+    extra = _sensitivity_of(data, (("", data.subject),), data.house_system)
     if data.method == "secondary":
         secondary = secondary_progressions(
             subject,
@@ -406,6 +461,7 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
             lambda language, level: progressions_interpretation(
                 secondary, orb_deg=data.orb_deg, language=language, level=level
             ),
+            extra,
         )
     directions = solar_arc_directions(subject, target, orb_deg=data.orb_deg)
     return respond(
@@ -414,6 +470,7 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
         lambda language, level: progressions_interpretation(
             directions, orb_deg=data.orb_deg, language=language, level=level
         ),
+        extra,
     )
 
 
@@ -422,7 +479,7 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
 @billable(
     "western.transits", body=TransitsRequest, variant=interpretation_variant("western.transits")
 )
-@document_response(interpreted_model(TransitReport), 200)
+@document_response(sensitive_model(interpreted_model(TransitReport)), 200)
 @tag(TAG)
 @operation_id("westernTransits")
 @names_subject_fields
@@ -431,7 +488,9 @@ async def western_transits(data: TransitsRequest) -> Response:
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
     ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
-    the body as it was.
+    the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close
+    the natal results it is computed from (angles, houses, the Moon's sign) are to changing,
+    charged as the ``.sensitivity`` row (+1 credit).
     """
     report = await asyncio.to_thread(
         transits,
@@ -443,12 +502,14 @@ async def western_transits(data: TransitsRequest) -> Response:
         include_ingresses=data.include_ingresses,
         include_stations=data.include_stations,
     )
+    # The natal chart a transit search reads is on Placidus cusps (its default).
+    extra = _sensitivity_of(data, (("", data.subject),), "P")
     if data.interpretations == "none":
-        return respond(report, data, _never)
+        return respond(report, data, _never, extra)
     found = await asyncio.to_thread(
         transits_interpretation, report, language=data.language, level=data.interpretations
     )
-    return respond(report, data, lambda language, level: found)
+    return respond(report, data, lambda language, level: found, extra)
 
 
 def _never(language: str, level: str) -> Interpretations:

@@ -226,6 +226,16 @@ SENSITIVE_OPERATIONS: tuple[str, ...] = (
     "uranian.chart",
     "korean.saju",
     "chinese.qimen",
+    # The derived Western charts: the sensitivity of the natal inputs they are computed from.
+    "western.synastry",
+    "western.composite",
+    "western.returns",
+    "western.progressions",
+    "western.transits",
+    "vedic.dasha",
+    "vedic.kundli_matching",
+    "thai.auspicious_times",
+    "reports.hr_screening",
 )
 OPERATIONS.update(_sensitivity_rows(OPERATIONS, SENSITIVE_OPERATIONS))
 
