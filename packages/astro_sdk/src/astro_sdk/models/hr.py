@@ -25,6 +25,7 @@ from astro_sdk.models.chinese import (
     TenGodWeight,
 )
 from astro_sdk.models.reports import Branding
+from astro_sdk.models.sensitivity import Sensitivity, SensitivityOptions
 from astro_sdk.models.thai import TaksaPosition
 
 __all__ = [
@@ -68,7 +69,7 @@ class HrCompany(RequestModel):
     founded_time: str | None = Field(default=None, pattern=_HHMM)
 
 
-class HrScreeningRequest(RequestModel):
+class HrScreeningRequest(SensitivityOptions):
     candidate: HrCandidate
     position: str = Field(min_length=1, max_length=200)
     outlook_years: int = Field(default=1, ge=1, le=3)
@@ -247,3 +248,6 @@ class HrScreening(ResponseModel):
     pdf_url: str | None = None
     expires_at: dt.datetime | None = None
     report_id: str | None = None
+    sensitivity: Sensitivity | None = None
+    """With the ``sensitivity`` option: how close the pillars and the Thai birth day are to
+    changing."""

@@ -1,6 +1,8 @@
 """The birth-time ``sensitivity`` option and the rectification window (typed answers).
 
-The birth-based calculations (Western natal, BaZi, Saju, Qi Men) take ``sensitivity``
+The birth-based calculations (Western natal and its derived charts, BaZi, Saju, Qi Men, the
+Vedic chart, dasha and kundli matching, the Thai wheel and auspicious times, Uranian, the HR
+assessment) take ``sensitivity``
 (``{"uncertainty_minutes": N}``, 0 to 720); the answer's ``sensitivity`` then says, for each
 result that depends on the birth time, when it changes before and after the given time (to 1
 second) and what to, and which results are not certain within the uncertainty. It is ``None``

@@ -128,7 +128,7 @@ class ThaiWheelRequest(SensitivityOptions):
     """Adds the moving (yearly) Taksa for the completed age on that date."""
 
 
-class ThaiAuspiciousRequest(RequestModel):
+class ThaiAuspiciousRequest(SensitivityOptions):
     purpose: Purpose
     start_date: dt.date
     end_date: dt.date
@@ -380,3 +380,5 @@ class ThaiAuspiciousTimes(ResponseModel):
     """The requested source of the year types (almanac or rule)."""
     auspicious_days: list[AuspiciousDay]
     avoided_days: list[AuspiciousDay]
+    sensitivity: Sensitivity | None = None
+    """With the ``sensitivity`` option: how close the person's Thai birth day is to changing."""

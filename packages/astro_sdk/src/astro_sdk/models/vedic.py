@@ -102,7 +102,7 @@ class VedicChartRequest(InterpretationOptions, SensitivityOptions):
     )  # fmt: skip
 
 
-class KundliMatchingRequest(InterpretationOptions):
+class KundliMatchingRequest(InterpretationOptions, SensitivityOptions):
     boy: BirthSubjectOrReference
     girl: BirthSubjectOrReference
     school: Literal["north", "south"] = "north"
@@ -120,7 +120,7 @@ class KundliMatchingBatchRequest(RequestModel):
     school: Literal["north", "south"] = "north"
 
 
-class VedicDashaRequest(InterpretationOptions):
+class VedicDashaRequest(InterpretationOptions, SensitivityOptions):
     subject: BirthSubjectOrReference
     year_days: float = 365.25
     """Dasha year length in days: 365.25, 365.2422 or 360."""
@@ -429,12 +429,16 @@ class InterpretedVedicChart(VedicChart):
 
 
 class InterpretedVedicKundliMatch(VedicKundliMatch):
-    """VedicKundliMatch with the ``interpretations`` asked for (``None`` without the option)."""
+    """VedicKundliMatch with the ``interpretations`` and ``sensitivity`` asked for (``None``
+    without the option)."""
 
     interpretations: Interpretations | None = None
+    sensitivity: Sensitivity | None = None
 
 
 class InterpretedVedicDasha(VedicDasha):
-    """VedicDasha with the ``interpretations`` asked for (``None`` without the option)."""
+    """VedicDasha with the ``interpretations`` and ``sensitivity`` asked for (``None``
+    without the option)."""
 
     interpretations: Interpretations | None = None
+    sensitivity: Sensitivity | None = None

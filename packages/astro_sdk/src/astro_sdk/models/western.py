@@ -133,18 +133,18 @@ class PairFields(RequestModel):
     include_minor: bool = False
 
 
-class PairRequest(PairFields, InterpretationOptions):
+class PairRequest(PairFields, InterpretationOptions, SensitivityOptions):
     """The synastry calculation: the pair plus the interpretation option."""
 
 
-class CompositeRequest(InterpretationOptions):
+class CompositeRequest(InterpretationOptions, SensitivityOptions):
     subject_a: WesternSubjectOrReference
     subject_b: WesternSubjectOrReference
     method: Literal["midpoint", "davison"] = "midpoint"
     house_system: HouseSystem = "P"
 
 
-class ReturnsRequest(InterpretationOptions):
+class ReturnsRequest(InterpretationOptions, SensitivityOptions):
     subject: WesternSubjectOrReference
     kind: Literal["solar", "lunar"]
     year: int | None = Field(default=None, ge=100, le=2999)  # the span of dates served
@@ -157,7 +157,7 @@ class ReturnsRequest(InterpretationOptions):
     house_system: HouseSystem = "P"
 
 
-class ProgressionsRequest(InterpretationOptions):
+class ProgressionsRequest(InterpretationOptions, SensitivityOptions):
     subject: WesternSubjectOrReference
     target_date: dt.datetime
     method: Literal["secondary", "solar_arc"] = "secondary"
@@ -166,7 +166,7 @@ class ProgressionsRequest(InterpretationOptions):
     orb_deg: float = Field(default=1.0, gt=0, le=5)
 
 
-class TransitsRequest(InterpretationOptions):
+class TransitsRequest(InterpretationOptions, SensitivityOptions):
     subject: WesternSubjectOrReference
     start: dt.datetime
     end: dt.datetime
@@ -423,30 +423,45 @@ class InterpretedNatalChart(NatalChart):
 
 
 class InterpretedSynastry(Synastry):
-    """Synastry with the ``interpretations`` asked for (``None`` without the option)."""
+    """Synastry with the ``interpretations`` and ``sensitivity`` asked for (``None``
+    without the option). ``sensitivity`` is that of the natal chart(s) the answer is computed
+    from (results prefixed ``subject_a.`` and ``subject_b.`` for a pair)."""
 
     interpretations: Interpretations | None = None
+    sensitivity: Sensitivity | None = None
 
 
 class InterpretedCompositeChart(CompositeChart):
-    """CompositeChart with the ``interpretations`` asked for (``None`` without the option)."""
+    """CompositeChart with the ``interpretations`` and ``sensitivity`` asked for (``None``
+    without the option). ``sensitivity`` is that of the natal chart(s) the answer is computed
+    from (results prefixed ``subject_a.`` and ``subject_b.`` for a pair)."""
 
     interpretations: Interpretations | None = None
+    sensitivity: Sensitivity | None = None
 
 
 class InterpretedReturnChart(ReturnChart):
-    """ReturnChart with the ``interpretations`` asked for (``None`` without the option)."""
+    """ReturnChart with the ``interpretations`` and ``sensitivity`` asked for (``None``
+    without the option). ``sensitivity`` is that of the natal chart(s) the answer is computed
+    from (results prefixed ``subject_a.`` and ``subject_b.`` for a pair)."""
 
     interpretations: Interpretations | None = None
+    sensitivity: Sensitivity | None = None
 
 
 class InterpretedProgressionsResult(ProgressionsResult):
-    """ProgressionsResult with the ``interpretations`` asked for (``None`` without the option)."""
+    """ProgressionsResult with the ``interpretations`` and ``sensitivity`` asked for (``None``
+    without the option). ``sensitivity`` is that of the natal chart(s) the answer is computed
+    from (results prefixed ``subject_a.`` and ``subject_b.`` for a pair)."""
 
     interpretations: Interpretations | None = None
+    sensitivity: Sensitivity | None = None
 
 
 class InterpretedTransitReport(TransitReport):
-    """TransitReport with the ``interpretations`` asked for (``None`` without the option)."""
+    """TransitReport with the ``interpretations`` and ``sensitivity`` asked for (``None``
+    without the option). ``sensitivity`` is that of the natal chart(s) the answer is computed
+    from (results prefixed ``subject_a.`` and ``subject_b.`` for a pair)."""
 
     interpretations: Interpretations | None = None
+    sensitivity: Sensitivity | None = None

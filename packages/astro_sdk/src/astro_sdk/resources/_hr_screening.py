@@ -17,6 +17,7 @@ from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk.models.hr import HrCandidate, HrCompany, HrScreening, HrScreeningRequest
 from astro_sdk.models.reports import Branding
+from astro_sdk.models.sensitivity import SensitivityOption
 
 if TYPE_CHECKING:
     from astro_sdk._client import AstroClient, AsyncAstroClient
@@ -44,6 +45,7 @@ def _body(
     as_of: dt.date | str | None,
     branding: Branding | Mapping[str, Any] | None,
     brand_profile_id: str | None,
+    sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
 ) -> HrScreeningRequest:
     return validate_request(
         HrScreeningRequest,
@@ -57,6 +59,7 @@ def _body(
             "as_of": as_of,
             "branding": branding,
             "brand_profile_id": brand_profile_id,
+            "sensitivity": sensitivity,
         },
     )
 
@@ -78,16 +81,19 @@ class AsyncHrScreeningMixin:
         as_of: dt.date | str | None = None,
         branding: Branding | Mapping[str, Any] | None = None,
         brand_profile_id: str | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> HrScreening:
         """``POST /api/v3/reports/hr-screening`` (tier pro, billed): the assessment, and with
         ``include_pdf=True`` the signed ``pdf_url`` (24 hours) of its PDF in ``locale``.
         ``as_of`` (a date or ``YYYY-MM-DD``) is the outlook's first day (default: today in the
         birth's UTC offset). ``branding`` or ``brand_profile_id`` (not both) brand the PDF; a
-        profile of another account is a ``NotFoundError``."""
+        profile of another account is a ``NotFoundError``. ``sensitivity={"uncertainty_minutes":
+        N}`` (0 to 720, with the candidate's ``birth_time``) adds how close the pillars and the
+        Thai birth day are to changing (+1 credit)."""
         body = _body(
             candidate, position, outlook_years, include_pdf, locale, company, as_of, branding,
-            brand_profile_id,
+            brand_profile_id, sensitivity,
         )  # fmt: skip
         return await self._client.request(HR_SCREENING, body=body, idempotency_key=idempotency_key)
 
@@ -112,15 +118,18 @@ class HrScreeningMixin:
         as_of: dt.date | str | None = None,
         branding: Branding | Mapping[str, Any] | None = None,
         brand_profile_id: str | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> HrScreening:
         """``POST /api/v3/reports/hr-screening`` (tier pro, billed): the assessment, and with
         ``include_pdf=True`` the signed ``pdf_url`` (24 hours) of its PDF in ``locale``.
         ``as_of`` (a date or ``YYYY-MM-DD``) is the outlook's first day (default: today in the
         birth's UTC offset). ``branding`` or ``brand_profile_id`` (not both) brand the PDF; a
-        profile of another account is a ``NotFoundError``."""
+        profile of another account is a ``NotFoundError``. ``sensitivity={"uncertainty_minutes":
+        N}`` (0 to 720, with the candidate's ``birth_time``) adds how close the pillars and the
+        Thai birth day are to changing (+1 credit)."""
         body = _body(
             candidate, position, outlook_years, include_pdf, locale, company, as_of, branding,
-            brand_profile_id,
+            brand_profile_id, sensitivity,
         )  # fmt: skip
         return self._client.request(HR_SCREENING, body=body, idempotency_key=idempotency_key)

@@ -84,6 +84,7 @@ def _auspicious_fields(
     birth_date: Day | None,
     birth_time: str | None,
     year_type_source: YearTypeSource | None,
+    sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     return {
         "purpose": purpose,
@@ -92,6 +93,7 @@ def _auspicious_fields(
         "birth_date": birth_date,
         "birth_time": birth_time,
         "year_type_source": year_type_source,
+        "sensitivity": sensitivity,
     }
 
 
@@ -191,14 +193,23 @@ class AsyncThai(AsyncResource):
         birth_date: Day | None = None,
         birth_time: str | None = None,
         year_type_source: YearTypeSource | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiAuspiciousTimes:
         """``POST /api/v3/thai/auspicious-times``: auspicious days and hours over at most 366
-        days, each with its reasons."""
+        days, each with its reasons. ``sensitivity={"uncertainty_minutes": N}`` (0 to 720, with
+        ``birth_date`` and ``birth_time``) adds how close the person's Thai birth day is to
+        changing (+1 credit)."""
         body = validate_request(
             ThaiAuspiciousRequest,
             _auspicious_fields(
-                purpose, start_date, end_date, birth_date, birth_time, year_type_source
+                purpose,
+                start_date,
+                end_date,
+                birth_date,
+                birth_time,
+                year_type_source,
+                sensitivity,
             ),
         )
         return await self._client.request(
@@ -314,14 +325,23 @@ class Thai(SyncResource):
         birth_date: Day | None = None,
         birth_time: str | None = None,
         year_type_source: YearTypeSource | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> ThaiAuspiciousTimes:
         """``POST /api/v3/thai/auspicious-times``: auspicious days and hours over at most 366
-        days, each with its reasons."""
+        days, each with its reasons. ``sensitivity={"uncertainty_minutes": N}`` (0 to 720, with
+        ``birth_date`` and ``birth_time``) adds how close the person's Thai birth day is to
+        changing (+1 credit)."""
         body = validate_request(
             ThaiAuspiciousRequest,
             _auspicious_fields(
-                purpose, start_date, end_date, birth_date, birth_time, year_type_source
+                purpose,
+                start_date,
+                end_date,
+                birth_date,
+                birth_time,
+                year_type_source,
+                sensitivity,
             ),
         )
         return self._client.request(AUSPICIOUS_TIMES, body=body, idempotency_key=idempotency_key)

@@ -164,14 +164,18 @@ class AsyncVedic(AsyncResource):
         school: School | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedVedicKundliMatch:
-        """``POST /api/v3/vedic/kundli-matching``: Ashtakoota for one pair, synchronously."""
+        """``POST /api/v3/vedic/kundli-matching``: Ashtakoota for one pair, synchronously.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the birth-time sensitivity
+        (+1 credit)."""
         body = validate_request(
             KundliMatchingRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "boy": boy,
                 "girl": girl,
                 "school": school,
@@ -207,14 +211,18 @@ class AsyncVedic(AsyncResource):
         at: dt.datetime | str | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedVedicDasha:
-        """``POST /api/v3/vedic/dasha``: Vimshottari periods, and those running at ``at``."""
+        """``POST /api/v3/vedic/dasha``: Vimshottari periods, and those running at ``at``.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the birth-time sensitivity
+        (+1 credit)."""
         body = validate_request(
             VedicDashaRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject": subject,
                 "year_days": year_days,
                 "depth": depth,
@@ -344,14 +352,18 @@ class Vedic(SyncResource):
         school: School | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedVedicKundliMatch:
-        """``POST /api/v3/vedic/kundli-matching``: Ashtakoota for one pair, synchronously."""
+        """``POST /api/v3/vedic/kundli-matching``: Ashtakoota for one pair, synchronously.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the birth-time sensitivity
+        (+1 credit)."""
         body = validate_request(
             KundliMatchingRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "boy": boy,
                 "girl": girl,
                 "school": school,
@@ -385,14 +397,18 @@ class Vedic(SyncResource):
         at: dt.datetime | str | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedVedicDasha:
-        """``POST /api/v3/vedic/dasha``: Vimshottari periods, and those running at ``at``."""
+        """``POST /api/v3/vedic/dasha``: Vimshottari periods, and those running at ``at``.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the birth-time sensitivity
+        (+1 credit)."""
         body = validate_request(
             VedicDashaRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject": subject,
                 "year_days": year_days,
                 "depth": depth,

@@ -198,14 +198,18 @@ class AsyncWestern(AsyncResource):
         include_minor: bool | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedSynastry:
-        """``POST /api/v3/western/synastry``: inter-aspects, house overlays, compatibility score."""
+        """``POST /api/v3/western/synastry``: inter-aspects, house overlays, compatibility score.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the natal inputs'
+        birth-time sensitivity (+1 credit)."""
         body = validate_request(
             PairRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject_a": subject_a,
                 "subject_b": subject_b,
                 "house_system": house_system,
@@ -223,14 +227,18 @@ class AsyncWestern(AsyncResource):
         house_system: HouseSystem | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedCompositeChart:
-        """``POST /api/v3/western/composite``: midpoint composite or Davison chart."""
+        """``POST /api/v3/western/composite``: midpoint composite or Davison chart.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the natal inputs'
+        birth-time sensitivity (+1 credit)."""
         body = validate_request(
             CompositeRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject_a": subject_a,
                 "subject_b": subject_b,
                 "method": method,
@@ -252,14 +260,18 @@ class AsyncWestern(AsyncResource):
         house_system: HouseSystem | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedReturnChart:
-        """``POST /api/v3/western/returns``: solar return for ``year`` or lunar return ``after``."""
+        """``POST /api/v3/western/returns``: solar return for ``year`` or lunar return ``after``.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the natal inputs'
+        birth-time sensitivity (+1 credit)."""
         body = validate_request(
             ReturnsRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject": subject,
                 "kind": kind,
                 "year": year,
@@ -283,14 +295,18 @@ class AsyncWestern(AsyncResource):
         orb_deg: float | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedProgressionsResult:
-        """``POST /api/v3/western/progressions``: secondary progressions or solar-arc directions."""
+        """``POST /api/v3/western/progressions``: secondary progressions or solar-arc directions.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the natal inputs'
+        birth-time sensitivity (+1 credit)."""
         body = validate_request(
             ProgressionsRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject": subject,
                 "target_date": target_date,
                 "method": method,
@@ -313,14 +329,18 @@ class AsyncWestern(AsyncResource):
         include_stations: bool | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedTransitReport:
-        """``POST /api/v3/western/transits``: exact aspects, ingresses, stations (<= 366 days)."""
+        """``POST /api/v3/western/transits``: exact aspects, ingresses, stations (<= 366 days).
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the natal inputs'
+        birth-time sensitivity (+1 credit)."""
         body = validate_request(
             TransitsRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject": subject,
                 "start": start,
                 "end": end,
@@ -510,14 +530,18 @@ class Western(SyncResource):
         include_minor: bool | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedSynastry:
-        """``POST /api/v3/western/synastry``: inter-aspects, house overlays, compatibility score."""
+        """``POST /api/v3/western/synastry``: inter-aspects, house overlays, compatibility score.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the natal inputs'
+        birth-time sensitivity (+1 credit)."""
         body = validate_request(
             PairRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject_a": subject_a,
                 "subject_b": subject_b,
                 "house_system": house_system,
@@ -535,14 +559,18 @@ class Western(SyncResource):
         house_system: HouseSystem | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedCompositeChart:
-        """``POST /api/v3/western/composite``: midpoint composite or Davison chart."""
+        """``POST /api/v3/western/composite``: midpoint composite or Davison chart.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the natal inputs'
+        birth-time sensitivity (+1 credit)."""
         body = validate_request(
             CompositeRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject_a": subject_a,
                 "subject_b": subject_b,
                 "method": method,
@@ -564,14 +592,18 @@ class Western(SyncResource):
         house_system: HouseSystem | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedReturnChart:
-        """``POST /api/v3/western/returns``: solar return for ``year`` or lunar return ``after``."""
+        """``POST /api/v3/western/returns``: solar return for ``year`` or lunar return ``after``.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the natal inputs'
+        birth-time sensitivity (+1 credit)."""
         body = validate_request(
             ReturnsRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject": subject,
                 "kind": kind,
                 "year": year,
@@ -595,14 +627,18 @@ class Western(SyncResource):
         orb_deg: float | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedProgressionsResult:
-        """``POST /api/v3/western/progressions``: secondary progressions or solar-arc directions."""
+        """``POST /api/v3/western/progressions``: secondary progressions or solar-arc directions.
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the natal inputs'
+        birth-time sensitivity (+1 credit)."""
         body = validate_request(
             ProgressionsRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject": subject,
                 "target_date": target_date,
                 "method": method,
@@ -625,14 +661,18 @@ class Western(SyncResource):
         include_stations: bool | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedTransitReport:
-        """``POST /api/v3/western/transits``: exact aspects, ingresses, stations (<= 366 days)."""
+        """``POST /api/v3/western/transits``: exact aspects, ingresses, stations (<= 366 days).
+        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the natal inputs'
+        birth-time sensitivity (+1 credit)."""
         body = validate_request(
             TransitsRequest,
             {
                 "interpretations": interpretations,
                 "language": language,
+                "sensitivity": sensitivity,
                 "subject": subject,
                 "start": start,
                 "end": end,
