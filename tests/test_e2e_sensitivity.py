@@ -172,3 +172,113 @@ def test_vedic_thai_uranian_sensitivity_through_the_sdk(
     # The Thai birth day changes at 18:00, ten minutes after the birth: not certain within 30.
     assert thai.sensitivity is not None
     assert thai.sensitivity.uncertain
+
+
+def test_derived_charts_dasha_matching_thai_days_and_hr_through_the_sdk(
+    shared_stack: Stack, shared_server: ServerProcess
+) -> None:
+    """The routes wired after the first ones: each answer's ``sensitivity`` is astro_calc's,
+    the charge is the bare row plus one, and the answer without the option has none."""
+    from astro_calc.time import resolve
+    from astro_calc.vedic import BirthSubject as VedicSubject
+    from astro_server.platform.billing.pricing import OPERATIONS
+
+    out = shared_stack.run_cli(
+        "create-account", "--name", "sensitivity-pro", "--tier", "pro", "--credits", "200",
+        "--json",
+    )  # fmt: skip
+    api_key = json.loads(out.stdout.strip().splitlines()[-1])["api_key"]
+    other = {"date": "1962-06-18", "time": "06:10", "latitude": 53.4, "longitude": -2.98,
+             "timezone": "Europe/London"}  # fmt: skip
+    boy = {"date": "1985-07-21", "time": "14:35", "latitude": 13.08, "longitude": 80.27,
+           "timezoneOffsetMinutes": 330}  # fmt: skip
+    girl = {"date": "1988-02-03", "time": "05:50", "latitude": 19.07, "longitude": 72.88,
+            "timezoneOffsetMinutes": 330}  # fmt: skip
+    candidate = {"name": "Somchai", "birth_date": "1990-05-16", "birth_time": "17:35",
+                 "timezoneOffsetMinutes": 420, "latitude": 13.75, "longitude": 100.5}  # fmt: skip
+    option = {"uncertainty_minutes": 45}
+    with AstroClient(api_key=api_key, base_url=shared_server.base_url) as client:
+        answers = {
+            "western.synastry": client.western.synastry(
+                subject_a=SUBJECT, subject_b=other, sensitivity=option
+            ),
+            "western.composite": client.western.composite(
+                subject_a=SUBJECT, subject_b=other, sensitivity=option
+            ),
+            "western.returns": client.western.returns(
+                subject=SUBJECT, kind="solar", year=2020, sensitivity=option
+            ),
+            "western.progressions": client.western.progressions(
+                subject=SUBJECT, target_date="2020-01-01T00:00:00Z", sensitivity=option
+            ),
+            "western.transits": client.western.transits(
+                subject=SUBJECT,
+                start="2020-01-01T00:00:00Z",
+                end="2020-01-05T00:00:00Z",
+                sensitivity=option,
+            ),
+            "vedic.dasha": client.vedic.dasha(subject=boy, sensitivity=option),
+            "vedic.kundli_matching": client.vedic.kundli_matching(
+                boy=boy, girl=girl, sensitivity=option
+            ),
+            "thai.auspicious_times": client.thai.auspicious_times(
+                purpose="wedding",
+                start_date="2026-01-01",
+                end_date="2026-01-31",
+                birth_date="1990-05-16",
+                birth_time="17:35",
+                sensitivity=option,
+            ),
+            "reports.hr_screening": client.reports.hr_screening(
+                candidate=candidate,
+                position="software engineer",
+                as_of="2026-01-01",
+                sensitivity=option,
+            ),
+        }
+        bare = client.vedic.dasha(subject=boy)
+        with pytest.raises(RequestValidationError) as refused:  # refused before sending
+            client.vedic.kundli_matching(
+                boy=boy, girl=girl, sensitivity={"uncertainty_minutes": -1}
+            )
+    assert [d["field"] for d in refused.value.details] == ["sensitivity.uncertainty_minutes"]
+    assert bare.sensitivity is None
+    assert bare.api_response.credits_charged == OPERATIONS["vedic.dasha"].credits
+
+    a = BirthSubject(dt.date(1961, 7, 1), "19:45", 52.83, 0.5, None, "Europe/London")
+    b = BirthSubject(dt.date(1962, 6, 18), "06:10", 53.4, -2.98, None, "Europe/London")
+    calc_boy = VedicSubject(dt.date(1985, 7, 21), "14:35", 13.08, 80.27, 330)
+    calc_girl = VedicSubject(dt.date(1988, 2, 3), "05:50", 19.07, 72.88, 330)
+    natal_a = sensitivity.natal_sensitivity(a, uncertainty_minutes=45)
+    pair = sensitivity.combined(
+        [("subject_a", natal_a), ("subject_b", sensitivity.natal_sensitivity(b, **option))]
+    )
+    thai_birth = resolve(dt.date(1990, 5, 16), dt.time(17, 35), offset_minutes=420)
+    expected = {
+        "western.synastry": pair,
+        "western.composite": pair,
+        "western.returns": natal_a,
+        "western.progressions": natal_a,
+        "western.transits": natal_a,
+        "vedic.dasha": sensitivity.dasha_sensitivity(calc_boy, **option),
+        "vedic.kundli_matching": sensitivity.matching_sensitivity(calc_boy, calc_girl, **option),
+        "thai.auspicious_times": sensitivity.thai_sensitivity(thai_birth, **option),
+        "reports.hr_screening": sensitivity.hr_sensitivity(
+            dt.date(1990, 5, 16),
+            dt.time(17, 35),
+            latitude=13.75,
+            longitude=100.5,
+            offset_minutes=420,
+            **option,
+        ),
+    }
+    for operation, result in answers.items():
+        assert result.sensitivity is not None, operation
+        body = result.api_response.http_response.json()
+        assert body["sensitivity"] == _plain(expected[operation]), operation
+        charged = result.api_response.credits_charged
+        assert charged == OPERATIONS[operation].credits + 1, operation
+    # 17:35 on a Wednesday: Wednesday night begins at 18:00, within the 45 minutes.
+    thai_days = answers["thai.auspicious_times"].sensitivity
+    assert thai_days is not None
+    assert "thai.birth_day" in thai_days.uncertain

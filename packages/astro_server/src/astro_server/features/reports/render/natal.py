@@ -12,6 +12,12 @@ Contents, in the chosen locale (``en`` or ``th``; labels in ``labels/<locale>.js
    each planet in its sign and house, the major aspects, chart patterns.
 5. About this report.
 
+Before the tables, when the given birth time lies within :data:`BIRTH_TIME_NOTE_MINUTES` (5)
+minutes of a change of the Ascendant's sign, an "about your birth time" note says when the
+Ascendant changes and to which sign (:func:`birth_time_note`, from
+:func:`astro_calc.sensitivity.natal_sensitivity_at`, to 1 second). Beyond 60 degrees of
+latitude that search leaves the angles out, and so there is no note.
+
 The report uses the five major (Ptolemaic) aspects only, with astro_calc's default orbs.
 """
 
@@ -23,8 +29,10 @@ from typing import Any, Final, Literal
 
 from markupsafe import Markup
 
+from astro_calc.sensitivity import natal_sensitivity_at
 from astro_calc.western import NatalChart
 from astro_calc.western.interpretation import Basis, InterpretationItem, natal_interpretation
+from astro_calc.western.subject import SubjectTime
 from astro_server.drawing import natal_wheel_svg
 from astro_server.features.reports.render.branding import ReportBrand
 from astro_server.features.reports.render.html import (
@@ -44,6 +52,8 @@ REPORT_PLANETS: Final = (
 REPORT_POINTS: Final = ("mean_node", "chiron")
 ELEMENTS: Final = ("fire", "earth", "air", "water")
 MODALITIES: Final = ("cardinal", "fixed", "mutable")
+#: The note about the birth time appears when the Ascendant changes sign this close (minutes).
+BIRTH_TIME_NOTE_MINUTES: Final = 5.0
 
 
 @dataclass(frozen=True)
@@ -231,6 +241,58 @@ def _big_three(chart: NatalChart, words: dict[str, Any]) -> list[dict[str, str]]
     return cards
 
 
+def _minutes_text(minutes: float, words: dict[str, Any]) -> str:
+    whole = round(minutes)
+    if whole < 1:
+        return str(words["birth_time_less_than_a_minute"])
+    return str(words["birth_time_minutes"][0 if whole == 1 else 1]).format(n=whole)
+
+
+def birth_time_note(chart: NatalChart, words: dict[str, Any]) -> dict[str, str] | None:
+    """The "about your birth time" note, or None: when the Ascendant changes sign within
+    :data:`BIRTH_TIME_NOTE_MINUTES` of the given time (the nearer change if both are), its
+    title and paragraphs in the labels' language: the sign now, the sign it changes to, the
+    local clock time of the change (the birth's UTC offset) and how far it is."""
+    meta = chart.meta
+    echo = SubjectTime(
+        meta.utc, meta.local, meta.offset_minutes, meta.timezone, meta.time_source, meta.julian_day
+    )
+    found = natal_sensitivity_at(
+        echo, meta.latitude, meta.longitude, house_system=meta.house_system, bodies=("sun",)
+    )
+    ascendant = next((i for i in found.items if i.result == "ascendant.sign"), None)
+    if ascendant is None:
+        return None
+    near = [
+        (change, side)
+        for change, side in (
+            (ascendant.changes_before, "before"),
+            (ascendant.changes_after, "after"),
+        )
+        if change is not None and change.minutes <= BIRTH_TIME_NOTE_MINUTES
+    ]
+    if not near:
+        return None
+    change, side = min(near, key=lambda pair: pair[0].minutes)
+    clock = (change.at + dt.timedelta(minutes=meta.offset_minutes)).strftime("%H:%M")
+    # Before the birth the Ascendant changed *into* the birth's sign: the earlier sign is
+    # ``to``; after it, the birth's sign changes into ``to``.
+    fields = {
+        "ascendant": words["ascendant"],
+        "sign": words["signs"][ascendant.value],
+        "other": words["signs"][change.to],
+        "at": clock,
+        "birth": meta.local.strftime("%H:%M"),
+        "distance": _minutes_text(change.minutes, words),
+    }
+    texts = words["birth_time_note"]
+    return {
+        "title": texts["title"],
+        "change": texts[f"change_{side}"].format(**fields),
+        "advice": texts["advice"],
+    }
+
+
 def _logo(brand: ReportBrand) -> str | None:
     if brand.logo is None or brand.logo_type is None:
         return None
@@ -298,6 +360,7 @@ def render_natal_html(report: NatalReport, *, inline_fonts: bool = True) -> str:
         "aspects": _aspect_rows(chart, words),
         "balance": _balance(chart, words),
         "chapters": report.chapters,
+        "birth_time_note": birth_time_note(chart, words),
     }
     return environment().get_template("natal.html.j2").render(context)
 
