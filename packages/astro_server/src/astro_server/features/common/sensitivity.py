@@ -57,7 +57,9 @@ class SensitivityOptions(BaseModel):
         description=(
             "Adds ``sensitivity``: for each result depending on the birth time, the minutes "
             "before and after the given time at which it changes (to 1 second) and what to; "
-            "charged as the operation's sensitivity row (+1 credit, same tier)"
+            "charged as the operation's sensitivity row (+1 credit, same tier). Beyond 60 "
+            "degrees of latitude the results that depend on the ascendant, the midheaven or "
+            "the house cusps are left out, with a warning in sensitivity.warnings"
         ),
     )
 
