@@ -270,12 +270,15 @@ def natal_inputs_sensitivity(
     return combined(parts)
 
 
-def _sensitivity_of(
+async def _sensitivity_of(
     data: SensitivityOptions, subjects: tuple[tuple[str, WesternSubject], ...], house_system: str
 ) -> Callable[[bytes], bytes]:
-    """``respond``'s ``extra``: the natal inputs' sensitivity appended when asked for."""
+    """``respond``'s ``extra``: the natal inputs' sensitivity appended when asked for (computed
+    off the event loop: two charts' worth for a pair)."""
     option = data.sensitivity
-    found = None if option is None else natal_inputs_sensitivity(subjects, house_system, option)
+    found = None
+    if option is not None:
+        found = await asyncio.to_thread(natal_inputs_sensitivity, subjects, house_system, option)
     return lambda body: with_sensitivity(body, found)
 
 
@@ -326,6 +329,9 @@ async def western_synastry(data: PairRequest) -> Response:
     each birth's natal results (angles, houses, the Moon's sign) are to changing, named
     ``subject_a.`` and ``subject_b.``, charged as the ``.sensitivity`` row (+1 credit).
     """
+    extra = await _sensitivity_of(
+        data, (("subject_a", data.subject_a), ("subject_b", data.subject_b)), data.house_system
+    )
     result = synastry(
         data.subject_a.to_calc(),
         data.subject_b.to_calc(),
@@ -336,9 +342,7 @@ async def western_synastry(data: PairRequest) -> Response:
         result,
         data,
         lambda language, level: synastry_interpretation(result, language=language, level=level),
-        _sensitivity_of(
-            data, (("subject_a", data.subject_a), ("subject_b", data.subject_b)), data.house_system
-        ),
+        extra,
     )
 
 
@@ -360,6 +364,9 @@ async def western_composite(data: CompositeRequest) -> Response:
     each birth's natal results (angles, houses, the Moon's sign) are to changing, named
     ``subject_a.`` and ``subject_b.``, charged as the ``.sensitivity`` row (+1 credit).
     """
+    extra = await _sensitivity_of(
+        data, (("subject_a", data.subject_a), ("subject_b", data.subject_b)), data.house_system
+    )
     result = composite_chart(
         data.subject_a.to_calc(),
         data.subject_b.to_calc(),
@@ -370,9 +377,7 @@ async def western_composite(data: CompositeRequest) -> Response:
         result,
         data,
         lambda language, level: composite_interpretation(result, language=language, level=level),
-        _sensitivity_of(
-            data, (("subject_a", data.subject_a), ("subject_b", data.subject_b)), data.house_system
-        ),
+        extra,
     )
 
 
@@ -393,6 +398,7 @@ async def western_returns(data: ReturnsRequest) -> Response:
     charged as the ``.sensitivity`` row (+1 credit).
     """
     subject = data.subject.to_calc()
+    extra = await _sensitivity_of(data, (("", data.subject),), data.house_system)
     if data.kind == "solar":
         if data.year is None:
             raise CalcInputError("year", "required for a solar return")
@@ -419,7 +425,7 @@ async def western_returns(data: ReturnsRequest) -> Response:
         result,
         data,
         lambda language, level: returns_interpretation(result, language=language, level=level),
-        _sensitivity_of(data, (("", data.subject),), data.house_system),
+        extra,
     )
 
 
@@ -446,7 +452,7 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
     """
     subject = data.subject.to_calc()
     target = as_utc(data.target_date)
-    extra = _sensitivity_of(data, (("", data.subject),), data.house_system)
+    extra = await _sensitivity_of(data, (("", data.subject),), data.house_system)
     if data.method == "secondary":
         secondary = secondary_progressions(
             subject,
@@ -503,7 +509,7 @@ async def western_transits(data: TransitsRequest) -> Response:
         include_stations=data.include_stations,
     )
     # The natal chart a transit search reads is on Placidus cusps (its default).
-    extra = _sensitivity_of(data, (("", data.subject),), "P")
+    extra = await _sensitivity_of(data, (("", data.subject),), "P")
     if data.interpretations == "none":
         return respond(report, data, _never, extra)
     found = await asyncio.to_thread(
