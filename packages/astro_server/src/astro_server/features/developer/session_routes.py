@@ -56,7 +56,7 @@ from astro_server.features.webhooks.routes import (
     UpdateEndpointRequest,
 )
 from astro_server.platform import audit, clock, jobs
-from astro_server.platform.auth import keys
+from astro_server.platform.auth import keys, scopes
 from astro_server.platform.auth.guards import (
     announce_key_change,
     current_caller,
@@ -169,13 +169,17 @@ class SessionJob(JobRecord):
     report_id: str | None = Field(description="The report this job made, if any")
 
 
+def _all_scopes() -> list[ScopeName]:
+    return ["*"]
+
+
 class CreateSessionKeyRequest(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
     name: str = Field(default="", max_length=100)
     environment: Literal["live", "test"] = "live"
     scopes: list[ScopeName] = Field(
-        default_factory=lambda: ["*"], min_length=1, max_length=len(keys.scopes.SCOPES) + 1
+        default_factory=_all_scopes, min_length=1, max_length=len(scopes.SCOPES) + 1
     )
 
 

@@ -345,7 +345,7 @@ async def send_test_event(
     or not, since checking the receiver is its purpose.
     """
     message_id = new_message_id()
-    event = {
+    event: dict[str, Any] = {
         "id": "evt_" + secrets.token_hex(12),
         "type": endpoint.event_types[0] if endpoint.event_types else EVENT_TYPES[0],
         "created_at": clock.iso(now),
