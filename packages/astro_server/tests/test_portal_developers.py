@@ -111,7 +111,7 @@ async def test_overview_shows_balance_tier_spend_charts_and_the_buy_link(app: Qu
     assert stats
     assert stats.group(1) == "10"
     assert 'href="https://127.0.0.1:8443/buy"' in body
-    assert f"astro-server add-credits {account_id}" in body
+    assert f"astro-server add-credits --account {account_id} --credits 1000" in body
     # The charts: an SVG per grouping, each with a table holding the same numbers.
     assert body.count("<svg viewBox") == 2
     assert '<th scope="row" class="mono">western.natal</th>' in body
