@@ -246,8 +246,8 @@ def _request_examples() -> dict[str, dict[str, Any]]:
         "changeTeamMemberRole": {"role": "admin"},
         # Developer workflow for a signed-in customer (the portal's Developers area)
         "createDeveloperApiKey": {
-            "name": "staging reports",
-            "environment": "test",
+            "name": "nightly reports",
+            "environment": "live",
             "scopes": ["reports", "western"],
         },
         "rotateDeveloperApiKey": {"grace_s": 86400},
