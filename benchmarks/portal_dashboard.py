@@ -61,11 +61,8 @@ async def fill(account_id: str, rows: int, days: int) -> float:
     now = datetime.now(UTC)
     rng = random.Random(31)
     batch: list[list[object]] = []
-    marker = "$1, $2, $3, $4, $5" if postgres else "?, ?, ?, ?, ?"
-    sql = (
-        "INSERT INTO ledger_entries (account_id, kind, amount, operation, created_at) "
-        f"VALUES ({marker})"  # noqa: S608 - placeholders only, no value in the text
-    )
+    columns = "INSERT INTO ledger_entries (account_id, kind, amount, operation, created_at) "
+    sql = columns + ("VALUES ($1, $2, $3, $4, $5)" if postgres else "VALUES (?, ?, ?, ?, ?)")
     for i in range(rows):
         moment = now - timedelta(seconds=days * 86400 * (rows - i) / rows)
         kind, amount = ("refund", 2) if i % 20 == 19 else ("debit", -rng.choice((1, 2, 3, 5)))
