@@ -38,9 +38,10 @@ HOOK = "https://127.0.0.1:9/hook"
 
 
 @pytest.fixture
-def app_settings(tmp_path: Path) -> Settings:
+def app_settings(database_url: str, tmp_path: Path) -> Settings:
+    """SQLite and PostgreSQL (the ``database_url`` fixture is parametrized over both)."""
     return settings_for(
-        f"sqlite://{tmp_path / 'astro.sqlite3'}",
+        database_url,
         tmp_path,
         allow_loopback_destinations=True,
         buy_credits_url="https://127.0.0.1:8443/buy",

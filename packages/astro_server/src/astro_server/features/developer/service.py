@@ -68,7 +68,7 @@ async def ledger_page(
     """One page of the ledger (newest first) as the API shows it, plus ``report_id``: the
     report made by the row's job (one query for the page)."""
     rows, next_cursor = await usage.ledger_page(account_id, limit, cursor)
-    job_ids = {r.job_id for r in rows if r.job_id}
+    job_ids = sorted({r.job_id for r in rows if r.job_id})
     reports: dict[str, str] = {}
     if job_ids:
         found = await Report.filter(account_id=account_id, job_id__in=job_ids).values_list(
