@@ -6,6 +6,7 @@ Services: plain values or a :class:`~astro_server.platform.caller.Caller` in, no
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,19 +25,27 @@ def month_start(now: datetime) -> datetime:
     return datetime(moment.year, moment.month, 1, tzinfo=UTC)
 
 
+async def _month_groups(caller: Caller, start: datetime, now: datetime) -> list[dict[str, Any]]:
+    if not caller.livemode or now <= start:
+        return []  # test calls cost nothing: no ledger rows
+    return await usage.usage(caller.account_id, start, now, "operation")
+
+
 async def overview(caller: Caller, buy_credits_url: str | None) -> dict[str, Any]:
     """Balance and tier (fresh), this UTC month's spend (live mode; test calls cost nothing),
-    the mode's key counts and webhook endpoints."""
-    account = await Account.get(id=caller.account_id)
+    the mode's key counts and webhook endpoints. The reads are independent: they run at once
+    (one pooled connection each on PostgreSQL)."""
     now = clock.now()
     start = month_start(now)
-    groups = (
-        await usage.usage(caller.account_id, start, now, "operation")
-        if caller.livemode and now > start
-        else []
-    )
     environment = "live" if caller.livemode else "test"
     mine = ApiKey.filter(account_id=caller.account_id, environment=environment)
+    account, groups, active, revoked, endpoints = await asyncio.gather(
+        Account.get(id=caller.account_id),
+        _month_groups(caller, start, now),
+        mine.filter(revoked_at=None).count(),
+        mine.filter(revoked_at__isnull=False).count(),
+        owned_query(WebhookEndpoint, caller, purpose="account").count(),
+    )
     return {
         "account": {
             "id": account.id,
@@ -53,11 +62,8 @@ async def overview(caller: Caller, buy_credits_url: str | None) -> dict[str, Any
             "credits_refunded": sum(g["credits_refunded"] for g in groups),
             "net_credits": sum(g["net_credits"] for g in groups),
         },
-        "keys": {
-            "active": await mine.filter(revoked_at=None).count(),
-            "revoked": await mine.filter(revoked_at__isnull=False).count(),
-        },
-        "webhook_endpoints": await owned_query(WebhookEndpoint, caller, purpose="account").count(),
+        "keys": {"active": active, "revoked": revoked},
+        "webhook_endpoints": endpoints,
         "buy_credits_url": buy_credits_url,
     }
 
