@@ -345,6 +345,23 @@ ROUTES: dict[tuple[str, str], Entry] = {
     ("POST", "/v1/visual-readings/uploads/{upload_id}/complete"): _session(make_upload, 403, 403),
     ("GET", "/v1/visual-readings/{reading_id}"): _session(make_reading, OK, OK),
     ("DELETE", "/v1/visual-readings/{reading_id}"): _session(make_reading, 403, 403),
+    # The Developers area (issue 31): every login reads; owner and admin manage.
+    ("GET", "/v1/developer/jobs/{job_id}"): _session(make_job, OK, OK),
+    ("POST", "/v1/developer/keys/{key_id}/rotate"): _session(make_key, 403, 403),
+    ("DELETE", "/v1/developer/keys/{key_id}"): _session(make_key, 403, 403),
+    ("GET", "/v1/developer/webhook-endpoints/{id}"): _session(make_endpoint, OK, OK),
+    ("PATCH", "/v1/developer/webhook-endpoints/{id}"): _session(
+        make_endpoint, 403, 403, extra=ACTIVE
+    ),
+    ("DELETE", "/v1/developer/webhook-endpoints/{id}"): _session(make_endpoint, 403, 403),
+    ("GET", "/v1/developer/webhook-endpoints/{id}/deliveries"): _session(make_endpoint, OK, OK),
+    ("POST", "/v1/developer/webhook-endpoints/{id}/deliveries/{delivery_id}/retry"): _session(
+        make_endpoint, 403, 403
+    ),
+    ("POST", "/v1/developer/webhook-endpoints/{id}/rotate-secret"): _session(
+        make_endpoint, 403, 403
+    ),
+    ("POST", "/v1/developer/webhook-endpoints/{id}/test"): _session(make_endpoint, 403, 403),
 }
 # The scope each API-key route needs, and one it does not (the out-of-scope key holds that one).
 _NOT_THE_SCOPE = {"tarot": "western"}

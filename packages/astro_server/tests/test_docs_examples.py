@@ -35,6 +35,7 @@ WITHOUT_STORED_ANSWER = [
     "delete /api/v3/visual-readings/{reading_id} 200",
     "get /api/v3/visual-readings/{reading_id} 200",
     "post /api/v3/webhook-endpoints/{id}/deliveries/{delivery_id}/retry 202",
+    "post /v1/developer/webhook-endpoints/{id}/deliveries/{delivery_id}/retry 202",
     "post /v1/horoscope-feed-subscriptions/{id}/deliveries/{delivery_id}/retry 202",
     "post /v1/visual-readings 202",
     "post /v1/visual-readings/uploads/{upload_id}/complete 200",

@@ -53,6 +53,7 @@ from astro_sdk.resources.developer import (
     Ledger,
     Usage,
 )
+from astro_sdk.resources.developer_session import AsyncDeveloper, Developer
 from astro_sdk.resources.estimates import AsyncEstimates, Estimates
 from astro_sdk.resources.files import AsyncFiles, Files
 from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
@@ -112,6 +113,7 @@ class _ResourceGroups:
     ledger = resource_group(Ledger, AsyncLedger)
     keys = resource_group(Keys, AsyncKeys)
     audit_log = resource_group(AuditLog, AsyncAuditLog)
+    developer = resource_group(Developer, AsyncDeveloper)
     profiles = resource_group(Profiles, AsyncProfiles)
     team = resource_group(Team, AsyncTeam)
     vedic = resource_group(Vedic, AsyncVedic)

@@ -69,6 +69,7 @@ def blueprints() -> list[Blueprint]:
     from astro_server.features.developer.estimates import blueprint as estimates
     from astro_server.features.developer.jobs_routes import blueprint as jobs_routes
     from astro_server.features.developer.routes import blueprint as developer
+    from astro_server.features.developer.session_routes import blueprint as developer_session
     from astro_server.features.feeds.routes import blueprint as horoscope_feeds
     from astro_server.features.horoscopes.routes import blueprint as horoscopes
     from astro_server.features.numerology.routes import blueprint as numerology
@@ -99,6 +100,7 @@ def blueprints() -> list[Blueprint]:
         estimates,
         jobs_routes,
         developer,
+        developer_session,
         horoscope_feeds,
         files,
         webhook_endpoints,

@@ -155,6 +155,8 @@ class Settings:
     file_url_ttl_s: int = 86_400
     file_retention_hours: float = 168.0
     public_url: str | None = None
+    # Where the deployment sells credits (ASTRO_BUY_CREDITS_URL): the portal links to it.
+    buy_credits_url: str | None = None
     # Host headers answered (ASTRO_ALLOWED_HOSTS, comma-separated, lower case); empty: any.
     allowed_hosts: tuple[str, ...] = ()
     # Visual readings (services/visual): photo and overlay retention, the optional LLM writer.
@@ -207,6 +209,7 @@ class Settings:
         for name, value in (
             ("ASTRO_PUBLIC_URL", self.public_url),
             ("ASTRO_S3_ENDPOINT_URL", self.s3_endpoint_url),
+            ("ASTRO_BUY_CREDITS_URL", self.buy_credits_url),
         ):
             if value and not value.startswith(("http://", "https://")):
                 found.append(f"{name} must start with http:// or https://")
@@ -320,6 +323,7 @@ class Settings:
             file_url_ttl_s=int(env.get("ASTRO_FILE_URL_TTL_S", "86400")),
             file_retention_hours=float(env.get("ASTRO_FILE_RETENTION_HOURS", "168")),
             public_url=(env.get("ASTRO_PUBLIC_URL") or "").rstrip("/") or None,
+            buy_credits_url=env.get("ASTRO_BUY_CREDITS_URL") or None,
             allowed_hosts=tuple(
                 h.strip().lower()
                 for h in env.get("ASTRO_ALLOWED_HOSTS", "").split(",")

@@ -244,6 +244,18 @@ def _request_examples() -> dict[str, dict[str, Any]]:
         "updateProfile": {"tags": ["vip", "2027"]},
         "inviteTeamMember": {"email": "priya@example.com", "role": "member"},
         "changeTeamMemberRole": {"role": "admin"},
+        # Developer workflow for a signed-in customer (the portal's Developers area)
+        "createDeveloperApiKey": {
+            "name": "nightly reports",
+            "environment": "live",
+            "scopes": ["reports", "western"],
+        },
+        "rotateDeveloperApiKey": {"grace_s": 86400},
+        "createDeveloperWebhookEndpoint": {
+            "url": WEBHOOK_URL,
+            "event_types": ["report.succeeded", "report.failed"],
+        },
+        "updateDeveloperWebhookEndpoint": {"event_types": ["report.failed"]},
         # Authentication
         "login": {"email": "emma@example.com", "password": "correct horse battery staple"},
         "acceptInvitation": {

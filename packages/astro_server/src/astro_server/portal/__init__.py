@@ -78,6 +78,8 @@ NOTICES: Final = frozenset(
         "test_sent", "test_failed", "saved", "profile_deleted", "ordered",
         "role_changed", "removed", "joined", "photo_deleted", "delivery_created",
         "delivery_paused", "delivery_resumed", "delivery_deleted",
+        # The Developers area (developers.py).
+        "key_revoked", "endpoint_paused", "endpoint_resumed", "endpoint_deleted",
     }
 )  # fmt: skip
 _CSP: Final = (
@@ -874,4 +876,6 @@ async def accept_submit() -> Response:
 
 
 # The visual-reading pages register their routes on this blueprint.
+# The Developers area (balance, usage, ledger, keys, webhooks, audit) and the test-mode switch.
+from astro_server.portal import developers as _developers  # noqa: E402, F401
 from astro_server.portal import visual as _visual  # noqa: E402, F401

@@ -33,10 +33,12 @@ from astro_server.platform.delivery.common import (
     secret_box,
     unsafe_destination_message,
 )
+from astro_server.platform.delivery.http import DeliveryClient
 from astro_server.platform.delivery.signing import (
     ROTATION_OVERLAP,
     new_message_id,
     new_signing_secret,
+    sign_headers,
 )
 from astro_server.platform.delivery.ssrf import UnsafeDestination, canonical_url, check_destination
 from astro_server.platform.errors import APIError
@@ -326,3 +328,62 @@ async def delivery_with_log(delivery: FeedDelivery) -> dict[str, Any]:
 
 async def owned_delivery(endpoint: WebhookEndpoint, delivery_id: str) -> FeedDelivery:
     return await common.owned_delivery({"endpoint_id": endpoint.id}, delivery_id)
+
+
+async def send_test_event(
+    endpoint: WebhookEndpoint,
+    *,
+    now: datetime,
+    settings: Settings,
+    delivery_client: DeliveryClient | None = None,
+) -> dict[str, Any]:
+    """One signed event sent to this endpoint now, marked ``"test": true`` (its type is the
+    endpoint's first subscribed type, its ``data`` empty); returns the delivery with its attempt.
+
+    Like a feed's test it does not retry, does not count towards ``consecutive_failures`` and
+    cannot be retried (send another test instead); it goes out whether the endpoint is paused
+    or not, since checking the receiver is its purpose.
+    """
+    message_id = new_message_id()
+    event: dict[str, Any] = {
+        "id": "evt_" + secrets.token_hex(12),
+        "type": endpoint.event_types[0] if endpoint.event_types else EVENT_TYPES[0],
+        "created_at": clock.iso(now),
+        "livemode": endpoint.livemode,
+        "test": True,
+        "data": {},
+    }
+    body = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    delivery = await FeedDelivery.create(
+        id="dlv_" + secrets.token_hex(12),
+        endpoint_id=endpoint.id,
+        subscription_id=None,
+        kind="test",
+        event_type=event["type"],
+        message_id=message_id,
+        status="delivering",
+        body=body,
+    )
+    raw = body.encode()
+    headers = sign_headers(
+        common.secrets_in_use(endpoint, now, settings), message_id, int(now.timestamp()), raw
+    )
+    result = await (delivery_client or common.client()).post(endpoint.destination_url, raw, headers)
+    error = (result.error or None) and result.error[:500]
+    attempt = await FeedDeliveryAttempt.create(
+        delivery_id=delivery.id,
+        number=1,
+        started_at=now,
+        status_code=result.status,
+        duration_ms=result.duration_ms,
+        response_body=result.response_body,
+        error=error,
+        succeeded=result.succeeded,
+    )
+    delivery.status = "succeeded" if result.succeeded else "failed"
+    delivery.attempts = 1
+    delivery.last_status_code = result.status
+    delivery.last_error = error
+    delivery.delivered_at = clock.now() if result.succeeded else None
+    await delivery.save()
+    return delivery_view(delivery, [attempt])
