@@ -48,6 +48,8 @@ from _services import (
     wait_for_port,
 )
 
+from astro_server.features.reports.service import MAX_CONCURRENT_RENDERS
+
 PATH = "/api/v3/reports/natal/pdf"
 BRANDING = {"brand_name": "Lotus Star Readings", "primary_color": "#0E6E5C"}
 
@@ -162,19 +164,25 @@ def main() -> int:
         cli = [sys.executable, "-m", "astro_server.cli"]
         subprocess.run([*cli, "migrate"], env=env, check=True, capture_output=True)
         total = args.sync + args.queued + args.warmup * args.workers + 10
-        created = json.loads(
-            subprocess.run(
-                [
-                    *cli,
-                    *("create-account", "--name", "reports-bench", "--tier", "pro"),
-                    *("--credits", str(10 * total), "--json"),
-                ],
-                env=env,
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout
-        )
+        # One account may have only MAX_CONCURRENT_RENDERS reports queued or running (more is
+        # 429): the 50 queued at once come from enough accounts, each at its limit.
+        per_account = MAX_CONCURRENT_RENDERS
+        accounts = [
+            json.loads(
+                subprocess.run(
+                    [
+                        *cli,
+                        *("create-account", "--name", f"reports-bench-{n}", "--tier", "pro"),
+                        *("--credits", str(10 * total), "--json"),
+                    ],
+                    env=env,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout
+            )
+            for n in range(max(1, -(-args.queued // per_account)))
+        ]
         port = free_port()
         processes: dict[str, subprocess.Popen[bytes]] = {}
         commands = [("api", [*cli, "serve", "--host", "127.0.0.1", "--port", str(port)])]
@@ -186,18 +194,23 @@ def main() -> int:
             processes[name] = proc
             stack.callback(stop, proc)
         wait_for_port(port, 60)
-        api = Api(port, created["api_key"])
-        stack.callback(api.conn.close)
+        apis = [Api(port, account["api_key"]) for account in accounts]
+        for client in apis:
+            stack.callback(client.conn.close)
+        api = apis[0]
 
         # Warm-up: enough reports that every worker has launched its browser.
+        owner: dict[str, Api] = {}  # job id -> the client of its account
         queued = []
         for i in range(args.warmup * args.workers):
-            status, handle = api.call("POST", PATH, body(10_000 + i, True))
+            client = apis[i // per_account]
+            status, handle = client.call("POST", PATH, body(10_000 + i, True))
             assert status == 202, handle
             queued.append(handle["job_id"])
+            owner[handle["job_id"]] = client
         deadline = time.perf_counter() + args.timeout_s
         for job_id in queued:
-            while api.call("GET", f"/api/v3/jobs/{job_id}")[1]["status"] not in (
+            while owner[job_id].call("GET", f"/api/v3/jobs/{job_id}")[1]["status"] not in (
                 "succeeded",
                 "failed",
             ):
@@ -225,16 +238,18 @@ def main() -> int:
         started = time.perf_counter()
         jobs = []
         for i in range(args.queued):
-            status, handle = api.call("POST", PATH, body(1000 + i, True))
+            client = apis[i // per_account]
+            status, handle = client.call("POST", PATH, body(1000 + i, True))
             if status != 202:
                 raise SystemExit(f"async report -> {status}: {handle}")
             jobs.append(handle["job_id"])
+            owner[handle["job_id"]] = client
         pending = set(jobs)
         while pending:
             if time.perf_counter() - started > args.timeout_s:
                 raise SystemExit(f"{len(pending)} jobs unfinished after {args.timeout_s} s")
             for job_id in list(pending):
-                status, job = api.call("GET", f"/api/v3/jobs/{job_id}")
+                status, job = owner[job_id].call("GET", f"/api/v3/jobs/{job_id}")
                 if job["status"] == "succeeded":
                     pending.discard(job_id)
                 elif job["status"] in ("failed", "canceled"):
