@@ -109,6 +109,7 @@ def test_tabs_are_reused_then_replaced_and_print_what_a_fresh_tab_prints(
         try:
             for n in range(5):
                 pdfs.append(await pool.pdf(_doc(f"Report number {n}")))
+                await pool.settled()
                 session = pool._session
                 assert session is not None
                 seen.append((len(session.idle), len(session.browser.contexts)))
@@ -201,6 +202,7 @@ def test_the_browser_is_replaced_after_its_quota_and_the_old_one_exits(
         pool = PdfRenderer(pool_size=2)
         try:
             await asyncio.gather(pool.pdf(_doc("one")), pool.pdf(_doc("two")))
+            await pool.settled()
             assert pool._session is None  # retired after its second report
             assert not pool._retiring  # and closed, nothing was printing on it
             assert await asyncio.to_thread(_wait_gone, os.getpid()) == []
