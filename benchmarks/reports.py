@@ -147,6 +147,25 @@ def _descendants(root: int) -> list[int]:
     return found
 
 
+def run_queue_wait_s(roots: list[int]) -> float:
+    """Seconds the threads of ``roots`` and their descendants spent runnable but waiting for a
+    CPU (``/proc/<pid>/task/<tid>/schedstat``, second field; threads alive now): on a shared
+    machine, the part of the wall time that is the other jobs' load, not ours."""
+    total = 0
+    for root in roots:
+        for pid in [root, *_descendants(root)]:
+            try:
+                tasks = list(Path(f"/proc/{pid}/task").iterdir())
+            except OSError:
+                continue
+            for task in tasks:
+                try:
+                    total += int((task / "schedstat").read_text().split()[1])
+                except (OSError, IndexError, ValueError):
+                    continue
+    return total / 1e9
+
+
 class BrowserMemory:
     """Each worker's Chromium processes (its descendants but playwright's node driver), sampled:
     the sum of their resident sets (RSS, what the issue's figure measured: pages shared between
@@ -294,6 +313,7 @@ def main() -> int:
         browsers = BrowserMemory(workers)
         load_before = load_average()
         cpu_before = sum(process_tree_cpu_s(p.pid, reaped=True) for p in processes.values())
+        waited_before = run_queue_wait_s([p.pid for p in processes.values()])
         started = time.perf_counter()
         jobs = []
         for i in range(args.queued):
@@ -317,10 +337,15 @@ def main() -> int:
             time.sleep(0.05)
         wall = time.perf_counter() - started
         cpu = sum(process_tree_cpu_s(p.pid, reaped=True) for p in processes.values()) - cpu_before
+        waited = run_queue_wait_s([p.pid for p in processes.values()]) - waited_before
         print(
             f"async CPU: {cpu / args.queued:.2f} CPU s per PDF (API, workers and their Chromium"
             f" processes), so at most {os.cpu_count()} / {cpu / args.queued:.2f} = "
             f"{(os.cpu_count() or 1) * args.queued / cpu:.2f} PDFs/s on this machine unshared"
+        )
+        print(
+            f"async wait for a CPU: {waited:.1f} s summed over the API's, workers' and Chromium's"
+            f" threads (run queue), against {cpu:.1f} CPU s used, in {wall:.1f} s wall"
         )
         print(
             f"async natal PDF: {args.queued} done in {wall:.1f} s with {args.workers} workers "
