@@ -56,6 +56,11 @@ if ! command -v chromium >/dev/null 2>&1; then
   log "installing Chromium with apt-get"
   apt_install --no-install-recommends chromium chromium-driver
 fi
+# The PDF renderer prefers Chromium's headless shell (no browser UI: less memory per tab).
+if ! command -v chromium-headless-shell >/dev/null 2>&1; then
+  log "installing chromium-headless-shell with apt-get"
+  apt_install --no-install-recommends chromium-headless-shell
+fi
 if ! command -v pdftotext >/dev/null 2>&1; then
   log "installing poppler-utils with apt-get"
   apt_install --no-install-recommends poppler-utils
