@@ -69,6 +69,9 @@ CHROMIUM_FLAGS: tuple[str, ...] = (
     # feature, neither used by printing).
     "--in-process-gpu",
     "--enable-features=NetworkServiceInProcess2",
+    # No zygote processes (two, ~50 MB resident each): a tab's renderer is started directly,
+    # which costs a little more, once per TAB_RENDERS reports. Needs --no-sandbox (above).
+    "--no-zygote",
 )
 _CANDIDATES = (
     "chromium-headless-shell",
