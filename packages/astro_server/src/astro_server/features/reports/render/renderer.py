@@ -8,7 +8,7 @@ One long-lived browser per process and event loop, launched on first use, and a 
 (:data:`PAGE_POOL_SIZE`, the machine's core count: each tab has its own renderer process, so
 that many reports print in parallel): a report takes a free tab, replaces its document
 (``set_content``) and prints it; no browser start, context or renderer process per report
-(that was about 60% of a report's wall time). Each tab lives in its own browser context that
+(that was about 40% of a report's wall time). Each tab lives in its own browser context that
 runs no script (``java_script_enabled=False``) and loads nothing: every request it would make is
 aborted (``page.route("**/*", abort)``), so images must be ``data:`` URIs (not network
 requests); with no script and no request, nothing of a report (cookies, storage, cache) survives
