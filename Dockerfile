@@ -42,14 +42,15 @@ RUN /opt/uv/bin/uv sync --frozen --no-dev --no-editable --no-cache \
 
 # --- runtime ------------------------------------------------------------------------------------
 FROM ${BASE_IMAGE} AS runtime
-# Chromium prints the PDF reports (the server launches /usr/bin/chromium through playwright; the
+# Chromium prints the PDF reports (the server launches /usr/bin/chromium-headless-shell, Chromium's
+# headless-only build, through playwright: no browser UI, less memory per tab than chromium; the
 # report fonts are bundled in the package, DejaVu is only the fallback fontconfig wants);
 # libatomic1 is what playwright's bundled node driver links; libgl1 and libglib2.0-0 are what
 # OpenCV (the visual readings' extra) loads; tini is PID 1, so the Chromium
 # processes a report leaves behind are reaped and signals reach astro-server.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        chromium fonts-dejavu-core fontconfig libatomic1 libgl1 libglib2.0-0 tini \
+        chromium-headless-shell fonts-dejavu-core fontconfig libatomic1 libgl1 libglib2.0-0 tini \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
 RUN groupadd --gid 10001 astro \
     && useradd --uid 10001 --gid 10001 --home-dir /home/astro --create-home \
@@ -64,7 +65,7 @@ ENV PATH=/opt/astro/venv/bin:$PATH \
     ASTRO_DATA_DIR=/var/lib/astro \
     ASTRO_HOST=0.0.0.0 \
     ASTRO_PORT=8000 \
-    ASTRO_CHROMIUM_PATH=/usr/bin/chromium \
+    ASTRO_CHROMIUM_PATH=/usr/bin/chromium-headless-shell \
     XDG_CACHE_HOME=/tmp/.cache \
     XDG_CONFIG_HOME=/tmp/.config \
     MPLCONFIGDIR=/tmp/.matplotlib

@@ -37,8 +37,11 @@ def pg_bin(name: str) -> str:
     raise SystemExit(f"{name} not found (install PostgreSQL)")
 
 
-def process_table() -> dict[int, tuple[int, str, float]]:
-    """Every process now: pid -> (parent pid, command name, user + system CPU seconds)."""
+def process_table(reaped: bool = False) -> dict[int, tuple[int, str, float]]:
+    """Every process now: pid -> (parent pid, command name, user + system CPU seconds).
+
+    ``reaped``: add each process's reaped children's CPU (``cutime``/``cstime``), so processes
+    that came and went (Chromium's renderers) still count once their parent has waited."""
     table: dict[int, tuple[int, str, float]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -49,13 +52,15 @@ def process_table() -> dict[int, tuple[int, str, float]]:
             continue
         fields = rest.split()
         cpu = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        if reaped:
+            cpu += (int(fields[13]) + int(fields[14])) / CLOCK_TICKS
         table[int(entry.name)] = (int(fields[1]), head.partition("(")[2], cpu)
     return table
 
 
-def process_tree_cpu_s(root_pid: int) -> float:
-    """CPU seconds of a process and its descendants."""
-    table = process_table()
+def process_tree_cpu_s(root_pid: int, reaped: bool = False) -> float:
+    """CPU seconds of a process and its descendants (``reaped``: see :func:`process_table`)."""
+    table = process_table(reaped)
     children: dict[int, list[int]] = {}
     for pid, (ppid, _, _) in table.items():
         children.setdefault(ppid, []).append(pid)

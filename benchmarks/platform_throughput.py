@@ -221,7 +221,7 @@ def main() -> int:
         )
         stack.callback(server.wait, 15)
         stack.callback(server.terminate)
-        wait_for_port(port, 30)
+        wait_for_port(port, 120)  # a loaded 2-core machine takes 30 s and more to start 2 workers
 
         healthz = _request("GET", "/healthz", {})
         key = created["api_key"]

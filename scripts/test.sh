@@ -26,7 +26,7 @@ fi
 apt_updated=0
 apt_install() {
   if [ "$(id -u)" != 0 ]; then
-    log "need root to apt-get install $*"; exit 1
+    log "need root to apt-get install $*"; return 1
   fi
   if [ "$apt_updated" = 0 ]; then DEBIAN_FRONTEND=noninteractive apt-get update -qq; apt_updated=1; fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
@@ -55,6 +55,13 @@ fi
 if ! command -v chromium >/dev/null 2>&1; then
   log "installing Chromium with apt-get"
   apt_install --no-install-recommends chromium chromium-driver
+fi
+# The PDF renderer prefers Chromium's headless shell (no browser UI: less memory per tab).
+if ! command -v chromium-headless-shell >/dev/null 2>&1; then
+  log "installing chromium-headless-shell with apt-get"
+  # Optional: where the distribution has no such package, the renderer uses chromium.
+  apt_install --no-install-recommends chromium-headless-shell \
+    || log "chromium-headless-shell is not available here; the PDF renderer uses chromium"
 fi
 if ! command -v pdftotext >/dev/null 2>&1; then
   log "installing poppler-utils with apt-get"
