@@ -116,10 +116,18 @@ def time_zones() -> tuple[str, ...]:
     return ("UTC", *sorted(z for z in zoneinfo.available_timezones() if "/" in z))
 
 
+def _language() -> str:
+    """The page's language: the language cookie (the visitor's last choice, or the login's stored
+    one set at sign-in), else the best of the browser's ``Accept-Language``, else English."""
+    chosen = request.cookies.get(LANG_COOKIE, "")
+    if chosen in i18n.LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(i18n.LANGUAGES) or i18n.DEFAULT
+
+
 @blueprint.before_request
 async def _portal_context() -> Response | None:
-    lang = request.cookies.get(LANG_COOKIE, i18n.DEFAULT)
-    g.portal_lang = lang if lang in i18n.LANGUAGES else i18n.DEFAULT
+    g.portal_lang = _language()
     g.portal_token = request.cookies.get(SESSION_COOKIE) or None
     if request.method == "POST":
         sent = (await request.form).get(CSRF_FIELD, "")
@@ -139,7 +147,7 @@ async def _headers(response: Response) -> Response:
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "same-origin"
     response.headers["X-Frame-Options"] = "DENY"  # frame-ancestors for older browsers
-    if request.endpoint != "portal.static":
+    if request.endpoint not in ("portal.static", "portal.font"):
         response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -283,6 +291,34 @@ async def static(filename: str) -> Response:
     return response
 
 
+#: The faces the portal's CSS names (@font-face), served from the reports' bundled fonts.
+FONTS: Final = frozenset(
+    {
+        "NotoSans-Regular.ttf",
+        "NotoSans-Bold.ttf",
+        "NotoSansThai-Regular.ttf",
+        "NotoSansThai-Bold.ttf",
+    }
+)
+FONT_MAX_AGE_S: Final = 30 * 24 * 3600
+
+
+@blueprint.get("/fonts/<name>")
+@hide
+async def font(name: str) -> Response:
+    """A bundled Noto face (TrueType: WOFF2 would need brotli, not a dependency), the same files
+    the PDF reports embed; cached for 30 days (their names carry no version, so not forever)."""
+    if name not in FONTS:
+        raise NotFoundPage()
+    from importlib import resources
+
+    directory = Path(str(resources.files("astro_server.features.reports.render") / "fonts"))
+    response = await send_from_directory(directory, name, mimetype="font/ttf")
+    response.cache_control.max_age = FONT_MAX_AGE_S
+    response.cache_control.public = True
+    return response
+
+
 # --- sign in and out, language ---------------------------------------------------------------
 
 
@@ -328,6 +364,9 @@ async def login_submit() -> Response:
         return await _login_page({"email": email}, errors, message)
     expires = _parse_instant(result.body["expires_at"])
     response = _go("/portal/dashboard")
+    stored = result.body["customer"].get("language")
+    if stored in i18n.LANGUAGES:
+        _set_language_cookie(response, stored)  # the login's own choice, on any browser
     for name, value in (
         (SESSION_COOKIE, result.body["token"]),
         (WHO_COOKIE, result.body["customer"]["email"]),
@@ -358,18 +397,26 @@ async def logout() -> Response:
 @blueprint.get("/language/<lang>")
 @hide
 async def language(lang: str) -> Response:
-    """Switch the language (a preference cookie only, so a plain link; no CSRF token needed)."""
+    """Switch the language: a preference cookie, and for a signed-in visitor the login's stored
+    language too (``PATCH /auth/me``), so the next sign-in, on any browser, keeps it. A plain
+    link with no CSRF token: the most a forged link can do is switch the language."""
     response = _go(_safe_next(request.args.get("next")))
     if lang in i18n.LANGUAGES:
-        response.set_cookie(
-            LANG_COOKIE,
-            lang,
-            max_age=365 * 24 * 3600,
-            path="/portal",
-            secure=_secure(),
-            samesite="Lax",
-        )
+        _set_language_cookie(response, lang)
+        if g.get("portal_token"):
+            await call("PATCH", "/auth/me", json_body={"language": lang})
     return response
+
+
+def _set_language_cookie(response: Response, lang: str) -> None:
+    response.set_cookie(
+        LANG_COOKIE,
+        lang,
+        max_age=365 * 24 * 3600,
+        path="/portal",
+        secure=_secure(),
+        samesite="Lax",
+    )
 
 
 # --- dashboard ----------------------------------------------------------------------------------
@@ -667,6 +714,7 @@ def _local_path(url: str | None) -> str | None:
 def _report_view(report: dict[str, Any]) -> dict[str, Any]:
     return {
         **report,
+        "names": ", ".join(report.get("subject_names") or []),
         "download": _local_path(report.get("pdf_url") or report.get("html_url")),
         "pending": report["status"] in ("queued", "running"),
     }
@@ -686,6 +734,19 @@ async def reports_list() -> Response:
     )
 
 
+#: The price-table row a portal natal report is charged as (either format).
+REPORT_OPERATION: Final = "reports.natal_pdf"
+
+
+def report_price() -> dict[str, Any]:
+    """What the order form shows before submitting: the price and the least tier, read from
+    the one price table (platform/billing/pricing.py)."""
+    from astro_server.platform.billing.pricing import OPERATIONS
+
+    row = OPERATIONS[REPORT_OPERATION]
+    return {"credits": row.credits, "tier": row.tier}
+
+
 async def _report_form(
     values: dict[str, str], errors: dict[str, str], message: str = "", status: int = 200
 ) -> Response:
@@ -697,6 +758,7 @@ async def _report_form(
         errors=errors,
         message=message,
         profiles=profiles,
+        price=report_price(),
     )
 
 
@@ -741,7 +803,16 @@ async def report_create() -> Response:
     body, errors = _report_body(values)
     if errors:
         return await _report_form(values, errors, t("report.check_fields"), 400)
-    result = await api("POST", f"{REPORTS}/natal", json_body=body)
+    result = await call("POST", f"{REPORTS}/natal", json_body=body)
+    if result.status == 401:
+        raise SignInRequired("expired")
+    if result.status == 403 and result.code == "tier_required":
+        # The account's tier, not the login's role: say so in the page's language and keep
+        # what was typed.
+        tier = t("tier." + report_price()["tier"])
+        return await _report_form(values, {}, t("report.tier_required", tier=tier), 403)
+    if result.status == 403:
+        raise Refused(result.message)
     if not result.ok:
         return await _report_form(values, result.field_errors(), result.message, result.status)
     return _go(f"/portal/reports/{result.body['report_id']}", "ordered")
@@ -871,6 +942,15 @@ async def accept_submit() -> Response:
     if not result.ok:
         return await _accept_page(token, result.field_errors(), result.message)
     return _go("/portal/login", "joined")
+
+
+@blueprint.route("/<path:unknown>", methods=["GET", "HEAD"])
+@hide
+async def unknown_page(unknown: str) -> Response:
+    """Any other ``/portal/...`` address: the portal's 404 page in the page's language (the
+    app's JSON 404 is for API clients). The most specific rule wins, so every real page's
+    route, and those registered after this one, still match first."""
+    raise NotFoundPage()
 
 
 # The visual-reading pages register their routes on this blueprint.
