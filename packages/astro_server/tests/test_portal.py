@@ -531,3 +531,72 @@ async def test_the_reports_list_labels_each_kind_and_names_the_person(app: Quart
     assert page.count(i18n.translate("en", "reports.natal")) == 1  # the HR row is not "Natal"
     assert "Nok Srisuk" in page
     assert "Emma Clarke" in page
+
+
+def _cover(html: str) -> str:
+    start = html.index('<section class="cover">')
+    return html[start : html.index("</section>", start) + len("</section>")]
+
+
+def test_the_brand_preview_is_the_reports_own_cover() -> None:
+    """The preview document and the natal report share one cover: the same markup for the same
+    brand, person, birth and time (Thai title included), and the report's stylesheet."""
+    from datetime import UTC, datetime
+
+    from astro_calc.western import BirthSubject, natal_chart
+    from astro_server.features.reports.render.branding import ReportBrand
+    from astro_server.features.reports.render.html import labels
+    from astro_server.features.reports.render.natal import cover_preview_html, natal_report_html
+
+    chart = natal_chart(
+        BirthSubject(
+            date=__import__("datetime").date(1990, 4, 13), time="08:30", latitude=13.7563,
+            longitude=100.5018, timezone="Asia/Bangkok",
+        ),
+        house_system="P",
+        include_minor=False,
+    )  # fmt: skip
+    brand = ReportBrand(name="ดวงดาว", primary_color="#0f7b6c", contact_email="a@example.com")
+    when = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
+    report = natal_report_html(
+        chart, person_name="สมหญิง ใจดี", locale="th", brand=brand, generated_at=when
+    )
+    preview = cover_preview_html(
+        chart, person_name="สมหญิง ใจดี", locale="th", brand=brand, generated_at=when
+    )
+    assert _cover(preview) == _cover(report)
+    assert labels("th")["report_title"] in _cover(preview)
+    assert "--brand: #0f7b6c;" in preview
+    assert ".cover-band {" in preview  # the report's stylesheet, not a look-alike
+
+
+async def test_the_brand_form_frames_the_cover_preview(app: Quart) -> None:
+    from astro_server.features.reports.render.html import labels
+
+    client, _ = await sign_in(app, "brand-preview@example.com")
+    await client.get("/portal/language/th")
+    form = await (await client.get("/portal/brands/new")).get_data(as_text=True)
+    found = re.search(r'<iframe id="cover"[^>]* src="([^"]+)"', form)
+    assert found
+    assert found.group(1).startswith("/portal/brands/preview?lang=th")
+    answer = await client.get(
+        "/portal/brands/preview",
+        query_string={
+            "lang": "th", "brand_name": "Siam Stars", "primary_color": "#0f7b6c",
+            "contact_email": "hello@example.com", "logo_url": "javascript:alert(1)",
+        },
+    )  # fmt: skip
+    assert answer.status_code == 200
+    assert "frame-ancestors 'self'" in answer.headers["Content-Security-Policy"]
+    assert answer.headers["X-Frame-Options"] == "SAMEORIGIN"
+    html = await answer.get_data(as_text=True)
+    cover = _cover(html)
+    assert labels("th")["report_title"] in cover
+    assert "Siam Stars" in cover
+    assert "hello@example.com" in cover
+    assert "javascript:" not in html
+    assert "--brand: #0f7b6c;" in html
+    assert 'url("/portal/fonts/NotoSerifThai-Bold.ttf")' in html
+    assert (await client.get("/portal/fonts/NotoSerifThai-Bold.ttf")).status_code == 200
+    # Every other portal page stays unframeable.
+    assert (await client.get("/portal/brands/new")).headers["X-Frame-Options"] == "DENY"

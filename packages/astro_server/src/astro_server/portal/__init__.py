@@ -24,10 +24,11 @@ import asyncio
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import zoneinfo
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache, wraps
 from pathlib import Path
 from typing import Any, Final, TypeVar, cast
@@ -143,10 +144,12 @@ async def _portal_context() -> Response | None:
 
 @blueprint.after_request
 async def _headers(response: Response) -> Response:
-    response.headers["Content-Security-Policy"] = _CSP
+    preview = request.endpoint == "portal.brand_preview"  # framed by the brand form only
+    response.headers["Content-Security-Policy"] = _PREVIEW_CSP if preview else _CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "same-origin"
-    response.headers["X-Frame-Options"] = "DENY"  # frame-ancestors for older browsers
+    # frame-ancestors for older browsers
+    response.headers["X-Frame-Options"] = "SAMEORIGIN" if preview else "DENY"
     if request.endpoint not in ("portal.static", "portal.font"):
         response.headers["Cache-Control"] = "no-store"
     return response
@@ -291,15 +294,6 @@ async def static(filename: str) -> Response:
     return response
 
 
-#: The faces the portal's CSS names (@font-face), served from the reports' bundled fonts.
-FONTS: Final = frozenset(
-    {
-        "NotoSans-Regular.ttf",
-        "NotoSans-Bold.ttf",
-        "NotoSansThai-Regular.ttf",
-        "NotoSansThai-Bold.ttf",
-    }
-)
 FONT_MAX_AGE_S: Final = 30 * 24 * 3600
 
 
@@ -307,13 +301,13 @@ FONT_MAX_AGE_S: Final = 30 * 24 * 3600
 @hide
 async def font(name: str) -> Response:
     """A bundled Noto face (TrueType: WOFF2 would need brotli, not a dependency), the same files
-    the PDF reports embed; cached for 30 days (their names carry no version, so not forever)."""
-    if name not in FONTS:
-        raise NotFoundPage()
-    from importlib import resources
+    the PDF reports embed (the portal's CSS names the Noto Sans faces, the brand preview every
+    report face); cached for 30 days (their names carry no version, so not forever)."""
+    from astro_server.features.reports.render.html import FONT_FACES, fonts_directory
 
-    directory = Path(str(resources.files("astro_server.features.reports.render") / "fonts"))
-    response = await send_from_directory(directory, name, mimetype="font/ttf")
+    if name not in {face[2] for face in FONT_FACES}:
+        raise NotFoundPage()
+    response = await send_from_directory(fonts_directory(), name, mimetype="font/ttf")
     response.cache_control.max_age = FONT_MAX_AGE_S
     response.cache_control.public = True
     return response
@@ -686,6 +680,78 @@ async def brand_update(profile_id: str) -> Response:
             profile=profile,
         )
     return _go(f"/portal/brands/{profile_id}", "saved")
+
+
+#: The preview's sample births (docs_examples' London and Bangkok), by the page's language.
+PREVIEW_BIRTHS: Final = {
+    "en": ("1985-11-02", "14:45", 51.5074, -0.1278, "Europe/London"),
+    "th": ("1990-04-13", "08:30", 13.7563, 100.5018, "Asia/Bangkok"),
+}
+_PREVIEW_CSP: Final = (
+    "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src https: data:; "
+    "frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
+)
+
+
+@cache
+def _preview_chart(lang: str) -> Any:
+    from datetime import date
+
+    from astro_calc.western import BirthSubject, natal_chart
+
+    day, time, latitude, longitude, zone = PREVIEW_BIRTHS[lang]
+    subject = BirthSubject(
+        date=date.fromisoformat(day), time=time, latitude=latitude, longitude=longitude,
+        timezone=zone,
+    )  # fmt: skip
+    return natal_chart(subject, house_system="P", include_minor=False)
+
+
+@cache
+def _preview_fonts_css() -> str:
+    """The report's font families, from the portal's font route (cached by the browser)."""
+    from astro_server.features.reports.render.html import FONT_FACES
+
+    return "\n".join(
+        f'@font-face{{font-family:"{family}";font-weight:{weight};font-style:normal;'
+        f'src:url("/portal/fonts/{filename}") format("truetype");}}'
+        for family, weight, filename, _postscript in FONT_FACES
+    )
+
+
+@blueprint.get("/brands/preview")
+@signed_in
+async def brand_preview() -> Response:
+    """The live cover preview of the brand form (an iframe): the report's own cover template
+    and stylesheet (features/reports/render/cover.html.j2), drawn with the form's values on a
+    sample birth, so it is the PDF's cover."""
+    from astro_server.features.reports.render.branding import DEFAULT_COLOR, ReportBrand
+    from astro_server.features.reports.render.natal import cover_preview_html
+
+    args = request.args
+    lang = args.get("lang", g.portal_lang)
+    lang = lang if lang in i18n.LANGUAGES else g.portal_lang
+    colour = args.get("primary_color", "")
+    if not re.fullmatch(r"#[0-9A-Fa-f]{6}", colour):
+        colour = DEFAULT_COLOR
+    brand = ReportBrand(
+        name=args.get("brand_name", "").strip()[:120] or None,
+        primary_color=colour,
+        contact_email=args.get("contact_email", "").strip()[:254] or None,
+        contact_phone=args.get("contact_phone", "").strip()[:32] or None,
+        contact_url=args.get("contact_url", "").strip()[:2048] or None,
+    )
+    logo = args.get("logo_url", "").strip()
+    html = cover_preview_html(
+        await asyncio.to_thread(_preview_chart, lang),
+        person_name=i18n.translate(lang, "brand.sample_person"),
+        locale=cast(Any, lang),
+        brand=brand,
+        generated_at=datetime.now(UTC),
+        logo_url=logo if logo.startswith("https://") and len(logo) <= 2048 else None,
+        fonts_css=_preview_fonts_css(),
+    )
+    return Response(html, content_type="text/html; charset=utf-8")
 
 
 @blueprint.post("/brands/<profile_id>/delete")
