@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from astro_server.features.reports.render.html import labels
+from astro_server.portal import i18n
 from tests._support.stack import Stack
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
@@ -139,13 +141,13 @@ def test_rough_edges_in_a_real_browser(production_stack: Stack) -> None:
         page.goto(base + "/portal/reports")
         row = page.locator("tbody tr").first
         expect(row).to_contain_text("สมชาย ใจดี")
-        expect(row).to_contain_text("รายงานดวงชะตากำเนิด")
+        expect(row).to_contain_text(i18n.translate("th", "reports.natal") + " · PDF")
         look(page, "reports-th")
 
         # The brand preview is the report's own cover (Thai title from the report's labels).
         page.goto(base + "/portal/brands/new")
         cover = page.frame_locator("#cover")
-        expect(cover.locator(".cover-title")).to_have_text("รายงานดวงชะตากำเนิด")
+        expect(cover.locator(".cover-title")).to_have_text(labels("th")["report_title"])
         page.locator("#brand_name").fill("ดวงดาว สตูดิโอ")
         expect(cover.locator(".brand-name")).to_have_text("ดวงดาว สตูดิโอ")
         look(page, "brand-preview-th")

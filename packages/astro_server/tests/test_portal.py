@@ -232,12 +232,12 @@ async def test_brand_profile_create_edit_and_errors(app: Quart) -> None:
     assert re.fullmatch(r"/portal/brands/brand_[0-9a-f]{24}\?notice=saved", location)
     edit = await (await client.get(location)).get_data(as_text=True)
     assert "Moon &amp; Co" in edit
-    assert 'fill="#12AB34"' in edit
+    assert "primary_color=%2312AB34" in edit  # the cover preview's address carries the colour
     path = location.split("?")[0]
     saved = await client.post(path, form={**form, "primary_color": "#000000", "contact_email": ""})
     assert saved.status_code == 303
     edit = await (await client.get(path)).get_data(as_text=True)
-    assert 'fill="#000000"' in edit
+    assert "primary_color=%23000000" in edit
     assert "hi@example.com" not in edit
     assert "Moon &amp; Co" in await (await client.get("/portal/brands")).get_data(as_text=True)
     deleted = await client.post(f"{path}/delete", form={"csrf_token": csrf})
