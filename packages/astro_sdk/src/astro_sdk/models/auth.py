@@ -28,7 +28,7 @@ class Customer(ResponseModel):
 class PreferencesRequest(RequestModel):
     """``PATCH /auth/me``: the login's own preferences."""
 
-    language: Literal["en", "th"] | None
+    language: Literal["en", "th"]
 
 
 class Session(ResponseModel):

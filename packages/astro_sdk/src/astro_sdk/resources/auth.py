@@ -83,9 +83,9 @@ class AsyncAuth(AsyncResource):
         """``POST /auth/logout``: end this client's session; its token stops working."""
         return await self._client.request(LOGOUT)
 
-    async def update_preferences(self, *, language: Literal["en", "th"] | None) -> Customer:
+    async def update_preferences(self, *, language: Literal["en", "th"]) -> Customer:
         """``PATCH /auth/me``: this session's login's own preferences (any role): the interface
-        language the portal signs it in with (None forgets it)."""
+        language the portal signs it in with."""
         body = validate_request(PreferencesRequest, {"language": language})
         return await self._client.request(UPDATE_PREFERENCES, body=body)
 
@@ -127,9 +127,9 @@ class Auth(SyncResource):
         """``POST /auth/logout``: end this client's session; its token stops working."""
         return self._client.request(LOGOUT)
 
-    def update_preferences(self, *, language: Literal["en", "th"] | None) -> Customer:
+    def update_preferences(self, *, language: Literal["en", "th"]) -> Customer:
         """``PATCH /auth/me``: this session's login's own preferences (any role): the interface
-        language the portal signs it in with (None forgets it)."""
+        language the portal signs it in with."""
         body = validate_request(PreferencesRequest, {"language": language})
         return self._client.request(UPDATE_PREFERENCES, body=body)
 

@@ -41,9 +41,7 @@ class CustomerView(BaseModel):
 class PreferencesRequest(BaseModel):
     model_config = ConfigDict(strict=True)
 
-    language: Literal["en", "th"] | None = Field(
-        description="en or th; null forgets the choice (the portal then follows the browser)"
-    )
+    language: Literal["en", "th"] = Field(description="The interface language: en or th")
 
 
 class LoginResponse(BaseModel):

@@ -20,9 +20,9 @@ def customer_view(customer: Customer) -> dict[str, Any]:
     }
 
 
-async def set_language(customer_id: str, language: str | None) -> Customer:
-    """Store the login's language (``None`` forgets it); returns the login as stored."""
-    if language is not None and language not in LANGUAGES:
+async def set_language(customer_id: str, language: str) -> Customer:
+    """Store the login's language; returns the login as stored."""
+    if language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
     await Customer.filter(id=customer_id).update(language=language)
     return await Customer.get(id=customer_id)
