@@ -682,11 +682,6 @@ async def brand_update(profile_id: str) -> Response:
     return _go(f"/portal/brands/{profile_id}", "saved")
 
 
-#: The preview's sample births (docs_examples' London and Bangkok), by the page's language.
-PREVIEW_BIRTHS: Final = {
-    "en": ("1985-11-02", "14:45", 51.5074, -0.1278, "Europe/London"),
-    "th": ("1990-04-13", "08:30", 13.7563, 100.5018, "Asia/Bangkok"),
-}
 _PREVIEW_CSP: Final = (
     "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src https: data:; "
     "frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
@@ -695,14 +690,16 @@ _PREVIEW_CSP: Final = (
 
 @cache
 def _preview_chart(lang: str) -> Any:
+    """The preview's sample birth: the API docs' London example, Bangkok for Thai."""
     from datetime import date
 
     from astro_calc.western import BirthSubject, natal_chart
+    from astro_server.platform.docs_examples import BANGKOK, LONDON
 
-    day, time, latitude, longitude, zone = PREVIEW_BIRTHS[lang]
+    birth: dict[str, Any] = BANGKOK if lang == "th" else LONDON
     subject = BirthSubject(
-        date=date.fromisoformat(day), time=time, latitude=latitude, longitude=longitude,
-        timezone=zone,
+        date=date.fromisoformat(birth["date"]), time=birth["time"], latitude=birth["latitude"],
+        longitude=birth["longitude"], timezone=birth["timezone"],
     )  # fmt: skip
     return natal_chart(subject, house_system="P", include_minor=False)
 
