@@ -68,6 +68,8 @@ def _ordered(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
         path, method, operation = entry
         if operation["operationId"] == "acceptInvitation":
             return 1  # after the invitation, before the member's changes
+        if operation["operationId"] == "updateMyPreferences":
+            return 0  # the owner's own id, answered before the invited member's
         if method == "delete":
             return 6 if operation["operationId"] == "revokeApiKey" else 5
         if "requestBody" in operation:

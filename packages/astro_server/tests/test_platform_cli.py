@@ -94,7 +94,12 @@ def test_operator_commands_from_an_empty_database(empty_database_url: str, tmp_p
     assert topped == {"account_id": created["account_id"], "credits": 75}
     revoked = _cli(env, "revoke-key", second["api_key"][:12], "--json")
     assert json.loads(revoked.stdout) == {"revoked": 1}
-    assert _cli(env, "revoke-key", "ak_live_zzzz", check=False).returncode == 1
+    unknown = _cli(env, "revoke-key", "ak_live_zzzz", check=False)
+    assert unknown.returncode == 2  # an error, not "revoked 0 key(s)"
+    assert unknown.stdout == ""
+    assert unknown.stderr.strip() == (
+        "astro-server: no unrevoked API key is ak_live_zzzz or starts with it"
+    )
     bad = _cli(env, "create-account", "--name", "x", "--credits", "-1", check=False)
     assert bad.returncode == 2
 
@@ -112,3 +117,110 @@ def test_operator_commands_from_an_empty_database(empty_database_url: str, tmp_p
             await close_db()
 
     asyncio.run(check())
+
+
+@pytest.mark.slow
+def test_account_inspection_tier_and_password_commands(database_url: str, tmp_path: Path) -> None:
+    """set-tier, list-accounts, show-account, list-customers and reset-password, text and JSON;
+    unknown accounts and logins are one-line errors (exit 2)."""
+    import asyncio
+
+    from astro_server.platform.db import close_db, init_db
+    from astro_server.platform.models.accounts import Customer, CustomerSession
+    from astro_server.platform.models.audit import AuditEvent
+    from astro_server.settings import Settings
+
+    env = _env(database_url, tmp_path)
+    _cli(env, "migrate")
+    made = json.loads(
+        _cli(
+            env, "create-account", "--name", "Rue", "--tier", "starter", "--credits", "7", "--json"
+        ).stdout
+    )
+    account = made["account_id"]
+    _cli(env, "create-key", "--account", account, "--environment", "test", "--name", "ci")
+    _cli(
+        env, "create-customer", "--account", account, "--email", "rue@example.com",
+        "--password", "long enough pw",
+    )  # fmt: skip
+
+    changed = json.loads(
+        _cli(env, "set-tier", "--account", account, "--tier", "pro", "--json").stdout
+    )
+    assert changed == {"account_id": account, "tier": "pro", "previous_tier": "starter"}
+    assert "(unchanged)" in _cli(env, "set-tier", "--account", account, "--tier", "pro").stdout
+    assert (
+        _cli(env, "set-tier", "--account", account, "--tier", "gold", check=False).returncode == 2
+    )
+
+    accounts = json.loads(_cli(env, "list-accounts", "--json").stdout)["accounts"]
+    mine = next(a for a in accounts if a["id"] == account)
+    assert (mine["name"], mine["tier"], mine["credits"]) == ("Rue", "pro", 7)
+    assert f"{account}  pro" in _cli(env, "list-accounts").stdout
+
+    shown = json.loads(_cli(env, "show-account", "--account", account, "--json").stdout)
+    assert (shown["id"], shown["tier"], shown["credits"]) == (account, "pro", 7)
+    assert sorted(k["environment"] for k in shown["keys"]) == ["live", "test"]
+    assert made["api_key"][:12] in {k["prefix"] for k in shown["keys"]}
+    assert made["api_key"] not in json.dumps(shown)  # a prefix, never the secret
+    assert [c["email"] for c in shown["customers"]] == ["rue@example.com"]
+    text = _cli(env, "show-account", "--account", account).stdout
+    assert "tier: pro" in text
+    assert "balance: 7 credits" in text
+    assert made["api_key"][:12] + "..." in text
+    missing = _cli(env, "show-account", "--account", "acct_nope", check=False)
+    assert (missing.returncode, missing.stderr.strip()) == (2, "astro-server: no account acct_nope")
+
+    logins = json.loads(_cli(env, "list-customers", "--account", account, "--json").stdout)
+    assert [(c["email"], c["role"]) for c in logins["customers"]] == [("rue@example.com", "owner")]
+    assert "rue@example.com" in _cli(env, "list-customers").stdout
+
+    async def sessions(action: str) -> tuple[int, str, int]:
+        from datetime import UTC, datetime, timedelta
+
+        from astro_server.platform.auth import credentials
+
+        await init_db(Settings.from_env(env))
+        try:
+            customer = await Customer.get(email="rue@example.com")
+            if action == "login":
+                await CustomerSession.create(
+                    id=credentials.new_id("sess_"),
+                    customer_id=customer.id,
+                    token_hash=credentials.digest(credentials.new_session_token()),
+                    expires_at=datetime.now(UTC) + timedelta(hours=1),
+                )
+            open_ = await CustomerSession.filter(customer_id=customer.id, revoked_at=None).count()
+            audited = await AuditEvent.filter(
+                account_id=account, action__in=("account.tier_changed", "customer.password_reset")
+            ).count()
+            return open_, customer.password_hash, audited
+        finally:
+            await close_db()
+
+    before, old_hash, _ = asyncio.run(sessions("login"))
+    assert before == 1
+    weak = _cli(
+        env, "reset-password", "--email", "rue@example.com", "--password", "short", check=False
+    )
+    assert weak.returncode == 2
+    assert weak.stderr.startswith("astro-server: password ")
+    reset = json.loads(
+        _cli(
+            {**env, "ASTRO_NEW_PASSWORD": "another long passphrase"},
+            "reset-password", "--email", "Rue@Example.com", "--json",
+        ).stdout
+    )  # fmt: skip
+    assert reset["sessions_ended"] == 1
+    after, new_hash, audited = asyncio.run(sessions("read"))
+    assert after == 0
+    assert new_hash != old_hash
+    assert audited == 2  # the tier change and the reset (the unchanged set-tier wrote nothing)
+    nobody = _cli(
+        env, "reset-password", "--email", "nobody@example.com", "--password", "x" * 20,
+        check=False,
+    )  # fmt: skip
+    assert (nobody.returncode, nobody.stderr.strip()) == (
+        2,
+        "astro-server: no customer with the e-mail nobody@example.com",
+    )

@@ -232,12 +232,12 @@ async def test_brand_profile_create_edit_and_errors(app: Quart) -> None:
     assert re.fullmatch(r"/portal/brands/brand_[0-9a-f]{24}\?notice=saved", location)
     edit = await (await client.get(location)).get_data(as_text=True)
     assert "Moon &amp; Co" in edit
-    assert 'fill="#12AB34"' in edit
+    assert "primary_color=%2312AB34" in edit  # the cover preview's address carries the colour
     path = location.split("?")[0]
     saved = await client.post(path, form={**form, "primary_color": "#000000", "contact_email": ""})
     assert saved.status_code == 303
     edit = await (await client.get(path)).get_data(as_text=True)
-    assert 'fill="#000000"' in edit
+    assert "primary_color=%23000000" in edit
     assert "hi@example.com" not in edit
     assert "Moon &amp; Co" in await (await client.get("/portal/brands")).get_data(as_text=True)
     deleted = await client.post(f"{path}/delete", form={"csrf_token": csrf})
@@ -387,3 +387,216 @@ async def test_each_role_sees_only_the_controls_it_may_use(app: Quart) -> None:
         form={"csrf_token": admin_csrf, "email": "x@example.com", "role": "owner"},
     )
     assert forged.status_code == 403
+
+
+# --- rough edges (issue 31) ---------------------------------------------------------------------
+
+REPORT_FORM = {
+    "name": "สมชาย ใจดี", "date": "1990-05-17", "time": "14:30", "place": "Bangkok, TH",
+    "latitude": "13.754", "longitude": "100.5014", "timezone": "Asia/Bangkok",
+    "house_system": "W", "locale": "th", "format": "pdf", "brand_profile_id": "",
+}  # fmt: skip
+
+
+async def test_the_css_names_bundled_fonts_and_they_are_served_with_long_caching(
+    app: Quart,
+) -> None:
+    client = app.test_client()
+    css = await (await client.get("/portal/static/portal.css")).get_data(as_text=True)
+    faces = re.findall(r'font-family: "([^"]+)";[^}]*url\("([^"]+)"\)', css)
+    assert ("Noto Sans Thai", "/portal/fonts/NotoSansThai-Regular.ttf") in faces
+    assert ("Noto Sans", "/portal/fonts/NotoSans-Regular.ttf") in faces
+    assert 'url("http' not in css  # no CDN
+    for _family, url in faces:
+        answer = await client.get(url)
+        assert answer.status_code == 200, url
+        assert answer.mimetype == "font/ttf"
+        assert answer.cache_control.max_age == 30 * 24 * 3600
+        assert answer.cache_control.public
+        assert (await answer.get_data())[:4] == b"\x00\x01\x00\x00"  # a TrueType file
+    # Only the listed faces: no path into the package.
+    assert (await client.get("/portal/fonts/OFL.txt")).status_code == 404
+    assert (await client.get("/portal/fonts/..%2F__init__.py")).status_code == 404
+
+
+async def test_the_first_visit_follows_accept_language_and_the_cookie_wins(app: Quart) -> None:
+    client = app.test_client()
+    thai = await client.get("/portal/login", headers={"Accept-Language": "th-TH,th;q=0.9,en;q=0.5"})
+    assert '<html lang="th">' in await thai.get_data(as_text=True)
+    german = await client.get("/portal/login", headers={"Accept-Language": "de-DE,de;q=0.9"})
+    assert '<html lang="en">' in await german.get_data(as_text=True)  # neither: English
+    await client.get("/portal/language/en")
+    chosen = await client.get("/portal/login", headers={"Accept-Language": "th"})
+    assert '<html lang="en">' in await chosen.get_data(as_text=True)
+
+
+async def test_the_language_is_stored_on_the_login_and_comes_back_at_sign_in(app: Quart) -> None:
+    from astro_server.platform.models.accounts import Customer
+
+    client, _ = await sign_in(app, "lang@example.com")
+    assert (await Customer.get(email="lang@example.com")).language is None
+    await client.get("/portal/language/th?next=/portal/dashboard")
+    assert (await Customer.get(email="lang@example.com")).language == "th"
+    # Another browser, English by its headers and no cookie: signed in, the page is Thai.
+    other = app.test_client()
+    form = await (await other.get("/portal/login")).get_data(as_text=True)
+    token = CSRF.search(form)
+    assert token
+    signed = await other.post(
+        "/portal/login",
+        form={"email": "lang@example.com", "password": PASSWORD, "csrf_token": token.group(1)},
+        headers={"Accept-Language": "en"},
+    )
+    assert any(c.startswith("astro_portal_lang=th;") for c in signed.headers.getlist("Set-Cookie"))
+    page = await other.get("/portal/dashboard", headers={"Accept-Language": "en"})
+    assert '<html lang="th">' in await page.get_data(as_text=True)
+
+
+async def test_an_unknown_portal_address_is_the_portals_404_page(app: Quart) -> None:
+    client = app.test_client()
+    for path in ("/portal/nothing-here", "/portal/feeds/x/y/z", "/portal/static-ish"):
+        answer = await client.get(path, headers={"Accept-Language": "th"})
+        assert answer.status_code == 404, path
+        assert answer.mimetype == "text/html"
+        body = await answer.get_data(as_text=True)
+        assert '<html lang="th">' in body
+        assert i18n.translate("th", "error.not_found") in body
+    signed, _ = await sign_in(app, "lost@example.com")
+    english = await signed.get("/portal/no-such-page")
+    assert english.status_code == 404
+    assert i18n.translate("en", "error.not_found") in await english.get_data(as_text=True)
+    # The API outside /portal keeps its JSON 404.
+    assert (await client.get("/no-such-api-route")).mimetype == "application/json"
+
+
+async def test_a_starter_account_ordering_a_report_is_told_the_tier_and_keeps_its_form(
+    app: Quart,
+) -> None:
+    from astro_server.platform.billing.pricing import OPERATIONS
+
+    row = OPERATIONS["reports.natal_pdf"]
+    account_id, _ = await new_account("starter", 100)
+    await accounts.create_customer(account_id, "starter@example.com", PASSWORD)
+    client, csrf = await login_client(app, "starter@example.com")
+    await client.get("/portal/language/th")
+    new = await (await client.get("/portal/reports/new")).get_data(as_text=True)
+    # The price and the tier are shown before submitting, from the price table.
+    price = i18n.translate(
+        "th", "report.price", credits=row.credits, tier=i18n.translate("th", "tier." + row.tier)
+    )
+    assert price in new
+    refused = await client.post("/portal/reports", form={"csrf_token": csrf, **REPORT_FORM})
+    assert refused.status_code == 403
+    body = await refused.get_data(as_text=True)
+    expected = i18n.translate(
+        "th", "report.tier_required", tier=i18n.translate("th", "tier." + row.tier)
+    )
+    assert expected in body
+    assert i18n.translate("th", "error.forbidden") not in body  # not the role's refusal
+    assert "needs the" not in body  # no English sentence from the API
+    assert 'id="report-form"' in body  # the form is kept, with what was typed
+    assert 'value="สมชาย ใจดี"' in body
+    assert 'value="13.754"' in body
+    assert '<option value="W" selected>' in body
+    assert '<option value="th" selected>' in body
+
+
+async def test_the_reports_list_labels_each_kind_and_names_the_person(app: Quart) -> None:
+    from datetime import UTC, datetime
+
+    from astro_server.features.reports.models import Report
+    from astro_server.platform.auth import credentials
+    from astro_server.platform.models.jobs import Job
+
+    account_id, _ = await new_account("pro", 0)
+    await accounts.create_customer(account_id, "hr@example.com", PASSWORD)
+    client, _ = await login_client(app, "hr@example.com")
+    now = datetime.now(UTC)
+    made = {
+        "hr_screening": {"assessment": {"candidate_summary": {"name": "Nok Srisuk"}}},
+        "natal": {"request": {"name": "Emma Clarke"}},
+    }
+    for kind, params in made.items():
+        job = await Job.create(
+            id=credentials.new_id("job_"), account_id=account_id, kind=f"reports.{kind}",
+            params={"report_id": "x", **params}, created_at=now, status="queued",
+        )  # fmt: skip
+        await Report.create(
+            id=credentials.new_id("rep_"), account_id=account_id, kind=kind, format="pdf",
+            locale="en", status="queued", job_id=job.id, created_at=now,
+        )  # fmt: skip
+    page = await (await client.get("/portal/reports")).get_data(as_text=True)
+    assert f"{i18n.translate('en', 'reports.hr_screening')} · PDF" in page
+    assert f"{i18n.translate('en', 'reports.natal')} · PDF" in page
+    assert page.count(i18n.translate("en", "reports.natal")) == 1  # the HR row is not "Natal"
+    assert "Nok Srisuk" in page
+    assert "Emma Clarke" in page
+
+
+def _cover(html: str) -> str:
+    start = html.index('<section class="cover">')
+    return html[start : html.index("</section>", start) + len("</section>")]
+
+
+def test_the_brand_preview_is_the_reports_own_cover() -> None:
+    """The preview document and the natal report share one cover: the same markup for the same
+    brand, person, birth and time (Thai title included), and the report's stylesheet."""
+    from datetime import UTC, datetime
+
+    from astro_calc.western import BirthSubject, natal_chart
+    from astro_server.features.reports.render.branding import ReportBrand
+    from astro_server.features.reports.render.html import labels
+    from astro_server.features.reports.render.natal import cover_preview_html, natal_report_html
+
+    chart = natal_chart(
+        BirthSubject(
+            date=__import__("datetime").date(1990, 4, 13), time="08:30", latitude=13.7563,
+            longitude=100.5018, timezone="Asia/Bangkok",
+        ),
+        house_system="P",
+        include_minor=False,
+    )  # fmt: skip
+    brand = ReportBrand(name="ดวงดาว", primary_color="#0f7b6c", contact_email="a@example.com")
+    when = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
+    report = natal_report_html(
+        chart, person_name="สมหญิง ใจดี", locale="th", brand=brand, generated_at=when
+    )
+    preview = cover_preview_html(
+        chart, person_name="สมหญิง ใจดี", locale="th", brand=brand, generated_at=when
+    )
+    assert _cover(preview) == _cover(report)
+    assert labels("th")["report_title"] in _cover(preview)
+    assert "--brand: #0f7b6c;" in preview
+    assert ".cover-band {" in preview  # the report's stylesheet, not a look-alike
+
+
+async def test_the_brand_form_frames_the_cover_preview(app: Quart) -> None:
+    from astro_server.features.reports.render.html import labels
+
+    client, _ = await sign_in(app, "brand-preview@example.com")
+    await client.get("/portal/language/th")
+    form = await (await client.get("/portal/brands/new")).get_data(as_text=True)
+    found = re.search(r'<iframe id="cover"[^>]* src="([^"]+)"', form)
+    assert found
+    assert found.group(1).startswith("/portal/brands/preview?lang=th")
+    answer = await client.get(
+        "/portal/brands/preview",
+        query_string={
+            "lang": "th", "brand_name": "Siam Stars", "primary_color": "#0f7b6c",
+            "contact_email": "hello@example.com", "logo_url": "javascript:alert(1)",
+        },
+    )  # fmt: skip
+    assert answer.status_code == 200
+    assert "frame-ancestors 'self'" in answer.headers["Content-Security-Policy"]
+    assert answer.headers["X-Frame-Options"] == "SAMEORIGIN"
+    html = await answer.get_data(as_text=True)
+    cover = _cover(html)
+    assert labels("th")["report_title"] in cover
+    assert "Siam Stars" in cover
+    assert "hello@example.com" in cover
+    assert "javascript:" not in html
+    assert "--brand: #0f7b6c;" in html
+    assert 'url("/portal/fonts/NotoSerifThai-Bold.ttf")' in html
+    assert (await client.get("/portal/fonts/NotoSerifThai-Bold.ttf")).status_code == 200
+    # Every other portal page stays unframeable.
+    assert (await client.get("/portal/brands/new")).headers["X-Frame-Options"] == "DENY"

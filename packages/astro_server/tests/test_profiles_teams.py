@@ -433,6 +433,7 @@ async def test_team_members_of_another_account_are_not_found(sdk: Maker) -> None
 # other branches add are covered by the default; a route missing here fails the test below.
 DECLARED = {
     ("POST", "/auth/logout"): "viewer",
+    ("PATCH", "/auth/me"): "viewer",  # the login's own preferences
     ("POST", "/v1/team/members"): "owner",
     ("PATCH", "/v1/team/members/{id}"): "owner",
     ("DELETE", "/v1/team/members/{id}"): "owner",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,9 @@ import pytest
 from _platform_support import key_headers, running_app, settings_for
 from tortoise import Tortoise, connections
 
-from astro_server.platform.auth.accounts import create_account, create_customer
+from astro_server.platform import db
+from astro_server.platform.auth import credentials
+from astro_server.platform.auth.accounts import create_account
 from astro_server.platform.billing.ledger import add_credits
 from astro_server.platform.db import close_db, init_db, migrate_db, tortoise_config
 from astro_server.platform.models import migrations as migrations_package
@@ -108,7 +111,17 @@ async def _upgrade_and_check(url: str, tmp_path: Path, fresh: str | None) -> Non
     try:
         account, key = await create_account("Upgraded Co", "pro", 40)
         balance = await add_credits(account.id, 60)
-        customer = await create_customer(account.id, "owner@upgraded.test", PASSWORD)
+        # The login as the previous release wrote it: its own columns only (the model may have
+        # gained one in the newest migration, which the ORM's insert would name).
+        customer_id = credentials.new_id("cus_")
+        await db.fetch(
+            "INSERT INTO customers (id, account_id, email, password_hash, role, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                customer_id, account.id, "owner@upgraded.test",
+                credentials.hash_password(PASSWORD), "owner", datetime.now(UTC),
+            ],
+        )  # fmt: skip
     finally:
         await close_db()
     assert balance == 100
@@ -146,4 +159,4 @@ async def _upgrade_and_check(url: str, tmp_path: Path, fresh: str | None) -> Non
             "/auth/login", json={"email": "owner@upgraded.test", "password": PASSWORD}
         )
         assert login.status_code == 200
-        assert (await login.get_json())["customer"]["id"] == customer.id
+        assert (await login.get_json())["customer"]["id"] == customer_id

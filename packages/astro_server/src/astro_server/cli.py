@@ -316,9 +316,85 @@ def cmd_create_key(args: argparse.Namespace) -> int:
 def cmd_revoke_key(args: argparse.Namespace) -> int:
     from astro_server.platform.auth.accounts import revoke_api_key
 
-    count = _with_db(lambda: revoke_api_key(args.key_prefix))
+    count = _with_db(lambda: revoke_api_key(args.key_prefix))  # none matching: LookupError
     _emit(args, {"revoked": count}, f"revoked {count} key(s)")
-    return 0 if count else 1
+    return 0
+
+
+def cmd_set_tier(args: argparse.Namespace) -> int:
+    from astro_server.platform.auth.accounts import set_tier
+
+    previous, tier = _with_db(lambda: set_tier(args.account, args.tier))
+    text = f"account {args.account}: tier {tier}" + (
+        f" (was {previous})" if previous != tier else " (unchanged)"
+    )
+    _emit(args, {"account_id": args.account, "tier": tier, "previous_tier": previous}, text)
+    return 0
+
+
+def cmd_list_accounts(args: argparse.Namespace) -> int:
+    from astro_server.platform.auth.accounts import list_accounts
+
+    listed = _with_db(list_accounts)
+    lines = [f"{a['id']}  {a['tier']:<10}  {a['credits']:>8} credits  {a['name']}" for a in listed]
+    _emit(args, {"accounts": listed}, "\n".join(lines) or "no accounts")
+    return 0
+
+
+def cmd_list_customers(args: argparse.Namespace) -> int:
+    from astro_server.platform.auth.accounts import list_customers
+
+    listed = _with_db(lambda: list_customers(args.account))
+    lines = [
+        f"{c['id']}  {c['account_id']}  {c['role']:<6}  {c['email']}"
+        + ("  (disabled)" if c["disabled_at"] else "")
+        for c in listed
+    ]
+    _emit(args, {"customers": listed}, "\n".join(lines) or "no customers")
+    return 0
+
+
+def cmd_show_account(args: argparse.Namespace) -> int:
+    from astro_server.platform.auth.accounts import show_account
+
+    shown = _with_db(lambda: show_account(args.account))
+    lines = [
+        f"account {shown['id']} ({shown['name']})",
+        f"tier: {shown['tier']}",
+        f"balance: {shown['credits']} credits",
+        f"created: {shown['created_at']}",
+        f"keys ({len(shown['keys'])}):",
+    ]
+    for key in shown["keys"]:
+        state = "revoked" if key["revoked_at"] else "active"
+        if key["expires_at"] and not key["revoked_at"]:
+            state = f"expires {key['expires_at']}"
+        lines.append(
+            f"  {key['prefix']}...  {key['environment']:<4}  {state:<8}  "
+            f"scopes {','.join(key['scopes'])}  last used {key['last_used_at'] or 'never'}"
+            + (f"  {key['name']}" if key["name"] else "")
+        )
+    lines.append(f"customers ({len(shown['customers'])}):")
+    lines.extend(f"  {c['email']} ({c['role']})" for c in shown["customers"])
+    _emit(args, shown, "\n".join(lines))
+    return 0
+
+
+def cmd_reset_password(args: argparse.Namespace) -> int:
+    from astro_server.platform.auth.accounts import reset_password
+
+    password = args.password
+    if password is None:
+        password = os.environ.get(args.password_env, "")
+        if not password:
+            raise UserError(f"give --password or set the new password in {args.password_env}")
+    customer, ended = _with_db(lambda: reset_password(args.email, password))
+    _emit(
+        args,
+        {"customer_id": customer.id, "sessions_ended": ended},
+        f"new password set for {customer.email}; ended {ended} open session(s)",
+    )
+    return 0
 
 
 def cmd_create_customer(args: argparse.Namespace) -> int:
@@ -564,6 +640,52 @@ def build_parser() -> argparse.ArgumentParser:
     )
     revoke.add_argument("key_prefix", help="the key, or its first 12 characters (required)")
     _json_flag(revoke)
+
+    tier = command("set-tier", "move an account to another price tier (audited)", cmd_set_tier)
+    tier.add_argument("--account", required=True, help="account id, acct_... (required)")
+    tier.add_argument("--tier", required=True, choices=TIERS, help="the new tier (required)")
+    _json_flag(tier)
+
+    listed = command(
+        "list-accounts", "list every account: id, tier, balance, name", cmd_list_accounts
+    )
+    _json_flag(listed)
+
+    show = command(
+        "show-account",
+        "show one account: tier, balance, its API keys (prefixes, never secrets) and logins",
+        cmd_show_account,
+    )
+    show.add_argument("--account", required=True, help="account id, acct_... (required)")
+    _json_flag(show)
+
+    logins = command(
+        "list-customers", "list customer logins: id, account, role, e-mail", cmd_list_customers
+    )
+    logins.add_argument(
+        "--account", default=None, help="only this account's logins (default: every account)"
+    )
+    _json_flag(logins)
+
+    reset = command(
+        "reset-password",
+        "set a customer login's password and end its open sessions (audited)",
+        cmd_reset_password,
+    )
+    reset.add_argument("--email", required=True, help="the login's e-mail (required)")
+    reset.add_argument(
+        "--password",
+        default=None,
+        help="the new password, at least 12 characters, not a common password (default: read "
+        "from the variable named by --password-env, which keeps it out of the shell history)",
+    )
+    reset.add_argument(
+        "--password-env",
+        default="ASTRO_NEW_PASSWORD",
+        help="the environment variable holding the new password when --password is not given "
+        "(default: ASTRO_NEW_PASSWORD)",
+    )
+    _json_flag(reset)
 
     customer = command(
         "create-customer", "create a customer login for the session routes", cmd_create_customer

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from pydantic import Field
 
 from astro_sdk.models._base import RequestModel, ResponseModel
 
-__all__ = ["Customer", "LoginRequest", "LogoutResult", "Session"]
+__all__ = ["Customer", "LoginRequest", "LogoutResult", "PreferencesRequest", "Session"]
 
 
 class LoginRequest(RequestModel):
@@ -20,6 +21,14 @@ class Customer(ResponseModel):
     id: str
     email: str
     account_id: str
+    #: The interface language the login chose last (``en`` or ``th``); None until it chose.
+    language: str | None = None
+
+
+class PreferencesRequest(RequestModel):
+    """``PATCH /auth/me``: the login's own preferences."""
+
+    language: Literal["en", "th"]
 
 
 class Session(ResponseModel):

@@ -86,6 +86,8 @@ class Report(ResponseModel):
     kind: str
     format: str
     locale: str
+    #: The people the report is about; empty once the server no longer keeps its job record.
+    subject_names: list[str] = Field(default_factory=list)
     status: str
     job_id: str | None
     created_at: datetime

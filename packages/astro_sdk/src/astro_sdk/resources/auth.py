@@ -6,12 +6,12 @@ session routes and API-key routes can be called from it, each with its own crede
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
-from astro_sdk.models.auth import LoginRequest, LogoutResult, Session
+from astro_sdk.models.auth import Customer, LoginRequest, LogoutResult, PreferencesRequest, Session
 from astro_sdk.models.team import AcceptedInvitation, AcceptInvitationRequest
 
 if TYPE_CHECKING:
@@ -44,7 +44,15 @@ ACCEPT_INVITATION = Operation(
     request_model=AcceptInvitationRequest,
     success_status=201,
 )
-OPERATIONS = (LOGIN, LOGOUT, ACCEPT_INVITATION)
+UPDATE_PREFERENCES = Operation(
+    operation_id="updateMyPreferences",
+    method="PATCH",
+    path="/auth/me",
+    credential=Credential.SESSION,
+    response_model=Customer,
+    request_model=PreferencesRequest,
+)
+OPERATIONS = (LOGIN, LOGOUT, ACCEPT_INVITATION, UPDATE_PREFERENCES)
 
 
 class AsyncAuth(AsyncResource):
@@ -74,6 +82,12 @@ class AsyncAuth(AsyncResource):
     async def logout(self) -> LogoutResult:
         """``POST /auth/logout``: end this client's session; its token stops working."""
         return await self._client.request(LOGOUT)
+
+    async def update_preferences(self, *, language: Literal["en", "th"]) -> Customer:
+        """``PATCH /auth/me``: this session's login's own preferences (any role): the interface
+        language the portal signs it in with."""
+        body = validate_request(PreferencesRequest, {"language": language})
+        return await self._client.request(UPDATE_PREFERENCES, body=body)
 
     async def accept_invitation(self, *, token: str, password: str) -> AcceptedInvitation:
         """``POST /auth/accept-invitation``: a team invitation's one-time token and a password
@@ -112,6 +126,12 @@ class Auth(SyncResource):
     def logout(self) -> LogoutResult:
         """``POST /auth/logout``: end this client's session; its token stops working."""
         return self._client.request(LOGOUT)
+
+    def update_preferences(self, *, language: Literal["en", "th"]) -> Customer:
+        """``PATCH /auth/me``: this session's login's own preferences (any role): the interface
+        language the portal signs it in with."""
+        body = validate_request(PreferencesRequest, {"language": language})
+        return self._client.request(UPDATE_PREFERENCES, body=body)
 
     def accept_invitation(self, *, token: str, password: str) -> AcceptedInvitation:
         """``POST /auth/accept-invitation``: a team invitation's one-time token and a password

@@ -258,6 +258,7 @@ def _request_examples() -> dict[str, dict[str, Any]]:
         "updateDeveloperWebhookEndpoint": {"event_types": ["report.failed"]},
         # Authentication
         "login": {"email": "emma@example.com", "password": "correct horse battery staple"},
+        "updateMyPreferences": {"language": "th"},
         "acceptInvitation": {
             "token": "inv_tok_Q2x8mVn4pLr7sT1uWy3zA5bC6dE9fG0hJ2kL4mN6pQ8",
             "password": "correct horse battery staple",

@@ -24,10 +24,11 @@ import asyncio
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import zoneinfo
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache, wraps
 from pathlib import Path
 from typing import Any, Final, TypeVar, cast
@@ -118,10 +119,18 @@ def time_zones() -> tuple[str, ...]:
     return ("UTC", *sorted(z for z in zoneinfo.available_timezones() if "/" in z))
 
 
+def _language() -> str:
+    """The page's language: the language cookie (the visitor's last choice, or the login's stored
+    one set at sign-in), else the best of the browser's ``Accept-Language``, else English."""
+    chosen = request.cookies.get(LANG_COOKIE, "")
+    if chosen in i18n.LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(i18n.LANGUAGES) or i18n.DEFAULT
+
+
 @blueprint.before_request
 async def _portal_context() -> Response | None:
-    lang = request.cookies.get(LANG_COOKIE, i18n.DEFAULT)
-    g.portal_lang = lang if lang in i18n.LANGUAGES else i18n.DEFAULT
+    g.portal_lang = _language()
     g.portal_token = request.cookies.get(SESSION_COOKIE) or None
     if request.method == "POST":
         sent = (await request.form).get(CSRF_FIELD, "")
@@ -137,11 +146,13 @@ async def _portal_context() -> Response | None:
 
 @blueprint.after_request
 async def _headers(response: Response) -> Response:
-    response.headers["Content-Security-Policy"] = _CSP
+    preview = request.endpoint == "portal.brand_preview"  # framed by the brand form only
+    response.headers["Content-Security-Policy"] = _PREVIEW_CSP if preview else _CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "same-origin"
-    response.headers["X-Frame-Options"] = "DENY"  # frame-ancestors for older browsers
-    if request.endpoint != "portal.static":
+    # frame-ancestors for older browsers
+    response.headers["X-Frame-Options"] = "SAMEORIGIN" if preview else "DENY"
+    if request.endpoint not in ("portal.static", "portal.font"):
         response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -285,6 +296,25 @@ async def static(filename: str) -> Response:
     return response
 
 
+FONT_MAX_AGE_S: Final = 30 * 24 * 3600
+
+
+@blueprint.get("/fonts/<name>")
+@hide
+async def font(name: str) -> Response:
+    """A bundled Noto face (TrueType: WOFF2 would need brotli, not a dependency), the same files
+    the PDF reports embed (the portal's CSS names the Noto Sans faces, the brand preview every
+    report face); cached for 30 days (their names carry no version, so not forever)."""
+    from astro_server.features.reports.render.html import FONT_FACES, fonts_directory
+
+    if name not in {face[2] for face in FONT_FACES}:
+        raise NotFoundPage()
+    response = await send_from_directory(fonts_directory(), name, mimetype="font/ttf")
+    response.cache_control.max_age = FONT_MAX_AGE_S
+    response.cache_control.public = True
+    return response
+
+
 # --- sign in and out, language ---------------------------------------------------------------
 
 
@@ -330,6 +360,9 @@ async def login_submit() -> Response:
         return await _login_page({"email": email}, errors, message)
     expires = _parse_instant(result.body["expires_at"])
     response = _go("/portal/dashboard")
+    stored = result.body["customer"].get("language")
+    if stored in i18n.LANGUAGES:
+        _set_language_cookie(response, stored)  # the login's own choice, on any browser
     for name, value in (
         (SESSION_COOKIE, result.body["token"]),
         (WHO_COOKIE, result.body["customer"]["email"]),
@@ -360,18 +393,26 @@ async def logout() -> Response:
 @blueprint.get("/language/<lang>")
 @hide
 async def language(lang: str) -> Response:
-    """Switch the language (a preference cookie only, so a plain link; no CSRF token needed)."""
+    """Switch the language: a preference cookie, and for a signed-in visitor the login's stored
+    language too (``PATCH /auth/me``), so the next sign-in, on any browser, keeps it. A plain
+    link with no CSRF token: the most a forged link can do is switch the language."""
     response = _go(_safe_next(request.args.get("next")))
     if lang in i18n.LANGUAGES:
-        response.set_cookie(
-            LANG_COOKIE,
-            lang,
-            max_age=365 * 24 * 3600,
-            path="/portal",
-            secure=_secure(),
-            samesite="Lax",
-        )
+        _set_language_cookie(response, lang)
+        if g.get("portal_token"):
+            await call("PATCH", "/auth/me", json_body={"language": lang})
     return response
+
+
+def _set_language_cookie(response: Response, lang: str) -> None:
+    response.set_cookie(
+        LANG_COOKIE,
+        lang,
+        max_age=365 * 24 * 3600,
+        path="/portal",
+        secure=_secure(),
+        samesite="Lax",
+    )
 
 
 # --- dashboard ----------------------------------------------------------------------------------
@@ -643,6 +684,75 @@ async def brand_update(profile_id: str) -> Response:
     return _go(f"/portal/brands/{profile_id}", "saved")
 
 
+_PREVIEW_CSP: Final = (
+    "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src https: data:; "
+    "frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
+)
+
+
+@cache
+def _preview_chart(lang: str) -> Any:
+    """The preview's sample birth: the API docs' London example, Bangkok for Thai."""
+    from datetime import date
+
+    from astro_calc.western import BirthSubject, natal_chart
+    from astro_server.platform.docs_examples import BANGKOK, LONDON
+
+    birth: dict[str, Any] = BANGKOK if lang == "th" else LONDON
+    subject = BirthSubject(
+        date=date.fromisoformat(birth["date"]), time=birth["time"], latitude=birth["latitude"],
+        longitude=birth["longitude"], timezone=birth["timezone"],
+    )  # fmt: skip
+    return natal_chart(subject, house_system="P", include_minor=False)
+
+
+@cache
+def _preview_fonts_css() -> str:
+    """The report's font families, from the portal's font route (cached by the browser)."""
+    from astro_server.features.reports.render.html import FONT_FACES
+
+    return "\n".join(
+        f'@font-face{{font-family:"{family}";font-weight:{weight};font-style:normal;'
+        f'src:url("/portal/fonts/{filename}") format("truetype");}}'
+        for family, weight, filename, _postscript in FONT_FACES
+    )
+
+
+@blueprint.get("/brands/preview")
+@signed_in
+async def brand_preview() -> Response:
+    """The live cover preview of the brand form (an iframe): the report's own cover template
+    and stylesheet (features/reports/render/cover.html.j2), drawn with the form's values on a
+    sample birth, so it is the PDF's cover."""
+    from astro_server.features.reports.render.branding import DEFAULT_COLOR, ReportBrand
+    from astro_server.features.reports.render.natal import cover_preview_html
+
+    args = request.args
+    lang = args.get("lang", g.portal_lang)
+    lang = lang if lang in i18n.LANGUAGES else g.portal_lang
+    colour = args.get("primary_color", "")
+    if not re.fullmatch(r"#[0-9A-Fa-f]{6}", colour):
+        colour = DEFAULT_COLOR
+    brand = ReportBrand(
+        name=args.get("brand_name", "").strip()[:120] or None,
+        primary_color=colour,
+        contact_email=args.get("contact_email", "").strip()[:254] or None,
+        contact_phone=args.get("contact_phone", "").strip()[:32] or None,
+        contact_url=args.get("contact_url", "").strip()[:2048] or None,
+    )
+    logo = args.get("logo_url", "").strip()
+    html = cover_preview_html(
+        await asyncio.to_thread(_preview_chart, lang),
+        person_name=i18n.translate(lang, "brand.sample_person"),
+        locale=cast(Any, lang),
+        brand=brand,
+        generated_at=datetime.now(UTC),
+        logo_url=logo if logo.startswith("https://") and len(logo) <= 2048 else None,
+        fonts_css=_preview_fonts_css(),
+    )
+    return Response(html, content_type="text/html; charset=utf-8")
+
+
 @blueprint.post("/brands/<profile_id>/delete")
 @signed_in
 async def brand_delete(profile_id: str) -> Response:
@@ -669,6 +779,7 @@ def _local_path(url: str | None) -> str | None:
 def _report_view(report: dict[str, Any]) -> dict[str, Any]:
     return {
         **report,
+        "names": ", ".join(report.get("subject_names") or []),
         "download": _local_path(report.get("pdf_url") or report.get("html_url")),
         "pending": report["status"] in ("queued", "running"),
     }
@@ -688,6 +799,19 @@ async def reports_list() -> Response:
     )
 
 
+#: The price-table row a portal natal report is charged as (either format).
+REPORT_OPERATION: Final = "reports.natal_pdf"
+
+
+def report_price() -> dict[str, Any]:
+    """What the order form shows before submitting: the price and the least tier, read from
+    the one price table (platform/billing/pricing.py)."""
+    from astro_server.platform.billing.pricing import OPERATIONS
+
+    row = OPERATIONS[REPORT_OPERATION]
+    return {"credits": row.credits, "tier": row.tier}
+
+
 async def _report_form(
     values: dict[str, str], errors: dict[str, str], message: str = "", status: int = 200
 ) -> Response:
@@ -699,6 +823,7 @@ async def _report_form(
         errors=errors,
         message=message,
         profiles=profiles,
+        price=report_price(),
     )
 
 
@@ -743,7 +868,16 @@ async def report_create() -> Response:
     body, errors = _report_body(values)
     if errors:
         return await _report_form(values, errors, t("report.check_fields"), 400)
-    result = await api("POST", f"{REPORTS}/natal", json_body=body)
+    result = await call("POST", f"{REPORTS}/natal", json_body=body)
+    if result.status == 401:
+        raise SignInRequired("expired")
+    if result.status == 403 and result.code == "tier_required":
+        # The account's tier, not the login's role: say so in the page's language and keep
+        # what was typed.
+        tier = t("tier." + report_price()["tier"])
+        return await _report_form(values, {}, t("report.tier_required", tier=tier), 403)
+    if result.status == 403:
+        raise Refused(result.message)
     if not result.ok:
         return await _report_form(values, result.field_errors(), result.message, result.status)
     return _go(f"/portal/reports/{result.body['report_id']}", "ordered")
@@ -873,6 +1007,15 @@ async def accept_submit() -> Response:
     if not result.ok:
         return await _accept_page(token, result.field_errors(), result.message)
     return _go("/portal/login", "joined")
+
+
+@blueprint.route("/<path:unknown>", methods=["GET", "HEAD"])
+@hide
+async def unknown_page(unknown: str) -> Response:
+    """Any other ``/portal/...`` address: the portal's 404 page in the page's language (the
+    app's JSON 404 is for API clients). The most specific rule wins, so every real page's
+    route, and those registered after this one, still match first."""
+    raise NotFoundPage()
 
 
 # The visual-reading pages register their routes on this blueprint.

@@ -1,13 +1,16 @@
-"""Customer login and logout (session tokens for the customer-facing routes)."""
+"""Customer login and logout (session tokens for the customer-facing routes), and the login's
+own preferences (``PATCH /auth/me``: the interface language the portal signs it in with)."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from quart import Blueprint, Response, g
 from quart_schema import document_response, operation_id, tag, validate_request
 
+from astro_server.features.auth import service
 from astro_server.platform import clock
 from astro_server.platform.auth import guards as auth
 from astro_server.platform.auth.roles import require_role
@@ -28,6 +31,17 @@ class CustomerView(BaseModel):
     id: str
     email: str
     account_id: str
+    language: Literal["en", "th"] | None = Field(
+        default=None,
+        description="The interface language this login chose last (PATCH /auth/me); null "
+        "until it chose one",
+    )
+
+
+class PreferencesRequest(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    language: Literal["en", "th"] = Field(description="The interface language: en or th")
 
 
 class LoginResponse(BaseModel):
@@ -51,13 +65,24 @@ async def login(data: LoginRequest) -> Response:
         {
             "token": token,
             "expires_at": clock.iso(session.expires_at),
-            "customer": {
-                "id": customer.id,
-                "email": customer.email,
-                "account_id": customer.account_id,  # type: ignore[attr-defined]
-            },
+            "customer": service.customer_view(customer),
         }
     )
+
+
+@blueprint.patch("/auth/me")
+@auth.require_session
+@require_role("viewer")
+@validate_request(PreferencesRequest)
+@document_response(CustomerView, 200)
+@document_response(ErrorBody, 400)
+@document_response(ErrorBody, 401)
+@tag(["Authentication"])
+@operation_id("updateMyPreferences")
+async def update_preferences(data: PreferencesRequest) -> Response:
+    """Change the signed-in login's own preferences (every role may: they are its own)."""
+    customer = await service.set_language(str(auth.current_caller().customer_id), data.language)
+    return json_response(service.customer_view(customer))
 
 
 @blueprint.post("/auth/logout")

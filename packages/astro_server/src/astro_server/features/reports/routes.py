@@ -128,6 +128,11 @@ class ReportRecord(BaseModel):
     kind: Literal["natal", "hr_screening"]
     format: Literal["pdf", "html"]
     locale: Literal["en", "th"]
+    subject_names: list[str] = Field(
+        default_factory=list,
+        description="The people the report is about (the natal report's name, the HR "
+        "assessment's candidate); empty once the job record is gone",
+    )
     status: Literal["queued", "running", "succeeded", "failed"]
     job_id: str | None
     created_at: datetime

@@ -352,6 +352,23 @@ async def get_report(report_id: str, caller: Caller) -> Report:
     return await owned(Report, caller, report_id, "Report")
 
 
+def subject_names(kind: str, params: Any) -> list[str]:
+    """The people a report is about, from its job's parameters (the request's ``name`` for a
+    natal report, the candidate's for an HR assessment); empty when the job row is gone."""
+    if not isinstance(params, dict):
+        return []
+    if kind == HR_KIND:
+        summary = (params.get("assessment") or {}).get("candidate_summary") or {}
+        name = summary.get("name")
+    else:
+        name = (params.get("request") or {}).get("name")
+    return [name] if isinstance(name, str) and name.strip() else []
+
+
+#: The HR assessment's report kind (hr_service.HR_REPORT_KIND, which imports this module).
+HR_KIND: Final = "hr_screening"
+
+
 async def report_view(
     report: Report, base_url: str | None, *, expired_ok: bool = False
 ) -> dict[str, Any]:
@@ -359,16 +376,16 @@ async def report_view(
     (``expired_ok``: the view without URLs, for listings)."""
     status = report.status
     error = report.error
-    if status in ("queued", "running") and report.job_id:
+    job = await Job.get_or_none(id=report.job_id) if report.job_id else None
+    if status in ("queued", "running") and job is not None and job.status in ("failed", "canceled"):
         # A job the sweeper failed (its worker died too often) never reached the handler.
-        job = await Job.get_or_none(id=report.job_id)
-        if job is not None and job.status in ("failed", "canceled"):
-            status, error = "failed", job.error
+        status, error = "failed", job.error
     view: dict[str, Any] = {
         "report_id": report.id,
         "kind": report.kind,
         "format": report.format,
         "locale": report.locale,
+        "subject_names": subject_names(report.kind, job.params if job is not None else None),
         "status": status,
         "job_id": report.job_id,
         "created_at": clock.iso(report.created_at),

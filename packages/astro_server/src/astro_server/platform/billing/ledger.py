@@ -53,6 +53,7 @@ def forbidden_for_tier(operation_name: str, op: Operation, tier: str) -> APIErro
         f"Operation {operation_name!r} needs the {op.tier!r} tier or higher; "
         f"this account is on {tier!r}.",
         error="forbidden",
+        code="tier_required",  # a client tells this from a role's refusal (the portal does)
     )
 
 

@@ -58,6 +58,8 @@ class Customer(Model):
     role = fields.CharField(max_length=16, default="owner")
     created_at = fields.DatetimeField(auto_now_add=True)
     disabled_at = fields.DatetimeField(null=True)
+    # The interface language the login chose last (en | th; PATCH /auth/me), NULL until chosen.
+    language = fields.CharField(max_length=8, null=True)
 
     class Meta:
         table = "customers"

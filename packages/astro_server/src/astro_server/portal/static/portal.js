@@ -30,47 +30,29 @@
     if (/^#[0-9a-fA-F]{6}$/.test(colour)) el.style.background = colour;
   });
 
-  // Live preview of a report cover in the brand's colour, name, logo and contacts.
+  // Live preview of the report cover: the server draws it from the reports' own cover
+  // template (/portal/brands/preview) with the form's values; reloaded as they change.
   var form = document.getElementById("brand-form");
   var cover = document.getElementById("cover");
   if (!form || !cover) return;
   var picker = document.getElementById("primary_color_picker");
   var colourInput = document.getElementById("primary_color");
-  function inkFor(hex) {
-    // Relative luminance (WCAG 2): white text on dark brand colours, near-black on light ones.
-    var channel = function (i) {
-      var c = parseInt(hex.substr(i, 2), 16) / 255;
-      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-    };
-    var l = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-    return l > 0.179 ? "#1d1d28" : "#ffffff";
-  }
+  var names = ["brand_name", "primary_color", "logo_url", "contact_email", "contact_phone", "contact_url"];
+  var timer = null;
   function field(name) { return (form.elements[name] && form.elements[name].value.trim()) || ""; }
   function render() {
-    var colour = field("primary_color");
-    if (!/^#[0-9a-fA-F]{6}$/.test(colour)) colour = "#5b3cc4";
-    cover.querySelectorAll("[data-brand-fill]").forEach(function (el) { el.setAttribute("fill", colour); });
-    cover.querySelectorAll("[data-brand-stroke]").forEach(function (el) { el.setAttribute("stroke", colour); });
-    var ink = inkFor(colour);
-    var name = cover.querySelector('[data-brand-text="brand_name"]');
-    name.textContent = field("brand_name");
-    name.setAttribute("fill", ink);
-    var contact = cover.querySelector('[data-brand-text="contact"]');
-    contact.textContent = [field("contact_email"), field("contact_phone"), field("contact_url")]
-      .filter(Boolean).join(" \u00b7 ");
-    contact.setAttribute("fill", ink);
-    var logo = cover.querySelector("[data-brand-logo]");
-    var url = field("logo_url");
-    if (/^https:\/\//.test(url)) { logo.setAttribute("href", url); logo.setAttribute("visibility", "visible"); }
-    else { logo.setAttribute("visibility", "hidden"); }
+    var query = new URLSearchParams({ lang: cover.getAttribute("data-lang") || "en" });
+    names.forEach(function (name) { query.set(name, field(name)); });
+    var next = cover.getAttribute("data-preview") + "?" + query.toString();
+    if (cover.getAttribute("src") !== next) cover.setAttribute("src", next);
   }
-  picker.addEventListener("input", function () { colourInput.value = picker.value; render(); });
+  function soon() { clearTimeout(timer); timer = setTimeout(render, 300); }
+  picker.addEventListener("input", function () { colourInput.value = picker.value; soon(); });
   colourInput.addEventListener("input", function () {
     if (/^#[0-9a-fA-F]{6}$/.test(colourInput.value)) picker.value = colourInput.value.toLowerCase();
-    render();
+    soon();
   });
-  form.addEventListener("input", render);
-  render();
+  form.addEventListener("input", soon);
 })();
 
 // Pages with data-refresh="N" (a report being written) reload every N seconds until it is done.

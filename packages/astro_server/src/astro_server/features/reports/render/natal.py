@@ -299,25 +299,33 @@ def _logo(brand: ReportBrand) -> str | None:
     return data_uri(brand.logo, brand.logo_type)
 
 
-def render_natal_html(report: NatalReport, *, inline_fonts: bool = True) -> str:
-    """The whole report as one HTML document, images inlined; fonts inlined too unless
-    ``inline_fonts`` is false (the PDF renderer has them locally)."""
-    words = load_labels(report.locale)
-    chart = report.chart
+def cover_context(
+    *,
+    chart: NatalChart,
+    person_name: str,
+    locale: Locale,
+    brand: ReportBrand,
+    generated_at: dt.datetime,
+    inline_fonts: bool = True,
+    logo: str | None = None,
+) -> dict[str, Any]:
+    """What the cover (``cover.html.j2``) and the stylesheet need: the report's own values, and
+    the portal's brand preview's (:func:`cover_preview_html`), so both draw the same cover.
+    ``logo``: an image address instead of the brand's stored logo (the preview's)."""
+    words = load_labels(locale)
     meta = chart.meta
-    brand = report.brand
     brand_name = brand.name if brand.name is not None else words["default_brand_name"]
-    generated = format_generated(report.generated_at)
+    generated = format_generated(generated_at)
     page_prefix, page_middle = words["page_x_of_y"]
-    context = {
-        "lang": report.locale,
-        "title": f"{words['report_title']}: {report.person_name}",
+    return {
+        "lang": locale,
+        "title": f"{words['report_title']}: {person_name}",
         "words": words,
         "fonts_css": Markup(font_face_css(inline_fonts)),  # noqa: S704 (our own rules)
         "colours": _brand_css(brand),
         "brand_name": brand_name,
         "brand_is_default": brand.is_default,
-        "logo": _logo(brand),
+        "logo": logo or _logo(brand),
         "contacts": brand.contacts(),
         "css": {
             "brand_name": css_string(brand_name),
@@ -326,7 +334,7 @@ def render_natal_html(report: NatalReport, *, inline_fonts: bool = True) -> str:
             "page_prefix": css_string(page_prefix),
             "page_middle": css_string(page_middle),
         },
-        "person_name": report.person_name,
+        "person_name": person_name,
         "generated": generated,
         "birth": {
             "date": meta.local.date().isoformat(),
@@ -338,9 +346,54 @@ def render_natal_html(report: NatalReport, *, inline_fonts: bool = True) -> str:
                 meta.requested_house_system, meta.requested_house_system
             ),
         },
+        "big_three": _big_three(chart, words),
+    }
+
+
+def cover_preview_html(
+    chart: NatalChart,
+    *,
+    person_name: str,
+    locale: Locale,
+    brand: ReportBrand,
+    generated_at: dt.datetime,
+    logo_url: str | None = None,
+    fonts_css: str = "",
+    zoom: float = 0.4,
+) -> str:
+    """The report's cover alone, as one HTML document (``cover_preview.html.j2``: the same
+    cover template and stylesheet as the report) at ``zoom`` of A4: the portal's live brand
+    preview. ``fonts_css``: the ``@font-face`` rules of the report's families (the portal's
+    name its served fonts; the report's own inline them, a megabyte per preview)."""
+    context = cover_context(
+        chart=chart,
+        person_name=person_name,
+        locale=locale,
+        brand=brand,
+        generated_at=generated_at,
+        logo=logo_url,
+    )
+    context["fonts_css"] = Markup(fonts_css)  # noqa: S704 (the caller's own rules)
+    context["zoom"] = f"{zoom:g}"
+    return environment().get_template("cover_preview.html.j2").render(context)
+
+
+def render_natal_html(report: NatalReport, *, inline_fonts: bool = True) -> str:
+    """The whole report as one HTML document, images inlined; fonts inlined too unless
+    ``inline_fonts`` is false (the PDF renderer has them locally)."""
+    chart = report.chart
+    words = load_labels(report.locale)
+    context = {
+        **cover_context(
+            chart=chart,
+            person_name=report.person_name,
+            locale=report.locale,
+            brand=report.brand,
+            generated_at=report.generated_at,
+            inline_fonts=inline_fonts,
+        ),
         # Our own drawing (it escapes its texts): the one markup value not escaped here.
         "wheel_svg": Markup(report.wheel_svg),  # noqa: S704
-        "big_three": _big_three(chart, words),
         "positions": _position_rows(chart, words),
         "angles": [
             {
