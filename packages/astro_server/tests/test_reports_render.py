@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import html as html_lib
 import http.server
 import re
 import shutil
@@ -366,3 +367,41 @@ def test_metadata_is_an_incremental_update_that_leaves_chromiums_bytes_alone(
         "s",
     )
     assert _text(path).strip() == "น้ำใจ"
+
+
+@pytest.mark.parametrize("locale", ["en", "th"])
+def test_every_character_of_a_report_west_of_greenwich_is_in_the_bundled_faces(
+    locale: Any,
+) -> None:
+    """A birth at a negative UTC offset (New York) printed its offset with U+2212, which the
+    bundled subsets lack (a missing-glyph box in the PDF). Every character the report's text
+    uses must be in one of the faces the renderer ships."""
+    from fontTools.ttLib import TTFont
+
+    from astro_server.features.reports.render.natal import format_offset
+
+    assert format_offset(-300) == "UTC-05:00"
+    fonts = Path(natal_report_html.__code__.co_filename).parent / "fonts"
+    covered: set[int] = set()
+    for face in fonts.glob("*.ttf"):
+        covered.update(TTFont(face).getBestCmap())
+    subject = BirthSubject(
+        date=dt.date(1985, 3, 9),
+        time="21:10",
+        latitude=40.71,
+        longitude=-74.01,
+        timezone="America/New_York",
+    )
+    html = natal_report_html(
+        natal_chart(subject, house_system="P", include_minor=False),
+        person_name="Ann Lee",
+        locale=locale,
+        brand=ReportBrand(),
+        generated_at=GENERATED,
+        inline_fonts=False,
+    )
+    body = re.sub(r"(?s)<(style|script)[^>]*>.*?</\1>", " ", html)
+    text = html_lib.unescape(re.sub(r"<[^>]+>", " ", body))
+    assert "UTC-05:00" in text
+    missing = {ch for ch in text if not ch.isspace() and ord(ch) not in covered}
+    assert not missing, sorted(f"U+{ord(ch):04X} {ch}" for ch in missing)

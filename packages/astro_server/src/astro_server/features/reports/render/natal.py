@@ -100,7 +100,9 @@ def format_orb(orb: float) -> str:
 
 
 def format_offset(minutes: int) -> str:
-    sign = "+" if minutes >= 0 else "−"
+    # ASCII hyphen-minus, as ISO 8601 writes offsets: the bundled report faces are subsets
+    # without U+2212, which printed as a missing-glyph box.
+    sign = "+" if minutes >= 0 else "-"
     return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
