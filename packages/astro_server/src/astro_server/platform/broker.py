@@ -53,7 +53,7 @@ def make_broker(settings: Settings) -> AsyncBroker:
             maxlen=100_000,
             # Reconnect after a Redis restart (platform/redisconn.py); no socket timeout: the
             # worker's XREADGROUP blocks for xread_block on purpose.
-            **client_options(socket_timeout=None),
+            **client_options(settings.redis_url, socket_timeout=None),
         )
     else:
         broker = InMemoryBroker(max_async_tasks=settings.worker_concurrency)
