@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import inspect
 import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -30,7 +29,8 @@ from quart_schema.openapi import QUART_SCHEMA_OPERATION_ID_ATTRIBUTE
 from astro_calc import glossary
 from astro_calc.zodiac import SIGNS
 from astro_server.drawing import svg_to_png
-from astro_server.platform.billing.pricing import OPERATIONS, Operation
+from astro_server.platform.billing.billable import billed
+from astro_server.platform.billing.pricing import OPERATIONS
 from astro_server.platform.mcp.tools import (
     JOB_OPERATION,
     Price,
@@ -45,8 +45,14 @@ log = logging.getLogger("astro_server.mcp")
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
 MCP_PATH: Final = "/mcp"
 LLMS_TXT: Final = Path(__file__).with_name("llms.txt")
-#: Request headers carried from the MCP request to the REST call.
-_FORWARDED: Final = ("x-api-key", "authorization", "idempotency-key", "x-request-id")
+#: Request headers carried from the MCP request to the REST call: the credential, the
+#: idempotency key and request id, and where the client sent the request (``Host`` and a trusted
+#: proxy's forwarding headers, read by the same middleware as REST's), so that the signed URLs
+#: and links in an answer point where REST's would.
+_FORWARDED: Final = (
+    "x-api-key", "authorization", "idempotency-key", "x-request-id", "host", "x-forwarded-for",
+    "x-forwarded-proto", "x-forwarded-host", "forwarded",
+)  # fmt: skip
 #: Operation ids answering a picture (kept in step with features/common/pictures.py, which the
 #: platform may not import; a test checks they agree).
 IMAGE_OPERATIONS: Final = frozenset(
@@ -54,27 +60,59 @@ IMAGE_OPERATIONS: Final = frozenset(
      "vedicChartDiagram", "thaiWheelDiagram"}
 )  # fmt: skip
 DOCS_TOOLS: Final = ("docs_search", "docs_operation")
+#: The tool that polls a job (``getJob``'s tool) until it ends, in the server.
+WAIT_JOB_TOOL: Final = "wait_job"
+WAIT_DEFAULT_S: Final = 30.0
+WAIT_MAX_S: Final = 60.0
+#: Poll interval of wait_job: the first polls are quick (most jobs finish in well under a
+#: second), then every second.
+_WAIT_STEPS: Final = (0.05, 0.1, 0.2, 0.4, 0.8, 1.0)
+_JOB_ENDED: Final = frozenset({"succeeded", "failed", "canceled"})
+DOCS_SEARCH_OUTPUT: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "operations": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "operation_id": {"type": ["string", "null"]},
+                    "tool": {"type": ["string", "null"], "description": "null: not a tool"},
+                    "method": {"type": "string"},
+                    "path": {"type": "string"},
+                    "summary": {"type": "string"},
+                    "tag": {"type": "string"},
+                },
+                "required": ["operation_id", "tool", "method", "path", "summary", "tag"],
+            },
+        }
+    },
+    "required": ["operations"],
+}
+DOCS_OPERATION_OUTPUT: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "method": {"type": "string"},
+        "path": {"type": "string"},
+        "operation": {"type": "object", "description": "The OpenAPI operation object"},
+        "tool": {"type": ["string", "null"]},
+        "input_schema": {"type": ["object", "null"]},
+        "output_schema": {"type": ["object", "null"]},
+    },
+    "required": ["method", "path", "operation", "tool", "input_schema", "output_schema"],
+}
 
 
 def prices_by_operation_id(app: Quart) -> dict[str, Price]:
-    """Each billable route's price-table row, found on its handler: ``@billable`` closes over
-    ``operation`` (the row's name) and ``op`` (the row)."""
+    """Each billable route's price-table row, from its handler's ``@billable`` attribute
+    (:func:`astro_server.platform.billing.billable.billed`)."""
     prices: dict[str, Price] = {}
     for func in app.view_functions.values():
         operation_id = getattr(func, QUART_SCHEMA_OPERATION_ID_ATTRIBUTE, None)
-        current: Any = func
-        while current is not None and operation_id:
-            try:
-                names = inspect.getclosurevars(current).nonlocals
-            except (TypeError, ValueError):
-                names = {}
-            if isinstance(names.get("op"), Operation) and isinstance(names.get("operation"), str):
-                row: Operation = names["op"]
-                prices[str(operation_id)] = Price(
-                    names["operation"], row.credits, row.tier, row.per_unit
-                )
-                break
-            current = getattr(current, "__wrapped__", None)
+        found = billed(func)
+        if operation_id and found is not None:
+            row = found.row
+            prices[str(operation_id)] = Price(found.operation, row.credits, row.tier, row.per_unit)
     return prices
 
 
@@ -158,6 +196,7 @@ class McpEdge:
         json_body: Any = None,
         query: dict[str, Any] | None = None,
         client: tuple[str, int] = ("127.0.0.1", 0),
+        scheme: str = "http",
     ) -> tuple[int, Any, dict[str, str], str, bytes]:
         """One in-process request: status, parsed JSON (or None), headers, type, raw bytes."""
         kwargs: dict[str, Any] = {}
@@ -170,6 +209,7 @@ class McpEdge:
             headers={"Accept": "application/json", **headers},
             query_string={k: v for k, v in (query or {}).items() if v is not None},
             scope_base={"client": client},
+            scheme=scheme,
             **kwargs,
         )
         raw = await response.get_data(as_text=False)
@@ -204,9 +244,44 @@ class McpEdge:
 
     async def _build_listing(self) -> types.ListToolsResult:
         tools = [
-            types.Tool(name=s.name, description=s.description, input_schema=s.input_schema)
+            types.Tool(
+                name=s.name,
+                description=s.description,
+                input_schema=s.input_schema,
+                output_schema=s.output_schema,
+            )
             for s in (await self.tools()).values()
         ]
+        job = (await self.tools()).get(snake(JOB_OPERATION))
+        if job is not None:
+            tools.append(
+                types.Tool(
+                    name=WAIT_JOB_TOOL,
+                    description=(
+                        f"Wait for a job to finish: {job.name} again and again (in the server, "
+                        "no extra calls from you) until the job succeeds, fails or is canceled, "
+                        f"or timeout_s passes (default {WAIT_DEFAULT_S:g} s, at most "
+                        f"{WAIT_MAX_S:g} s; then the job as it stands, still queued or running: "
+                        "call again). A finished report's PDF is the signed URL in "
+                        "result.pdf_url. Free: no credits. Example input: "
+                        '{"job_id": "job_0123456789abcdef01234567"}'
+                    ),
+                    input_schema={
+                        "type": "object",
+                        "properties": {
+                            "job_id": job.input_schema["properties"]["job_id"],
+                            "timeout_s": {
+                                "type": "number",
+                                "exclusiveMinimum": 0,
+                                "maximum": WAIT_MAX_S,
+                                "default": WAIT_DEFAULT_S,
+                            },
+                        },
+                        "required": ["job_id"],
+                    },
+                    output_schema=job.output_schema,
+                )
+            )
         tools.append(
             types.Tool(
                 name="docs_search",
@@ -218,6 +293,7 @@ class McpEdge:
                     "properties": {"query": {"type": "string", "description": "Words"}},
                     "required": ["query"],
                 },
+                output_schema=DOCS_SEARCH_OUTPUT,
             )
         )
         tools.append(
@@ -231,6 +307,7 @@ class McpEdge:
                     "properties": {"operation": {"type": "string"}},
                     "required": ["operation"],
                 },
+                output_schema=DOCS_OPERATION_OUTPUT,
             )
         )
         return types.ListToolsResult(tools=tools)
@@ -253,10 +330,12 @@ class McpEdge:
         arguments = dict(params.arguments or {})
         if params.name in DOCS_TOOLS:
             return await self._docs_tool(params.name, arguments)
+        if params.name == WAIT_JOB_TOOL:
+            return await self._wait_job(ctx, arguments)
         tool = (await self.tools()).get(params.name)
         if tool is None:
             return _error_result(404, {"error": "not_found", "message": f"no tool {params.name}"})
-        headers, client = _caller(ctx)
+        headers, client, scheme = _caller(ctx)
         path = tool.path
         for name in tool.path_params:
             path = path.replace("{" + name + "}", str(arguments.pop(name, "")))
@@ -272,6 +351,7 @@ class McpEdge:
             json_body=arguments if tool.has_body else None,
             query=query,
             client=client,
+            scheme=scheme,
         )
         if status >= 400:
             return _error_result(status, body)
@@ -300,11 +380,39 @@ class McpEdge:
                 ],
                 structured_content={"media_type": "image/png", "bytes": len(png), **credits},
             )
-        structured = body if isinstance(body, dict) else {"data": body}
+        # The answer as REST sends it: the tool's output schema is the answer's schema.
+        structured = body if isinstance(body, dict) else {"status": status}
         return types.CallToolResult(
             content=[types.TextContent(text=_summary(tool, status, body, resp_headers, language))],
             structured_content=structured,
         )
+
+    async def _wait_job(self, ctx: Any, arguments: dict[str, Any]) -> types.CallToolResult:
+        """``wait_job``: the job tool's call, repeated until the job ends or the time is up."""
+        try:
+            timeout = min(float(arguments.get("timeout_s", WAIT_DEFAULT_S)), WAIT_MAX_S)
+        except (TypeError, ValueError):
+            timeout = -1.0
+        if not timeout > 0:
+            return _error_result(
+                400,
+                {
+                    "error": "validation_error",
+                    "message": f"timeout_s: 0 < timeout_s <= {WAIT_MAX_S:g}",
+                },
+            )
+        job_id = str(arguments.get("job_id", ""))
+        deadline = asyncio.get_running_loop().time() + timeout
+        call = types.CallToolRequestParams(name=snake(JOB_OPERATION), arguments={"job_id": job_id})
+        step = 0
+        while True:
+            result = await self._call_tool_inner(ctx, call)
+            job = result.structured_content or {}
+            left = deadline - asyncio.get_running_loop().time()
+            if result.is_error or job.get("status") in _JOB_ENDED or left <= 0:
+                return result
+            await asyncio.sleep(min(_WAIT_STEPS[min(step, len(_WAIT_STEPS) - 1)], left))
+            step += 1
 
     async def _docs_tool(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         document = await self.document()
@@ -328,6 +436,7 @@ class McpEdge:
                         "operation": operation,
                         "tool": tool.name if tool else None,
                         "input_schema": tool.input_schema if tool else None,
+                        "output_schema": tool.output_schema if tool else None,
                     }
                     return types.CallToolResult(
                         content=[types.TextContent(text=tool.description if tool else op_id)],
@@ -390,9 +499,9 @@ class McpEdge:
                 ensure_ascii=False,
             )
         elif uri in self._API_RESOURCES:
-            headers, client = _caller(ctx)
+            headers, client, scheme = _caller(ctx)
             status, body, *_ = await self.rest(
-                "GET", self._API_RESOURCES[uri][0], headers, client=client
+                "GET", self._API_RESOURCES[uri][0], headers, client=client, scheme=scheme
             )
             text = json.dumps(body)
             if status >= 400:
@@ -454,11 +563,12 @@ class McpEdge:
         )
 
 
-def _caller(ctx: Any) -> tuple[dict[str, str], tuple[str, int]]:
-    """The MCP HTTP request's credential headers and client address."""
+def _caller(ctx: Any) -> tuple[dict[str, str], tuple[str, int], str]:
+    """The MCP HTTP request's forwarded headers (:data:`_FORWARDED`), client address and scheme."""
     request = getattr(ctx, "request", None)
     headers: dict[str, str] = {}
     client = ("127.0.0.1", 0)
+    scheme = "http"
     if request is not None:
         for name in _FORWARDED:
             value = request.headers.get(name)
@@ -466,7 +576,8 @@ def _caller(ctx: Any) -> tuple[dict[str, str], tuple[str, int]]:
                 headers[name] = value
         if request.client is not None:
             client = (request.client.host, 0)
-    return headers, client
+        scheme = request.url.scheme
+    return headers, client, scheme
 
 
 def with_mcp(app: Quart) -> ASGIApp:
