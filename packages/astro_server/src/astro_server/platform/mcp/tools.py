@@ -196,7 +196,10 @@ def example_value(name: str, schema: dict[str, Any], defs: dict[str, Any], depth
     if (match := _ID_PATTERN.match(str(schema.get("pattern", "")))) is not None:
         return match.group(1) + "0123456789abcdef01234567"
     if name in _EXAMPLE_VALUES:
-        return _EXAMPLE_VALUES[name]
+        value = _EXAMPLE_VALUES[name]
+        if schema.get("format") == "date-time" and isinstance(value, str) and "T" not in value:
+            return value + "T00:00:00Z"  # a date by name where the field is an instant
+        return value
     if "default" in schema and schema["default"] is not None:
         return schema["default"]
     if schema.get("enum"):
@@ -294,7 +297,10 @@ def build_tool(
         del schema["required"]
     schema.pop("title", None)
     defs = schema.get("$defs", {})
-    example = example_object(schema, defs)
+    example = {
+        **example_object(schema, defs),
+        **_EXAMPLE_VALUES["_operation_extras"].get(operation_id, {}),
+    }
     image = operation_id in image_operations
     lines = [operation.get("summary", operation_id) + ".", "", operation.get("description", "")]
     lines += ["", price_text(price)]
