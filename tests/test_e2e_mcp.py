@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -32,11 +32,11 @@ NATAL = {"subject": {"date": "1990-04-15", "time": "08:30", "latitude": 13.7563,
 
 
 @pytest.fixture(scope="module")
-def mcp_stack(module_stack: Stack) -> Iterator[tuple[Stack, ServerProcess]]:
-    """API and one worker process on the module's PostgreSQL and Redis."""
+def mcp_stack(module_stack: Stack) -> tuple[Stack, ServerProcess]:
+    """API and one worker process on the module's PostgreSQL and Redis (stopped with it)."""
     api = module_stack.server()
     module_stack.worker()
-    yield module_stack, api
+    return module_stack, api
 
 
 @asynccontextmanager
