@@ -139,6 +139,25 @@ def _rewrite_refs(node: Any, reached: set[str]) -> Any:
     return node
 
 
+#: Keys whose value maps names (fields, definitions) to schemas, rather than being a schema.
+_NAME_MAPS: Final = frozenset({"properties", "$defs", "patternProperties", "definitions"})
+
+
+def drop_titles(node: Any, names: bool = False) -> Any:
+    """The schema without its ``title`` keywords: pydantic derives each from the field's name
+    (``job_id`` -> ``Job Id``), so they tell an agent nothing and were a sixth of tools/list.
+    A field *named* ``title`` stays (``names``: ``node`` maps names to schemas)."""
+    if isinstance(node, dict):
+        return {
+            key: drop_titles(value, not names and key in _NAME_MAPS)
+            for key, value in node.items()
+            if names or key != "title" or not isinstance(value, str)
+        }
+    if isinstance(node, list):
+        return [drop_titles(item) for item in node]
+    return node
+
+
 def _attach_defs(schema: dict[str, Any], components: dict[str, Any]) -> dict[str, Any]:
     reached: set[str] = set()
     schema = _rewrite_refs(schema, reached)
@@ -179,7 +198,8 @@ def output_schema(
         if len(answers) == 1
         else {"type": "object", "anyOf": copy.deepcopy(answers)}
     )
-    return _attach_defs(root, components)
+    shaped: dict[str, Any] = drop_titles(_attach_defs(root, components))
+    return shaped
 
 
 def _resolve(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -295,7 +315,7 @@ def build_tool(
     schema["required"] = [*required, *schema.get("required", [])]
     if not schema["required"]:
         del schema["required"]
-    schema.pop("title", None)
+    schema = drop_titles(schema)
     defs = schema.get("$defs", {})
     example = {
         **example_object(schema, defs),
