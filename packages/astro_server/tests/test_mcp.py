@@ -479,3 +479,24 @@ async def test_wait_job_gives_up_at_its_timeout_and_refuses_a_bad_one(live: Live
     assert missing.structured_content is not None
     assert missing.structured_content["status"] == 404
     assert bad.is_error
+
+
+async def test_tools_list_carries_a_public_cache_hint_on_the_2026_protocol(live: Live) -> None:
+    version = "2026-07-28"
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+    }
+    headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": version,
+               "Mcp-Method": "tools/list"}  # fmt: skip
+    async with httpx.AsyncClient(base_url=live.base) as client:
+        listed = await client.post(
+            "/mcp",
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}},
+            headers=headers,
+        )
+    assert listed.status_code == 200, listed.text
+    result = listed.json()["result"]
+    assert (result["ttlMs"], result["cacheScope"]) == (mcp_server.TOOLS_LIST_TTL_MS, "public")
+    assert len(result["tools"]) > 70

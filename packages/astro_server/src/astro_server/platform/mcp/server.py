@@ -60,6 +60,7 @@ IMAGE_OPERATIONS: Final = frozenset(
      "vedicChartDiagram", "thaiWheelDiagram"}
 )  # fmt: skip
 DOCS_TOOLS: Final = ("docs_search", "docs_operation")
+TOOLS_LIST_TTL_MS: Final = 10 * 60 * 1000
 #: The tool that polls a job (``getJob``'s tool) until it ends, in the server.
 WAIT_JOB_TOOL: Final = "wait_job"
 WAIT_DEFAULT_S: Final = 30.0
@@ -330,7 +331,10 @@ class McpEdge:
                 output_schema=DOCS_OPERATION_OUTPUT,
             )
         )
-        return types.ListToolsResult(tools=tools)
+        # The tools are the same for every caller (keyless) and change only with a deploy: a
+        # client speaking the 2026-07-28 protocol may reuse the list for ten minutes instead of
+        # fetching the 360 kB again (older protocols do not carry the hint).
+        return types.ListToolsResult(tools=tools, ttl_ms=TOOLS_LIST_TTL_MS, cache_scope="public")
 
     async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> Wire:
         try:
