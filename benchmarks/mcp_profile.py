@@ -6,6 +6,13 @@ time grouped by package, in ms per request, sorted by what the tool call adds ov
 cProfile inflates Python-heavy code more than C code, so read the groups against each other,
 not as wall times (``mcp_server.py`` has those).
 
+Then, without the profiler, the CPU time per request (``time.process_time``: client and server,
+one process) of ``ping`` and the tool call on the stateless transport the server runs and on a
+stateful one (an ``initialize`` first, then ``Mcp-Session-Id`` on every request): what a session
+would save. The server stays stateless: a session lives in one process's memory, and the API
+runs several processes behind one port (``serve --workers``) and several instances behind a load
+balancer, none of which routes a session back to its process.
+
     uv run python benchmarks/mcp_profile.py [--requests 300]
 """
 
@@ -18,10 +25,13 @@ import cProfile
 import logging
 import pstats
 import tempfile
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from astro_server.app import create_app
 from astro_server.platform.auth import accounts
@@ -96,6 +106,7 @@ async def profile(requests: int) -> None:
                 for where, row in pstats.Stats(profiler).stats.items():  # type: ignore[attr-defined]
                     counts[group(where)] += row[2]
                 spent[name] = counts
+        cpu = await transport_cpu(asgi, app, key, requests, mcp_headers)
     per = 1000 / requests
     names = sorted(set().union(*spent.values()),
                    key=lambda g: -(spent["tool"][g] - spent["rest"][g]))  # fmt: skip
@@ -106,6 +117,57 @@ async def profile(requests: int) -> None:
     totals = [sum(spent[k].values()) * per for k in ("rest", "tool", "ping")]
     print(f"{'total':44} {totals[0]:7.3f} {totals[1]:7.3f} {totals[1] - totals[0]:7.3f} "
           f"{totals[2]:7.3f}")  # fmt: skip
+    print("\nCPU ms per request (client and server, no profiler):")
+    for name, value in cpu.items():
+        print(f"  {name:16} {value:6.2f}")
+    for label in ("stateless", "stateful"):
+        print(f"  {label} tool overhead over REST: {cpu[label + ' tool'] - cpu['rest']:.2f}")
+
+
+async def transport_cpu(
+    asgi: Any, app: Any, key: str, requests: int, headers: dict[str, str]
+) -> dict[str, float]:
+    """CPU ms per request of REST, and of ping and the tool call stateless and stateful."""
+    stateful = StreamableHTTPSessionManager(app=asgi.edge.server, json_response=True)
+
+    async def stateful_asgi(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].startswith(mcp_server.MCP_PATH):
+            await stateful.handle_request(scope, receive, send)
+        else:
+            await app(scope, receive, send)
+
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "western_natal", "arguments": NATAL}}  # fmt: skip
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "profile", "version": "1"}}}  # fmt: skip
+    out: dict[str, float] = {}
+
+    async def timed(http: httpx.AsyncClient, path: str, body: Any, h: dict[str, str]) -> float:
+        for _ in range(20):
+            (await http.post(path, json=body, headers=h)).raise_for_status()
+        start = time.process_time()
+        for _ in range(requests):
+            (await http.post(path, json=body, headers=h)).raise_for_status()
+        return (time.process_time() - start) / requests * 1000
+
+    async with stateful.run():
+        for label, target in (("stateless", asgi), ("stateful", stateful_asgi)):
+            transport = httpx.ASGITransport(target)
+            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+                h = dict(headers)
+                if label == "stateful":
+                    opened = await http.post("/mcp", json=init, headers=h)
+                    h["Mcp-Session-Id"] = opened.headers["mcp-session-id"]
+                    done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+                    await http.post("/mcp", json=done, headers=h)
+                else:
+                    rest_headers = {"X-API-Key": key}
+                    out["rest"] = await timed(http, "/api/v3/western/natal", NATAL, rest_headers)
+                out[f"{label} ping"] = await timed(http, "/mcp", ping, h)
+                out[f"{label} tool"] = await timed(http, "/mcp", call, h)
+    return out
 
 
 def main() -> None:
