@@ -100,6 +100,10 @@ def test_image_operations_agree_with_the_picture_routes() -> None:
 
 
 async def test_tools_cover_every_public_operation_and_tag_group(live: Live) -> None:
+    # The listing was built at startup (lifespan), before any tools/list.
+    assert live.edge.warming is not None
+    await asyncio.wait_for(asyncio.shield(live.edge.warming), 120)
+    assert live.edge._listing is not None
     document = await live.edge.document()
     async with mcp_session(live.base, {}) as session:
         listed = (await session.list_tools()).tools

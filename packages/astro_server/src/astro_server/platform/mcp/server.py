@@ -177,6 +177,7 @@ class McpEdge:
         self._tools: dict[str, ToolSpec] | None = None
         self._listing: Wire | None = None
         self._client: Any = None
+        self.warming: asyncio.Task[None] | None = None
         self._document: dict[str, Any] | None = None
         self._lock = asyncio.Lock()
         self.server: Server[Any] = Server(
@@ -255,6 +256,14 @@ class McpEdge:
         return self._tools
 
     # --- handlers ----------------------------------------------------------------------
+
+    async def warm(self) -> None:
+        """Build the tools list now (at startup); a failure is logged and the first tools/list
+        tries again."""
+        try:
+            await self._list_tools(None, None)
+        except Exception:
+            log.exception("building the MCP tools at startup failed")
 
     async def _list_tools(self, ctx: Any, params: Any) -> Wire:
         # Built and dumped once: the tools depend only on the OpenAPI document and the price
@@ -614,8 +623,18 @@ def with_mcp(app: Quart) -> ASGIApp:
 
     async def asgi(scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
+
+            async def started(message: Any) -> None:
+                await send(message)
+                if message.get("type") == "lifespan.startup.complete":
+                    # Build the tools once the app is up, not on the first agent's tools/list
+                    # (the OpenAPI document and 73 tools: seconds on a busy machine).
+                    edge.warming = asyncio.create_task(edge.warm())
+
             async with edge.manager.run():
-                await app(scope, receive, send)  # type: ignore[arg-type]
+                await app(scope, receive, started)  # type: ignore[arg-type]
+            if edge.warming is not None and not edge.warming.done():
+                edge.warming.cancel()
             return
         path = scope.get("path", "")
         if scope["type"] == "http" and (path == MCP_PATH or path.startswith(MCP_PATH + "/")):
