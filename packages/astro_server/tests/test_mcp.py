@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import shutil
 import socket
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from PIL import Image
 
 from astro_server.app import TAG_GROUPS, create_app
 from astro_server.features.common.pictures import IMAGE_OPERATIONS
+from astro_server.features.reports.render.renderer import missing_components
 from astro_server.platform import db
 from astro_server.platform.auth import accounts
 from astro_server.platform.db import migrate_db
@@ -97,6 +100,10 @@ def test_image_operations_agree_with_the_picture_routes() -> None:
 
 
 async def test_tools_cover_every_public_operation_and_tag_group(live: Live) -> None:
+    # The listing was built at startup (lifespan), before any tools/list.
+    assert live.edge.warming is not None
+    await asyncio.wait_for(asyncio.shield(live.edge.warming), 120)
+    assert live.edge._listing is not None
     document = await live.edge.document()
     async with mcp_session(live.base, {}) as session:
         listed = (await session.list_tools()).tools
@@ -350,3 +357,150 @@ async def test_the_served_entry_point_answers_mcp(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         await asyncio.wait_for(proc.wait(), 20)
+
+
+async def test_every_tool_has_an_output_schema_and_real_answers_validate(live: Live) -> None:
+    """Each tool's output schema is its REST twin's success answer (or the picture/docs schema);
+    every tool whose example input succeeds answers structuredContent that validates. (The
+    official client validates too, raising on a mismatch; this checks it on our side.)"""
+    import jsonschema
+
+    document = await live.edge.document()
+    components = document["components"]["schemas"]
+    account_id, _live_key = await new_account("enterprise", 0)
+    test_key = await accounts.create_api_key(account_id, "test")  # every tier, never charged
+    async with mcp_session(live.base, {"X-API-Key": test_key}) as session:
+        listed = {tool.name: tool for tool in (await session.list_tools()).tools}
+        specs = await live.edge.tools()
+        validated: list[str] = []
+        for name, tool in listed.items():
+            schema = tool.output_schema
+            assert schema is not None, f"{name} has no output schema"
+            assert schema["type"] == "object", name
+            jsonschema.Draft202012Validator.check_schema(schema)
+            spec = specs.get(name)
+            if spec is not None and not spec.image:
+                # The schema is the document's answer schema, not one of our own.
+                operation = document["paths"][spec.path][spec.method.lower()]
+                answers = [
+                    operation["responses"][s]["content"]["application/json"]["schema"]
+                    for s in ("200", "201", "202")
+                    if s in operation["responses"]
+                ]
+                answers = [components[a["$ref"].rsplit("/", 1)[1]] if "$ref" in a else a
+                           for a in answers]  # fmt: skip
+                if len(answers) == 1:
+                    assert set(schema["properties"]) == set(answers[0]["properties"]), name
+                    assert schema.get("required") == answers[0].get("required"), name
+                else:
+                    assert len(schema["anyOf"]) == len(answers), name
+            if spec is None or name in ("wait_job",):
+                continue
+            result = await session.call_tool(name, spec.example)
+            if not result.is_error:
+                jsonschema.validate(result.structured_content, schema)
+                validated.append(name)
+
+        # A broken answer is caught: the natal answer without a required field.
+        natal = await session.call_tool("western_natal", NATAL)
+        broken = dict(natal.structured_content or {})
+        broken.pop("planets")
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(broken, listed["western_natal"].output_schema)
+    # Most example inputs run as they are; the rest name ids of things this account lacks (404)
+    # or a webhook URL that does not resolve.
+    assert {
+        "western_natal",
+        "western_natal_wheel",
+        "vedic_chart",
+        "thai_calendar",
+        "chinese_calendar",
+        "western_transits",
+        "western_returns",
+        "get_tarot_card",
+        "create_estimate",
+        "chinese_bazi",
+        "uranian_chart",
+        "get_account",
+    } <= set(validated)
+    assert len(validated) >= 50, sorted(set(specs) - set(validated))  # fmt: skip
+
+
+@pytest.mark.skipif(
+    shutil.which("pdftotext") is None or bool(missing_components()),
+    reason="needs poppler-utils, playwright and Chromium",
+)
+async def test_a_pdf_report_tool_answers_a_job_that_wait_job_follows_to_the_pdf(
+    live: Live, tmp_path: Path
+) -> None:
+    account_id, key = await new_account("pro", 100)
+    subject = NATAL["subject"]
+    async with mcp_session(live.base, {"X-API-Key": key}) as session:
+        listed = {tool.name: tool for tool in (await session.list_tools()).tools}
+        assert "get_job" in (listed["reports_natal_pdf"].description or "")
+        queued = await session.call_tool(
+            "reports_natal_pdf",
+            {"birth_subject": subject, "name": "Somchai Jaidee", "async": True},
+        )
+        assert not queued.is_error, queued.content
+        handle: Any = queued.structured_content
+        assert handle["status"] == "queued"
+        assert handle["job_id"].startswith("job_")
+        assert handle["poll"] == f"/api/v3/jobs/{handle['job_id']}"
+        done = await session.call_tool("wait_job", {"job_id": handle["job_id"], "timeout_s": 60})
+        assert not done.is_error, done.content
+        job: Any = done.structured_content
+        assert job["status"] == "succeeded", job
+        # get_job answers the same finished job.
+        again: Any = await session.call_tool("get_job", {"job_id": handle["job_id"]})
+        assert again.structured_content["result"] == job["result"]
+    assert job["credits_charged"] == 10
+    assert await _credits(account_id) == 90
+    url = job["result"]["pdf_url"]
+    # The signed URL points at the server the MCP request went to (its Host), not elsewhere.
+    assert url.startswith(live.base + "/files/")
+    async with httpx.AsyncClient() as client:
+        fetched = await client.get(url)
+    assert fetched.status_code == 200
+    assert fetched.headers["content-type"] == "application/pdf"
+    assert fetched.content.startswith(b"%PDF-")
+    path = tmp_path / "report.pdf"
+    path.write_bytes(fetched.content)
+    pdftotext = ["pdftotext", "-enc", "UTF-8", str(path), "-"]
+    ran = await asyncio.to_thread(subprocess.run, pdftotext, capture_output=True, text=True)
+    text = ran.stdout
+    assert "Somchai Jaidee" in text
+
+
+async def test_wait_job_gives_up_at_its_timeout_and_refuses_a_bad_one(live: Live) -> None:
+    _account_id, key = await new_account("free", 10)
+    async with mcp_session(live.base, {"X-API-Key": key}) as session:
+        missing = await session.call_tool("wait_job", {"job_id": "job_0123456789abcdef01234567"})
+        bad = await session.call_tool(
+            "wait_job", {"job_id": "job_0123456789abcdef01234567", "timeout_s": 0}
+        )
+    assert missing.is_error
+    assert missing.structured_content is not None
+    assert missing.structured_content["status"] == 404
+    assert bad.is_error
+
+
+async def test_tools_list_carries_a_public_cache_hint_on_the_2026_protocol(live: Live) -> None:
+    version = "2026-07-28"
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+    }
+    headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": version,
+               "Mcp-Method": "tools/list"}  # fmt: skip
+    async with httpx.AsyncClient(base_url=live.base) as client:
+        listed = await client.post(
+            "/mcp",
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}},
+            headers=headers,
+        )
+    assert listed.status_code == 200, listed.text
+    result = listed.json()["result"]
+    assert (result["ttlMs"], result["cacheScope"]) == (mcp_server.TOOLS_LIST_TTL_MS, "public")
+    assert len(result["tools"]) > 70

@@ -373,18 +373,12 @@ def guide() -> str:
 
 
 def billable_operation(view: Any) -> str | None:
-    """The price table's name for a route's ``@billable`` operation, read from the decorator's
-    closure (``operation``), through any decorators wrapped over it."""
-    import inspect
+    """The price table's name for a route's ``@billable`` operation (the decorator's
+    :class:`~astro_server.platform.billing.billable.Billed` attribute)."""
+    from astro_server.platform.billing.billable import billed
 
-    func: Any = view
-    while func is not None:
-        if hasattr(func, "__code__"):
-            name = inspect.getclosurevars(func).nonlocals.get("operation")
-            if isinstance(name, str):
-                return name
-        func = getattr(func, "__wrapped__", None)
-    return None
+    found = billed(view)
+    return found.operation if found is not None else None
 
 
 def billing_note(name: str) -> tuple[str, dict[str, Any]]:

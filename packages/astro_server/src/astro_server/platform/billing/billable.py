@@ -38,13 +38,18 @@ is charged before step 6:
 8. A handler that raises or answers 4xx/5xx is refunded (a ledger row) and its key released;
    otherwise the response is stored for replay under its key. Either way it carries
    ``X-Credits-Charged``, ``X-Credits-Remaining`` and ``X-Credits-Price`` (the list price).
+
+The route's price-table row is on the wrapper as :data:`BILLABLE_ATTRIBUTE` (a
+:class:`Billed`), and ``functools.wraps`` carries it onto the decorators above; the OpenAPI
+billing note and the MCP tool descriptions read it with :func:`billed`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from functools import wraps
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 from quart import Response, current_app, g, request
 from quart_schema import DataSource, document_response
@@ -55,12 +60,35 @@ from astro_server.platform.billing import idempotency
 from astro_server.platform.billing.body import load_body
 from astro_server.platform.billing.claims import Claimant, claim_and_debit, release_claim
 from astro_server.platform.billing.ledger import Charge, forbidden_for_tier
-from astro_server.platform.billing.pricing import OPERATIONS, price, tier_allows
+from astro_server.platform.billing.pricing import OPERATIONS, Operation, price, tier_allows
 from astro_server.platform.errors import APIError
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.schemas import ErrorBody
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+#: The attribute of a ``@billable`` route handler holding its :class:`Billed`.
+BILLABLE_ATTRIBUTE: Final = "_astro_billable"
+
+
+@dataclass(frozen=True)
+class Billed:
+    """What ``@billable`` charges a route as: the price table's row and its name (a request's
+    ``variant`` may charge another row of the same table; this is the route's own)."""
+
+    operation: str
+    row: Operation
+
+
+def billed(view: Any) -> Billed | None:
+    """The :class:`Billed` of a route handler, through decorators that do not copy attributes
+    (``__wrapped__``); ``None`` for a route that costs nothing."""
+    func: Any = view
+    while func is not None:
+        found = getattr(func, BILLABLE_ATTRIBUTE, None)
+        if isinstance(found, Billed):
+            return found
+        func = getattr(func, "__wrapped__", None)
+    return None
 
 
 def billable(
@@ -179,6 +207,7 @@ def billable(
         if body is not None:
             # What validate_request records: the OpenAPI document reads the body schema here.
             setattr(wrapper, QUART_SCHEMA_REQUEST_ATTRIBUTE, (body, DataSource.JSON))
+        setattr(wrapper, BILLABLE_ATTRIBUTE, Billed(operation, op))
         for status in (402, 403, 409):
             document_response(ErrorBody, status)(wrapper)
         return cast(F, wrapper)

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import inspect
 import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import mcp_types as types
 from mcp.server.lowlevel import Server
@@ -30,7 +29,8 @@ from quart_schema.openapi import QUART_SCHEMA_OPERATION_ID_ATTRIBUTE
 from astro_calc import glossary
 from astro_calc.zodiac import SIGNS
 from astro_server.drawing import svg_to_png
-from astro_server.platform.billing.pricing import OPERATIONS, Operation
+from astro_server.platform.billing.billable import billed
+from astro_server.platform.billing.pricing import OPERATIONS
 from astro_server.platform.mcp.tools import (
     JOB_OPERATION,
     Price,
@@ -45,8 +45,14 @@ log = logging.getLogger("astro_server.mcp")
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
 MCP_PATH: Final = "/mcp"
 LLMS_TXT: Final = Path(__file__).with_name("llms.txt")
-#: Request headers carried from the MCP request to the REST call.
-_FORWARDED: Final = ("x-api-key", "authorization", "idempotency-key", "x-request-id")
+#: Request headers carried from the MCP request to the REST call: the credential, the
+#: idempotency key and request id, and where the client sent the request (``Host`` and a trusted
+#: proxy's forwarding headers, read by the same middleware as REST's), so that the signed URLs
+#: and links in an answer point where REST's would.
+_FORWARDED: Final = (
+    "x-api-key", "authorization", "idempotency-key", "x-request-id", "host", "x-forwarded-for",
+    "x-forwarded-proto", "x-forwarded-host", "forwarded",
+)  # fmt: skip
 #: Operation ids answering a picture (kept in step with features/common/pictures.py, which the
 #: platform may not import; a test checks they agree).
 IMAGE_OPERATIONS: Final = frozenset(
@@ -54,27 +60,60 @@ IMAGE_OPERATIONS: Final = frozenset(
      "vedicChartDiagram", "thaiWheelDiagram"}
 )  # fmt: skip
 DOCS_TOOLS: Final = ("docs_search", "docs_operation")
+TOOLS_LIST_TTL_MS: Final = 10 * 60 * 1000
+#: The tool that polls a job (``getJob``'s tool) until it ends, in the server.
+WAIT_JOB_TOOL: Final = "wait_job"
+WAIT_DEFAULT_S: Final = 30.0
+WAIT_MAX_S: Final = 60.0
+#: Poll interval of wait_job: the first polls are quick (most jobs finish in well under a
+#: second), then every second.
+_WAIT_STEPS: Final = (0.05, 0.1, 0.2, 0.4, 0.8, 1.0)
+_JOB_ENDED: Final = frozenset({"succeeded", "failed", "canceled"})
+DOCS_SEARCH_OUTPUT: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "operations": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "operation_id": {"type": ["string", "null"]},
+                    "tool": {"type": ["string", "null"], "description": "null: not a tool"},
+                    "method": {"type": "string"},
+                    "path": {"type": "string"},
+                    "summary": {"type": "string"},
+                    "tag": {"type": "string"},
+                },
+                "required": ["operation_id", "tool", "method", "path", "summary", "tag"],
+            },
+        }
+    },
+    "required": ["operations"],
+}
+DOCS_OPERATION_OUTPUT: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "method": {"type": "string"},
+        "path": {"type": "string"},
+        "operation": {"type": "object", "description": "The OpenAPI operation object"},
+        "tool": {"type": ["string", "null"]},
+        "input_schema": {"type": ["object", "null"]},
+        "output_schema": {"type": ["object", "null"]},
+    },
+    "required": ["method", "path", "operation", "tool", "input_schema", "output_schema"],
+}
 
 
 def prices_by_operation_id(app: Quart) -> dict[str, Price]:
-    """Each billable route's price-table row, found on its handler: ``@billable`` closes over
-    ``operation`` (the row's name) and ``op`` (the row)."""
+    """Each billable route's price-table row, from its handler's ``@billable`` attribute
+    (:func:`astro_server.platform.billing.billable.billed`)."""
     prices: dict[str, Price] = {}
     for func in app.view_functions.values():
         operation_id = getattr(func, QUART_SCHEMA_OPERATION_ID_ATTRIBUTE, None)
-        current: Any = func
-        while current is not None and operation_id:
-            try:
-                names = inspect.getclosurevars(current).nonlocals
-            except (TypeError, ValueError):
-                names = {}
-            if isinstance(names.get("op"), Operation) and isinstance(names.get("operation"), str):
-                row: Operation = names["op"]
-                prices[str(operation_id)] = Price(
-                    names["operation"], row.credits, row.tier, row.per_unit
-                )
-                break
-            current = getattr(current, "__wrapped__", None)
+        found = billed(func)
+        if operation_id and found is not None:
+            row = found.row
+            prices[str(operation_id)] = Price(found.operation, row.credits, row.tier, row.per_unit)
     return prices
 
 
@@ -106,6 +145,16 @@ def _summary(
     return f"{tool.name}: {words['ok']} (HTTP {status}{cost}). {words['fields']}: {keys}."
 
 
+#: A result as it goes on the wire (camelCase keys, no None): the SDK's runner takes a handler's
+#: dict as is where it would first dump a model (mcp/server/runner.py ``_dump_result``), so the
+#: big answers (tools/list, a chart's structuredContent) skip a pydantic validation and a dump.
+Wire = dict[str, Any]
+
+
+def _wire(result: types.CallToolResult | types.ListToolsResult) -> Wire:
+    return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
 def _error_result(status: int, body: Any) -> types.CallToolResult:
     error = body if isinstance(body, dict) else {}
     slug = str(error.get("error") or f"http_{status}")
@@ -126,7 +175,9 @@ class McpEdge:
     def __init__(self, app: Quart) -> None:
         self.app = app
         self._tools: dict[str, ToolSpec] | None = None
-        self._listing: types.ListToolsResult | None = None
+        self._listing: Wire | None = None
+        self._client: Any = None
+        self.warming: asyncio.Task[None] | None = None
         self._document: dict[str, Any] | None = None
         self._lock = asyncio.Lock()
         self.server: Server[Any] = Server(
@@ -136,13 +187,17 @@ class McpEdge:
                 "pictures, horoscopes and reports. Send your API key as X-API-Key. Every tool's "
                 "description states its credit price and tier; docs_search works without a key."
             ),
-            on_list_tools=self._list_tools,
-            on_call_tool=self._call_tool,
+            # Both answer the wire form (:data:`Wire`), which the runner accepts as well.
+            on_list_tools=cast(Any, self._list_tools),
+            on_call_tool=cast(Any, self._call_tool),
             on_list_resources=self._list_resources,
             on_read_resource=self._read_resource,
             on_list_prompts=self._list_prompts,
             on_get_prompt=self._get_prompt,
         )
+        # In stateless mode the transport logs "Terminating session: None" at INFO after every
+        # request: a log line per call that says nothing (and cost CPU in the benchmark).
+        logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
         self.manager = StreamableHTTPSessionManager(
             app=self.server, json_response=True, stateless=True
         )
@@ -158,18 +213,24 @@ class McpEdge:
         json_body: Any = None,
         query: dict[str, Any] | None = None,
         client: tuple[str, int] = ("127.0.0.1", 0),
+        scheme: str = "http",
     ) -> tuple[int, Any, dict[str, str], str, bytes]:
         """One in-process request: status, parsed JSON (or None), headers, type, raw bytes."""
         kwargs: dict[str, Any] = {}
         if json_body is not None:
             kwargs["json"] = json_body
-        test_client = self.app.test_client(use_cookies=False)
+        if self._client is None:
+            # One client for every call (it keeps no state without cookies): building one per
+            # call showed in the profile.
+            self._client = self.app.test_client(use_cookies=False)
+        test_client = self._client
         response = await test_client.open(
             path,
             method=method,
             headers={"Accept": "application/json", **headers},
             query_string={k: v for k, v in (query or {}).items() if v is not None},
             scope_base={"client": client},
+            scheme=scheme,
             **kwargs,
         )
         raw = await response.get_data(as_text=False)
@@ -196,17 +257,61 @@ class McpEdge:
 
     # --- handlers ----------------------------------------------------------------------
 
-    async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
-        # Built once: the tools depend only on the OpenAPI document and the price table.
+    async def warm(self) -> None:
+        """Build the tools list now (at startup); a failure is logged and the first tools/list
+        tries again."""
+        try:
+            await self._list_tools(None, None)
+        except Exception:
+            log.exception("building the MCP tools at startup failed")
+
+    async def _list_tools(self, ctx: Any, params: Any) -> Wire:
+        # Built and dumped once: the tools depend only on the OpenAPI document and the price
+        # table. (The runner copies the dict before it shapes the answer.)
         if self._listing is None:
-            self._listing = await self._build_listing()
+            self._listing = _wire(await self._build_listing())
         return self._listing
 
     async def _build_listing(self) -> types.ListToolsResult:
         tools = [
-            types.Tool(name=s.name, description=s.description, input_schema=s.input_schema)
+            types.Tool(
+                name=s.name,
+                description=s.description,
+                input_schema=s.input_schema,
+                output_schema=s.output_schema,
+            )
             for s in (await self.tools()).values()
         ]
+        job = (await self.tools()).get(snake(JOB_OPERATION))
+        if job is not None:
+            tools.append(
+                types.Tool(
+                    name=WAIT_JOB_TOOL,
+                    description=(
+                        f"Wait for a job to finish: {job.name} again and again (in the server, "
+                        "no extra calls from you) until the job succeeds, fails or is canceled, "
+                        f"or timeout_s passes (default {WAIT_DEFAULT_S:g} s, at most "
+                        f"{WAIT_MAX_S:g} s; then the job as it stands, still queued or running: "
+                        "call again). A finished report's PDF is the signed URL in "
+                        "result.pdf_url. Free: no credits. Example input: "
+                        '{"job_id": "job_0123456789abcdef01234567"}'
+                    ),
+                    input_schema={
+                        "type": "object",
+                        "properties": {
+                            "job_id": job.input_schema["properties"]["job_id"],
+                            "timeout_s": {
+                                "type": "number",
+                                "exclusiveMinimum": 0,
+                                "maximum": WAIT_MAX_S,
+                                "default": WAIT_DEFAULT_S,
+                            },
+                        },
+                        "required": ["job_id"],
+                    },
+                    output_schema=job.output_schema,
+                )
+            )
         tools.append(
             types.Tool(
                 name="docs_search",
@@ -218,6 +323,7 @@ class McpEdge:
                     "properties": {"query": {"type": "string", "description": "Words"}},
                     "required": ["query"],
                 },
+                output_schema=DOCS_SEARCH_OUTPUT,
             )
         )
         tools.append(
@@ -231,32 +337,38 @@ class McpEdge:
                     "properties": {"operation": {"type": "string"}},
                     "required": ["operation"],
                 },
+                output_schema=DOCS_OPERATION_OUTPUT,
             )
         )
-        return types.ListToolsResult(tools=tools)
+        # The tools are the same for every caller (keyless) and change only with a deploy: a
+        # client speaking the 2026-07-28 protocol may reuse the list for ten minutes instead of
+        # fetching the 360 kB again (older protocols do not carry the hint).
+        return types.ListToolsResult(tools=tools, ttl_ms=TOOLS_LIST_TTL_MS, cache_scope="public")
 
-    async def _call_tool(
-        self, ctx: Any, params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> Wire:
         try:
             return await self._call_tool_inner(ctx, params)
         except Exception:
             # The REST call answers its own errors; this is a fault of the MCP edge itself.
             log.exception("MCP tool call %s failed", params.name)
-            return _error_result(
-                500, {"error": "internal_server_error", "message": "the tool call failed"}
+            return _wire(
+                _error_result(
+                    500, {"error": "internal_server_error", "message": "the tool call failed"}
+                )
             )
 
-    async def _call_tool_inner(
-        self, ctx: Any, params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    async def _call_tool_inner(self, ctx: Any, params: types.CallToolRequestParams) -> Wire:
         arguments = dict(params.arguments or {})
         if params.name in DOCS_TOOLS:
-            return await self._docs_tool(params.name, arguments)
+            return _wire(await self._docs_tool(params.name, arguments))
+        if params.name == WAIT_JOB_TOOL:
+            return await self._wait_job(ctx, arguments)
         tool = (await self.tools()).get(params.name)
         if tool is None:
-            return _error_result(404, {"error": "not_found", "message": f"no tool {params.name}"})
-        headers, client = _caller(ctx)
+            return _wire(
+                _error_result(404, {"error": "not_found", "message": f"no tool {params.name}"})
+            )
+        headers, client, scheme = _caller(ctx)
         path = tool.path
         for name in tool.path_params:
             path = path.replace("{" + name + "}", str(arguments.pop(name, "")))
@@ -272,9 +384,10 @@ class McpEdge:
             json_body=arguments if tool.has_body else None,
             query=query,
             client=client,
+            scheme=scheme,
         )
         if status >= 400:
-            return _error_result(status, body)
+            return _wire(_error_result(status, body))
         credits = {
             k.replace("-", "_"): int(resp_headers[k])
             for k in ("x-credits-charged", "x-credits-remaining", "x-credits-price")
@@ -292,19 +405,49 @@ class McpEdge:
             summary = f"{tool.name}: picture ({len(png)} bytes PNG)" + (
                 f"; {credits.get('x_credits_charged')} credits charged" if credits else ""
             )
-            return types.CallToolResult(
-                content=[
-                    types.TextContent(text=summary),
-                    types.ImageContent(data=base64.b64encode(png).decode(), mime_type="image/png"),
-                    *content,
-                ],
-                structured_content={"media_type": "image/png", "bytes": len(png), **credits},
+            return _wire(
+                types.CallToolResult(
+                    content=[
+                        types.TextContent(text=summary),
+                        types.ImageContent(
+                            data=base64.b64encode(png).decode(), mime_type="image/png"
+                        ),
+                        *content,
+                    ],
+                    structured_content={"media_type": "image/png", "bytes": len(png), **credits},
+                )
             )
-        structured = body if isinstance(body, dict) else {"data": body}
-        return types.CallToolResult(
-            content=[types.TextContent(text=_summary(tool, status, body, resp_headers, language))],
-            structured_content=structured,
-        )
+        # The answer as REST sends it (the tool's output schema is the answer's schema), built in
+        # its wire form: the JSON just parsed needs no validation.
+        structured = body if isinstance(body, dict) else {"status": status}
+        summary = _summary(tool, status, body, resp_headers, language)
+        return {
+            "content": [{"type": "text", "text": summary}],
+            "structuredContent": structured,
+            "isError": False,
+        }
+
+    async def _wait_job(self, ctx: Any, arguments: dict[str, Any]) -> Wire:
+        """``wait_job``: the job tool's call, repeated until the job ends or the time is up."""
+        try:
+            timeout = min(float(arguments.get("timeout_s", WAIT_DEFAULT_S)), WAIT_MAX_S)
+        except (TypeError, ValueError):
+            timeout = -1.0
+        if not timeout > 0:
+            message = f"timeout_s: 0 < timeout_s <= {WAIT_MAX_S:g}"
+            return _wire(_error_result(400, {"error": "validation_error", "message": message}))
+        job_id = str(arguments.get("job_id", ""))
+        deadline = asyncio.get_running_loop().time() + timeout
+        call = types.CallToolRequestParams(name=snake(JOB_OPERATION), arguments={"job_id": job_id})
+        step = 0
+        while True:
+            result = await self._call_tool_inner(ctx, call)
+            job = result.get("structuredContent") or {}
+            left = deadline - asyncio.get_running_loop().time()
+            if result.get("isError") or job.get("status") in _JOB_ENDED or left <= 0:
+                return result
+            await asyncio.sleep(min(_WAIT_STEPS[min(step, len(_WAIT_STEPS) - 1)], left))
+            step += 1
 
     async def _docs_tool(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         document = await self.document()
@@ -328,6 +471,7 @@ class McpEdge:
                         "operation": operation,
                         "tool": tool.name if tool else None,
                         "input_schema": tool.input_schema if tool else None,
+                        "output_schema": tool.output_schema if tool else None,
                     }
                     return types.CallToolResult(
                         content=[types.TextContent(text=tool.description if tool else op_id)],
@@ -390,9 +534,9 @@ class McpEdge:
                 ensure_ascii=False,
             )
         elif uri in self._API_RESOURCES:
-            headers, client = _caller(ctx)
+            headers, client, scheme = _caller(ctx)
             status, body, *_ = await self.rest(
-                "GET", self._API_RESOURCES[uri][0], headers, client=client
+                "GET", self._API_RESOURCES[uri][0], headers, client=client, scheme=scheme
             )
             text = json.dumps(body)
             if status >= 400:
@@ -454,11 +598,12 @@ class McpEdge:
         )
 
 
-def _caller(ctx: Any) -> tuple[dict[str, str], tuple[str, int]]:
-    """The MCP HTTP request's credential headers and client address."""
+def _caller(ctx: Any) -> tuple[dict[str, str], tuple[str, int], str]:
+    """The MCP HTTP request's forwarded headers (:data:`_FORWARDED`), client address and scheme."""
     request = getattr(ctx, "request", None)
     headers: dict[str, str] = {}
     client = ("127.0.0.1", 0)
+    scheme = "http"
     if request is not None:
         for name in _FORWARDED:
             value = request.headers.get(name)
@@ -466,7 +611,8 @@ def _caller(ctx: Any) -> tuple[dict[str, str], tuple[str, int]]:
                 headers[name] = value
         if request.client is not None:
             client = (request.client.host, 0)
-    return headers, client
+        scheme = request.url.scheme
+    return headers, client, scheme
 
 
 def with_mcp(app: Quart) -> ASGIApp:
@@ -477,8 +623,18 @@ def with_mcp(app: Quart) -> ASGIApp:
 
     async def asgi(scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
+
+            async def started(message: Any) -> None:
+                await send(message)
+                if message.get("type") == "lifespan.startup.complete":
+                    # Build the tools once the app is up, not on the first agent's tools/list
+                    # (the OpenAPI document and 73 tools: seconds on a busy machine).
+                    edge.warming = asyncio.create_task(edge.warm())
+
             async with edge.manager.run():
-                await app(scope, receive, send)  # type: ignore[arg-type]
+                await app(scope, receive, started)  # type: ignore[arg-type]
+            if edge.warming is not None and not edge.warming.done():
+                edge.warming.cancel()
             return
         path = scope.get("path", "")
         if scope["type"] == "http" and (path == MCP_PATH or path.startswith(MCP_PATH + "/")):

@@ -8,7 +8,12 @@ Every operation that takes an API key (security ``ApiKeyHeader``) becomes a tool
   properties (the body schema with ``#/components/schemas/X`` rewritten to ``#/$defs/X`` and the
   components it reaches attached as ``$defs``);
 * description is the operation's summary and description, its price and tier from the price
-  table (``costs 2 credits; pro tier``) and an example input built from the schema.
+  table (``costs 2 credits; pro tier``) and an example input built from the schema;
+* output schema is the JSON schema of the operation's success answer (200/201/202; two of them
+  become ``anyOf``), with its components attached as ``$defs``: the tool's
+  ``structuredContent`` is that answer as REST sends it. A picture tool's output schema is
+  :data:`IMAGE_OUTPUT_SCHEMA` (the PNG travels as image content), an answer without a JSON body
+  :data:`NO_CONTENT_OUTPUT_SCHEMA`.
 
 Operations taking a session token (``SessionBearer``) or no credential at all (login, file
 downloads, upload PUTs) are outside the API-key surface and never tools.
@@ -47,6 +52,25 @@ API_KEY_SCHEMES: Final = frozenset({"ApiKeyHeader", "ApiKeyBearer"})
 _EXAMPLE_VALUES: Final[dict[str, Any]] = json.loads(
     (Path(__file__).with_name("example_values.json")).read_text(encoding="utf-8")
 )
+#: The structured content of a picture tool: the PNG itself is the call's image content.
+IMAGE_OUTPUT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "media_type": {"const": "image/png"},
+        "bytes": {"type": "integer", "minimum": 1, "description": "Size of the PNG"},
+        "x_credits_charged": {"type": "integer"},
+        "x_credits_remaining": {"type": "integer"},
+        "x_credits_price": {"type": "integer"},
+    },
+    "required": ["media_type", "bytes"],
+}
+#: The structured content of a success without a JSON body (none of today's tools answers one).
+NO_CONTENT_OUTPUT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {"status": {"type": "integer", "description": "The HTTP status"}},
+    "required": ["status"],
+}
+_SUCCESS: Final = ("200", "201", "202")
 _REF: Final = re.compile(r"^#/components/schemas/(.+)$")
 #: Our ids' pattern (``^job_[a-f0-9]{24}$``): an example id is the prefix and 24 hex digits.
 _ID_PATTERN: Final = re.compile(r"^\^([a-z]+_)\[a-f0-9\]\{24\}\$$")
@@ -73,6 +97,7 @@ class ToolSpec:
     path: str
     description: str
     input_schema: dict[str, Any]
+    output_schema: dict[str, Any] = field(default_factory=lambda: dict(NO_CONTENT_OUTPUT_SCHEMA))
     path_params: list[str] = field(default_factory=list)
     query_params: list[str] = field(default_factory=list)
     has_body: bool = False
@@ -114,6 +139,25 @@ def _rewrite_refs(node: Any, reached: set[str]) -> Any:
     return node
 
 
+#: Keys whose value maps names (fields, definitions) to schemas, rather than being a schema.
+_NAME_MAPS: Final = frozenset({"properties", "$defs", "patternProperties", "definitions"})
+
+
+def drop_titles(node: Any, names: bool = False) -> Any:
+    """The schema without its ``title`` keywords: pydantic derives each from the field's name
+    (``job_id`` -> ``Job Id``), so they tell an agent nothing and were a sixth of tools/list.
+    A field *named* ``title`` stays (``names``: ``node`` maps names to schemas)."""
+    if isinstance(node, dict):
+        return {
+            key: drop_titles(value, not names and key in _NAME_MAPS)
+            for key, value in node.items()
+            if names or key != "title" or not isinstance(value, str)
+        }
+    if isinstance(node, list):
+        return [drop_titles(item) for item in node]
+    return node
+
+
 def _attach_defs(schema: dict[str, Any], components: dict[str, Any]) -> dict[str, Any]:
     reached: set[str] = set()
     schema = _rewrite_refs(schema, reached)
@@ -131,6 +175,33 @@ def _attach_defs(schema: dict[str, Any], components: dict[str, Any]) -> dict[str
     return schema
 
 
+def output_schema(
+    operation: dict[str, Any], components: dict[str, Any], image: bool
+) -> dict[str, Any]:
+    """The tool's output schema (module docstring): the JSON success answers' schemas."""
+    if image:
+        return copy.deepcopy(IMAGE_OUTPUT_SCHEMA)
+    answers = []
+    for status in _SUCCESS:
+        content = (operation.get("responses", {}).get(status) or {}).get("content") or {}
+        schema = (content.get("application/json") or {}).get("schema")
+        if schema is not None:
+            answers.append(_resolve_component(schema, components))
+    if not answers:
+        return copy.deepcopy(NO_CONTENT_OUTPUT_SCHEMA)
+    for answer in answers:
+        # MCP wants an object at the root; every answer of the API is one (a JSON object body).
+        if answer.get("type") != "object":
+            raise ValueError(f"{operation.get('operationId')}: a success answer is not an object")
+    root: dict[str, Any] = (
+        copy.deepcopy(answers[0])
+        if len(answers) == 1
+        else {"type": "object", "anyOf": copy.deepcopy(answers)}
+    )
+    shaped: dict[str, Any] = drop_titles(_attach_defs(root, components))
+    return shaped
+
+
 def _resolve(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
@@ -145,7 +216,10 @@ def example_value(name: str, schema: dict[str, Any], defs: dict[str, Any], depth
     if (match := _ID_PATTERN.match(str(schema.get("pattern", "")))) is not None:
         return match.group(1) + "0123456789abcdef01234567"
     if name in _EXAMPLE_VALUES:
-        return _EXAMPLE_VALUES[name]
+        value = _EXAMPLE_VALUES[name]
+        if schema.get("format") == "date-time" and isinstance(value, str) and "T" not in value:
+            return value + "T00:00:00Z"  # a date by name where the field is an instant
+        return value
     if "default" in schema and schema["default"] is not None:
         return schema["default"]
     if schema.get("enum"):
@@ -241,9 +315,12 @@ def build_tool(
     schema["required"] = [*required, *schema.get("required", [])]
     if not schema["required"]:
         del schema["required"]
-    schema.pop("title", None)
+    schema = drop_titles(schema)
     defs = schema.get("$defs", {})
-    example = example_object(schema, defs)
+    example = {
+        **example_object(schema, defs),
+        **_EXAMPLE_VALUES["_operation_extras"].get(operation_id, {}),
+    }
     image = operation_id in image_operations
     lines = [operation.get("summary", operation_id) + ".", "", operation.get("description", "")]
     lines += ["", price_text(price)]
@@ -263,6 +340,7 @@ def build_tool(
         path=path,
         description="\n".join(lines).strip(),
         input_schema=schema,
+        output_schema=output_schema(operation, components, image),
         path_params=path_params,
         query_params=query_params,
         has_body=body is not None,
