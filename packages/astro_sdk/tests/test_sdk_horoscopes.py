@@ -100,3 +100,17 @@ async def test_async_daily_and_range() -> None:
         span = await client.horoscopes.range(sign="leo", start="2024-03-25", end="2024-03-25")
     assert script.requests[0].headers["Idempotency-Key"] == "h"
     assert span.horoscopes[0].model_dump() == daily.model_dump()
+
+
+def test_timezone_is_sent_when_given_and_read_back() -> None:
+    script = Script(reply(200, {**_horoscope("2024-03-25"), "timezone": "Asia/Bangkok"}))
+    horoscope = sync_client(script).horoscopes.daily(
+        sign="leo", date="2024-03-25", language="th", timezone="Asia/Bangkok"
+    )
+    assert dict(script.requests[0].url.params) == {
+        "sign": "leo", "date": "2024-03-25", "language": "th", "timezone": "Asia/Bangkok",
+    }  # fmt: skip
+    assert horoscope.timezone == "Asia/Bangkok"
+    # Older answers without the field read as UTC.
+    script = Script(reply(200, _horoscope("2024-03-25")))
+    assert sync_client(script).horoscopes.daily(sign="leo", date="2024-03-25").timezone == "UTC"
