@@ -85,3 +85,16 @@ def test_the_llm_request_is_in_the_readings_language(kind: str, language: str) -
     else:
         assert ("face reading" if kind == "face" else "palm reading") in prompt
         assert '"you"' in prompt
+
+
+async def test_portal_instants_in_thai_are_buddhist_era_without_utc_brackets(app: Any) -> None:
+    from quart import g
+
+    from astro_server.portal import _when
+
+    async with app.test_request_context("/portal/"):
+        g.portal_lang = "th"
+        assert _when("2026-11-24T22:53:10Z") == "24 พ.ย. 2569 22:53 น. ตามเวลาสากล"
+        g.portal_lang = "en"
+        assert _when("2026-11-24T22:53:10Z") == "2026-11-24 22:53 UTC"
+        assert _when(None) == ""
