@@ -105,11 +105,11 @@ class PublishedHoroscope(ResponseModel):
     facts: list[SkyFact]
     generator: str  # version of the writer that published it
     published_at: dt.datetime
-    timezone: str = "UTC"  # the IANA zone the texts print their times in
+    timezone: str  # the IANA zone the texts print their times in
 
 
 class HoroscopeRange(ResponseModel):
     sign: str
     language: str
-    timezone: str = "UTC"  # the IANA zone the texts print their times in
+    timezone: str  # the IANA zone the texts print their times in
     horoscopes: list[PublishedHoroscope]  # one per date, start to end
