@@ -262,7 +262,9 @@ def requires_renderer_for_pdf(func: F) -> F:
 async def hr_screening(data: HrScreeningRequest) -> Response:
     """HR talent assessment (entertainment only; must not be used to decide employment): BaZi
     profile, Thai Taksa outlook, company fit, position match, a 0-100 score with its verdict,
-    English and Thai narratives; with ``include_pdf`` a branded PDF at a signed URL (24 h)."""
+    English and Thai narratives; with ``include_pdf`` a branded PDF at a signed URL (24 h).
+    The score and verdict use nothing that encodes the birth year or age (the year pillar, the
+    Taksa outlook, the year branches are returned as context only)."""
     assessment = await asyncio.to_thread(assess, data)
     generated_at = dt.datetime.now(dt.UTC).replace(microsecond=0)
     pdf: dict[str, object] = {}
