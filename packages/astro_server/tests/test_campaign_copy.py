@@ -11,8 +11,12 @@ the letter before it). ``unicodedata`` gives the categories; the counter under t
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import unicodedata
 from datetime import date, timedelta
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -240,3 +244,25 @@ def test_thai_copy_of_any_text_fits_and_ends_at_a_clause_end(
     text = compose(limit, head, body, ["ไทย: วันสงกรานต์"], "th")
     assert grapheme_count(text) <= limit
     _thai_body(text, head, body, ["ไทย: วันสงกรานต์"])
+
+
+def test_the_segmenter_needs_no_download_and_writes_nothing(tmp_path: Path) -> None:
+    """PyThaiNLP's dictionary and tagger model ship in the package: in a fresh process whose home
+    directory does not exist (as on a read-only root file system), cutting works and nothing is
+    created (no ~/pythainlp-data) or fetched."""
+    home = tmp_path / "no-home"
+    script = (
+        "from astro_server.features.cultural.campaigns.social_copy import thai_clauses\n"
+        "print(thai_clauses('ดาวอาทิตย์ ดาวเจ้าราศีของคุณ อยู่ในราศีพฤษภ แรงส่งอยู่ข้างคุณ'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHAINLP")}
+    # Any download would go to a closed loopback port and fail.
+    env.update(
+        {"HOME": str(home), "HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9"}
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ดาวอาทิตย์ ดาวเจ้าราศีของคุณ อยู่ในราศีพฤษภ" in done.stdout
+    assert not home.exists()

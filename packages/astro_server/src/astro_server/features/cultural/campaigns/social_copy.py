@@ -26,6 +26,7 @@ Pieces are joined by one space; the output order is headline, text, highlights, 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from datetime import date
 from functools import cache
@@ -83,10 +84,20 @@ DANGLING_WORDS: Final = frozenset(
 _NUMBER_START = regex.compile(r"^[\s(]*[0-9๐-๙]")
 
 
+def _pythainlp_offline() -> None:
+    """Everything we use ships inside the package: PyThaiNLP may neither download (offline mode)
+    nor create its data directory in the home directory (read-only mode; the container's root
+    file system is read-only). Set before its first import; an operator's own setting wins."""
+    os.environ.setdefault("PYTHAINLP_OFFLINE", "1")
+    if "PYTHAINLP_READ_MODE" not in os.environ:  # the deprecated name; both at once is an error
+        os.environ.setdefault("PYTHAINLP_READ_ONLY", "1")
+
+
 def thai_words(text: str) -> list[str]:
     """The words and spaces of a Thai text, in order (joined they give the text back): PyThaiNLP's
     ``newmm`` engine (dictionary-based maximal matching over Thai character clusters; its
     dictionary ships in the package, nothing is downloaded)."""
+    _pythainlp_offline()
     from pythainlp.tokenize import word_tokenize  # imported on first use: it loads a dictionary
 
     words: list[str] = word_tokenize(text, engine="newmm", keep_whitespace=True)
@@ -100,6 +111,7 @@ VERB_TAGS: Final = frozenset({"VACT", "VSTA", "VATT"})
 def thai_tags(words: Sequence[str]) -> list[str]:
     """The ORCHID part-of-speech tag of each word: PyThaiNLP's averaged perceptron tagger trained
     on the ORCHID corpus (the model ships in the package)."""
+    _pythainlp_offline()
     from pythainlp.tag import pos_tag
 
     return [tag for _, tag in pos_tag(list(words), engine="perceptron", corpus="orchid")]
