@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -194,3 +195,43 @@ async def test_horoscope_range_of_31_days_and_a_32_day_range_refused(
     assert [d["field"] for d in bad_sign.value.details] == ["sign"]
     # Refused requests are not charged: two ranges (2 each) and one daily (1).
     assert after.api_response.credits_remaining == 10 - 5
+
+
+def test_times_in_the_readers_zone_through_the_sdk(
+    shared_stack: Stack, shared_server: ServerProcess
+) -> None:
+    """Issue 35: ``timezone`` sets the zone of the times the texts print. The Full Moon of
+    2024-03-25 (07:00 UTC, USNO) is stated at 14:00 in Bangkok (UTC+7, no DST), with no "(UTC)"
+    in the Thai text; an unknown zone is a 400 naming ``timezone`` and is not charged."""
+    account = create_account(shared_stack, tier="free", credits=10, name="horoscopes")
+    day = dt.date(2024, 3, 25)
+    with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
+        utc = client.horoscopes.daily(sign="leo", date=day, language="th")
+        thai = client.horoscopes.daily(sign="leo", date=day, language="th", timezone="Asia/Bangkok")
+        ranged = client.horoscopes.range(
+            sign="leo", start=day, end=day, language="th", timezone="Asia/Bangkok"
+        )
+        with pytest.raises(astro_sdk.BadRequestError) as refused:
+            client.horoscopes.daily(sign="leo", date=day, timezone="Mars/Olympus_Mons")
+        after = client.horoscopes.daily(sign="leo", date=day, timezone="America/New_York")
+    lunation = next(f for f in thai.facts if f.kind == "lunation")
+    local = lunation.at.astimezone(ZoneInfo("Asia/Bangkok"))
+    bangkok_full_moon = dt.datetime(2024, 3, 25, 14, 0, tzinfo=ZoneInfo("Asia/Bangkok"))
+    assert abs((local - bangkok_full_moon).total_seconds()) <= 120
+    assert thai.timezone == "Asia/Bangkok"
+    assert f"{local:%H:%M} น." in thai.overall.text
+    for section in (thai.overall, thai.love, thai.career, thai.money, thai.health):
+        assert "UTC" not in section.text  # neither "(UTC)" nor "UTC"
+    assert f"{lunation.at:%H:%M} น. ตามเวลาสากล" in utc.overall.text
+    assert thai.facts == utc.facts  # the facts keep their UTC instants
+    assert ranged.timezone == "Asia/Bangkok"
+    assert ranged.horoscopes[0].overall.text == thai.overall.text
+    assert [d["field"] for d in refused.value.details] == ["timezone"]
+    # About 03:00 in New York (EDT, UTC-4) on the same date, with no zone label.
+    new_york = lunation.at.astimezone(ZoneInfo("America/New_York"))
+    assert f"{new_york:%H:%M}" in after.overall.text
+    assert "UTC" not in after.overall.text
+    # The refused call was not charged.
+    assert after.api_response.credits_remaining == (
+        ranged.api_response.credits_remaining - after.api_response.credits_charged
+    )

@@ -199,3 +199,24 @@ def test_the_korean_market_reads_the_korean_lunar_date() -> None:
     assert (korea.chinese.lunar_month, korea.chinese.lunar_day) == (1, 1)
     assert korea.chinese.label == "음력 2027년 1월 1일"
     assert (china.chinese.lunar_month, china.chinese.lunar_day) == (1, 2)
+
+
+def test_a_void_window_clipped_at_midnight_ends_at_24_00() -> None:
+    """Issue 35: a window that runs to the end of the day prints "24:00", never "00:00". Over a
+    year of Thai days, every void-of-course window in business hours is checked against the day's
+    void windows (the clipped ends) computed here from the same periods."""
+    import re
+
+    from astro_calc.cultural.calendar import market_days
+
+    days = market_days("TH", date(2027, 1, 1), date(2027, 12, 31), "en", "store_opening")
+    seen_midnight = 0
+    for day in days:
+        for fact in day.facts:
+            if fact.key != "void_business_hours":
+                continue
+            start, end = re.search(r"\((\d\d:\d\d)-(\d\d:\d\d)\)", fact.text).groups()  # type: ignore[union-attr]
+            assert end != "00:00", (day.date, fact.text)
+            assert start < end, (day.date, fact.text)
+            seen_midnight += end == "24:00"
+    assert seen_midnight > 0  # the case occurs in a year

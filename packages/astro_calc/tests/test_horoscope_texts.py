@@ -9,14 +9,30 @@ import string
 import subprocess
 import sys
 from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import msgspec
 import pytest
 
 from astro_calc.errors import CalcInputError
-from astro_calc.horoscope import SECTIONS, SIGNS, daily_horoscope, daily_horoscopes, solar_house
+from astro_calc.horoscope import (
+    SECTIONS,
+    SIGNS,
+    DailyHoroscope,
+    daily_horoscope,
+    daily_horoscopes,
+    localize_times,
+    localized_content,
+    solar_house,
+)
 from astro_calc.horoscope.sky import ASPECTS, PHASES, PLANETS
-from astro_calc.horoscope.texts import LANGUAGES, format_time, horoscope_texts, render
+from astro_calc.horoscope.texts import (
+    LANGUAGES,
+    TEXT_SECTIONS,
+    format_time,
+    horoscope_texts,
+    render,
+)
 
 _THAI = re.compile(r"[\u0E00-\u0E7F]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -190,3 +206,60 @@ def test_unknown_sign_or_language_names_the_field(sign: str, language: str, fiel
     with pytest.raises(CalcInputError) as error:
         daily_horoscope(sign, date(2025, 1, 1), language)
     assert error.value.field == field
+
+
+# --- times in the reader's zone (issue 35) -------------------------------------------------
+
+
+def _event_times(horoscope: DailyHoroscope) -> list[datetime]:
+    return [
+        datetime.fromisoformat(f.at.replace("Z", "+00:00"))
+        for f in horoscope.facts
+        if f.kind in ("aspect", "ingress", "station", "lunation")
+    ]
+
+
+@pytest.mark.parametrize("zone_name", ["Asia/Bangkok", "America/Los_Angeles", "Asia/Kolkata"])
+@pytest.mark.parametrize("language", ["en", "th"])
+def test_times_in_the_readers_zone_are_the_facts_instants(zone_name: str, language: str) -> None:
+    """Every time a text states, read back in the zone, is one of the day's event instants
+    converted by zoneinfo (independently of the localizer): no UTC time and no "(UTC)" is left."""
+    zone = ZoneInfo(zone_name)
+    seen = 0
+    for offset in range(0, 28, 3):
+        day = date(2025, 3, 1) + timedelta(days=offset)
+        for sign in ("aries", "virgo", "pisces"):
+            horoscope = daily_horoscope(sign, day, language)
+            content = localized_content(msgspec.to_builtins(horoscope), zone)
+            expected = {
+                (t.astimezone(zone).strftime("%H:%M"), t.astimezone(zone).day)
+                for t in _event_times(horoscope)
+            }
+            for name in TEXT_SECTIONS:
+                text = content[name]["text"]
+                assert "UTC" not in text
+                assert "เวลาสากล" not in text
+                for match in re.finditer(r"(\d\d:\d\d)(?: น\.)?(?: (?:on|ของวันที่) (\d+))?", text):
+                    clock, other_day = match.group(1), match.group(2)
+                    local_day = int(other_day) if other_day else day.day
+                    assert (clock, local_day) in expected, (sign, day, text)
+                    seen += 1
+    assert seen > 10
+
+
+def test_old_thai_utc_times_read_as_thai_words_and_bangkok_is_seven_hours_on() -> None:
+    text = "ดาวพุธหยุดนิ่งเวลา 06:46 น. (UTC) และดาวจันทร์เข้าราศีเวลา 23:10 น. (UTC)"
+    day = date(2025, 3, 15)
+    assert localize_times(text, day, "th", ZoneInfo("UTC")) == (
+        "ดาวพุธหยุดนิ่งเวลา 06:46 น. ตามเวลาสากล และดาวจันทร์เข้าราศีเวลา 23:10 น. ตามเวลาสากล"
+    )
+    assert localize_times(text, day, "th", ZoneInfo("Asia/Bangkok")) == (
+        "ดาวพุธหยุดนิ่งเวลา 13:46 น. และดาวจันทร์เข้าราศีเวลา 06:10 น. ของวันที่ 16 มี.ค."
+    )
+    english = "Mercury stations at 06:46 UTC; the Moon enters Aries at 23:10 UTC."
+    assert localize_times(english, day, "en", ZoneInfo("America/New_York")) == (
+        "Mercury stations at 02:46; the Moon enters Aries at 19:10."
+    )
+    assert localize_times(english, day, "en", ZoneInfo("Asia/Tokyo")) == (
+        "Mercury stations at 15:46; the Moon enters Aries at 08:10 on 16 Mar."
+    )

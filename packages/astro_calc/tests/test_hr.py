@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import random
 import re
 
 import pytest
@@ -103,7 +104,8 @@ def test_three_pillar_balance_recomputed_from_lunar_python_tables() -> None:
     assert profile.pillars.hour is None
     weights = {1: (1.0,), 2: (0.7, 0.3), 3: (0.6, 0.3, 0.1)}
     expected = dict.fromkeys(GENERATES, 0.0)
-    for name, factor in (("year", 1.0), ("month", 2.0), ("day", 1.0)):
+    # The year pillar is never analysed (it encodes the birth year); no time: month and day.
+    for name, factor in (("month", 2.0), ("day", 1.0)):
         pillar = getattr(profile.pillars, name)
         expected[ELEMENT_OF_CHAR[LunarUtil.WU_XING_GAN[pillar.stem.character]]] += 1.0
         hidden = LunarUtil.ZHI_HIDE_GAN[pillar.branch.character]
@@ -111,9 +113,12 @@ def test_three_pillar_balance_recomputed_from_lunar_python_tables() -> None:
             expected[ELEMENT_OF_CHAR[LunarUtil.WU_XING_GAN[stem]]] += weight * factor
     got = {s.element: s.score for s in profile.element_balance.scores}
     assert got == pytest.approx(expected, abs=1e-9)
-    assert profile.element_balance.total == pytest.approx(7.0)
-    assert "day pillars only; total 7" in profile.element_balance.weighting
-    assert sum(t.weight for t in profile.ten_gods) == pytest.approx(6.0)  # 7 less the day stem
+    assert profile.element_balance.total == pytest.approx(5.0)
+    assert "month day pillars only; total 5" in profile.element_balance.weighting
+    assert sum(t.weight for t in profile.ten_gods) == pytest.approx(4.0)  # 5 less the day stem
+    with_time = facts().bazi
+    assert with_time.element_balance.total == pytest.approx(7.0)
+    assert "month day hour pillars only; total 7" in with_time.element_balance.weighting
 
 
 def test_with_a_birth_time_the_four_pillars_are_the_published_chart() -> None:
@@ -173,22 +178,87 @@ def test_verdict_bands(score: int, verdict: str) -> None:
 def test_score_is_the_weighted_formula_of_its_parts() -> None:
     f = facts(company=CompanyFounding("Golden Harvest", dt.date(1970, 4, 1)))
     b = f.breakdown
-    assert (b.position_match.weight, b.thaksa_outlook.weight) == (0.40, 0.25)
-    assert (b.company_fit.weight, b.chart_balance.weight) == (0.20, 0.15)
+    assert (b.position_match.weight, b.thaksa_outlook.weight) == (0.55, 0.0)
+    assert (b.company_fit.weight, b.chart_balance.weight) == (0.25, 0.20)
+    assert b.formula == "round(0.55 position_match + 0.25 company_fit + 0.2 chart_balance)"
     assert b.position_match.score == f.position_match.score
     assert b.thaksa_outlook.score == f.thaksa.score
     assert b.company_fit.score == f.company.score
     assert b.chart_balance.score == f.chart_balance
-    weighted = (
-        0.40 * f.position_match.score + 0.25 * f.thaksa.score + 0.20 * f.company.score
-        + 0.15 * f.chart_balance
-    )  # fmt: skip
+    weighted = 0.55 * f.position_match.score + 0.25 * f.company.score + 0.20 * f.chart_balance
+    # The company fit counts the day masters' element relation only (the year branches' relation
+    # is reported as context).
+    assert f.company.score == 50 + f.company.element_points
     assert f.score == round(weighted)
     assert f.verdict == verdict_for(f.score)
     # Chart balance: 100 - 2 |support - 50| - 8 per missing element.
     support = f.bazi.strength.support_percent
     missing = len(f.bazi.element_balance.missing)
     assert f.chart_balance == max(0, min(100, round(100 - 2 * abs(support - 50) - 8 * missing)))
+
+
+def _random_case(rng: random.Random) -> dict[str, object]:
+    """A birth between 1950 and 2005, away from the solar-term month boundaries (days 10-26),
+    in Bangkok's fixed offset; a random position and, half the time, a company."""
+    year = rng.randint(1950, 2005)
+    known = rng.random() < 0.8
+    company = (
+        CompanyFounding("Co", dt.date(rng.randint(1950, 2020), rng.randint(1, 12), 15))
+        if rng.random() < 0.5
+        else None
+    )
+    return {
+        "name": "Case",
+        "birth_date": dt.date(year, rng.randint(1, 12), rng.randint(10, 26)),
+        "birth_time": dt.time(rng.randint(0, 22), rng.randint(0, 59)) if known else None,
+        "latitude": 13.75,
+        "longitude": 100.5,
+        "offset_minutes": 420,
+        "position": rng.choice(["Accountant", "Sales manager", "Software engineer", "Nurse",
+                                "ผู้จัดการฝ่ายขาย", "Lighthouse keeper", "Teacher"]),
+        "as_of": dt.date(2090, 6, 1),
+        "outlook_years": 3,
+        "company": company,
+    }  # fmt: skip
+
+
+def test_score_and_verdict_ignore_the_birth_year_and_the_age() -> None:
+    """Only year-derived inputs change: the same month, day and time 80 years later. 80 years are
+    29 220 days (20 leap days between 1901 and 2099), exactly 487 sexagenary day cycles, and 960
+    months, 16 cycles of the month stems: the month, day and hour pillars are the same, while the
+    year pillar (its branch: 80 mod 12 = 8), the weekday of the birth and, with ``as_of`` moved,
+    the age and the Taksa outlook differ. The score and the verdict must not move."""
+    rng = random.Random(35)
+    outlooks_differ = branches_differ = 0
+    for _ in range(12):
+        case = _random_case(rng)
+        birth = case["birth_date"]
+        assert isinstance(birth, dt.date)
+        # The outlook date moves too (1 to 7 years), so the age moves by a number of years
+        # that is not a multiple of the Taksa's 8-year cycle.
+        later = {
+            **case,
+            "birth_date": birth.replace(year=birth.year + 80),
+            "as_of": dt.date(2090 + rng.randint(1, 7), 6, 1),
+        }
+        a, b = hr_facts(**case), hr_facts(**later)  # type: ignore[arg-type]
+        # The inputs differ only in what the year encodes...
+        assert (a.bazi.pillars.month, a.bazi.pillars.day, a.bazi.pillars.hour) == (
+            b.bazi.pillars.month, b.bazi.pillars.day, b.bazi.pillars.hour,
+        )  # fmt: skip
+        assert a.bazi.pillars.year.branch != b.bazi.pillars.year.branch
+        assert [y.age_years for y in a.thaksa.years] != [y.age_years for y in b.thaksa.years]
+        outlooks_differ += a.thaksa.score != b.thaksa.score
+        branches_differ += a.company.branch_relation != b.company.branch_relation
+        # ...and the score and verdict are the same.
+        counted = ("position_match", "company_fit", "chart_balance")
+        assert (a.score, a.verdict) == (b.score, b.verdict), case
+        assert [getattr(a.breakdown, k) for k in counted] == [
+            getattr(b.breakdown, k) for k in counted
+        ], case
+    # The cases did exercise the age and the birth-year branch.
+    assert outlooks_differ >= 3
+    assert branches_differ >= 2
 
 
 def test_archetype_points_follow_the_chart() -> None:

@@ -29,7 +29,7 @@ def _horoscope(day: str) -> dict[str, Any]:
             {"kind": "lunation", "at": f"{day}T07:00:20Z", "bodies": ["moon"],
              "phase": "full_moon"},
         ],
-        "generator": "horoscope/1", "published_at": "2024-03-23T00:00:01.5Z",
+        "generator": "horoscope/1", "published_at": "2024-03-23T00:00:01.5Z", "timezone": "UTC",
     }  # fmt: skip
 
 
@@ -51,7 +51,9 @@ def test_daily_sends_the_query_with_an_idempotency_key_and_returns_a_typed_horos
 
 def test_range_of_31_days_is_sent() -> None:
     days = [_horoscope(f"2024-01-{d:02d}") for d in range(1, 32)]
-    script = Script(reply(200, {"sign": "leo", "language": "th", "horoscopes": days}))
+    script = Script(
+        reply(200, {"sign": "leo", "language": "th", "timezone": "UTC", "horoscopes": days})
+    )
     result = sync_client(script).horoscopes.range(
         sign="leo", start="2024-01-01", end=dt.date(2024, 1, 31), language="th"
     )
@@ -93,10 +95,29 @@ def test_a_server_400_names_the_field() -> None:
 async def test_async_daily_and_range() -> None:
     script = Script(
         reply(200, _horoscope("2024-03-25")),
-        reply(200, {"sign": "leo", "language": "en", "horoscopes": [_horoscope("2024-03-25")]}),
+        reply(
+            200,
+            {
+                "sign": "leo",
+                "language": "en",
+                "timezone": "UTC",
+                "horoscopes": [_horoscope("2024-03-25")],
+            },
+        ),
     )
     async with async_client(script) as client:
         daily = await client.horoscopes.daily(sign="leo", date="2024-03-25", idempotency_key="h")
         span = await client.horoscopes.range(sign="leo", start="2024-03-25", end="2024-03-25")
     assert script.requests[0].headers["Idempotency-Key"] == "h"
     assert span.horoscopes[0].model_dump() == daily.model_dump()
+
+
+def test_timezone_is_sent_when_given_and_read_back() -> None:
+    script = Script(reply(200, {**_horoscope("2024-03-25"), "timezone": "Asia/Bangkok"}))
+    horoscope = sync_client(script).horoscopes.daily(
+        sign="leo", date="2024-03-25", language="th", timezone="Asia/Bangkok"
+    )
+    assert dict(script.requests[0].url.params) == {
+        "sign": "leo", "date": "2024-03-25", "language": "th", "timezone": "Asia/Bangkok",
+    }  # fmt: skip
+    assert horoscope.timezone == "Asia/Bangkok"

@@ -35,6 +35,62 @@ async def test_daily_serves_the_published_horoscope(app: Quart, key: str) -> Non
     assert data["published_at"].endswith("Z")
 
 
+async def test_times_are_printed_in_the_requested_zone(app: Quart, key: str) -> None:
+    """Issue 35: ``timezone`` (IANA, default UTC) sets the zone of the times the texts print.
+    Mercury stations direct at 06:46 UTC on 2025-03-15: 13:46 in Bangkok, 23:46 of the 14th
+    in Los Angeles (PDT, UTC-7)."""
+    client: Client = app.test_client()
+    base = "/api/v3/horoscopes/daily?sign=virgo&date=2025-03-15"
+    utc = await (await client.get(f"{base}&language=th", headers=key_headers(key))).get_json()
+    assert utc["timezone"] == "UTC"
+    assert "06:46 น. ตามเวลาสากล" in utc["overall"]["text"]
+    assert "(UTC)" not in utc["overall"]["text"]
+    response = await client.get(
+        f"{base}&language=th&timezone=Asia/Bangkok", headers=key_headers(key)
+    )
+    bangkok = await response.get_json()
+    assert bangkok["timezone"] == "Asia/Bangkok"
+    assert "13:46 น." in bangkok["overall"]["text"]
+    assert "UTC" not in bangkok["overall"]["text"]
+    assert "เวลาสากล" not in bangkok["overall"]["text"]
+    assert bangkok["facts"] == utc["facts"]  # the facts keep their UTC instants
+    response = await client.get(
+        f"{base}&language=en&timezone=America/Los_Angeles", headers=key_headers(key)
+    )
+    assert "23:46 on 14 Mar" in (await response.get_json())["overall"]["text"]
+    ranged = await client.get(
+        "/api/v3/horoscopes/range?sign=virgo&start=2025-03-14&end=2025-03-15&language=th"
+        "&timezone=Asia/Bangkok",
+        headers=key_headers(key),
+    )
+    body = await ranged.get_json()
+    assert body["timezone"] == "Asia/Bangkok"
+    assert body["horoscopes"][1]["overall"]["text"] == bangkok["overall"]["text"]
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus", "EST", "", "Asia/Bangkok/x"])
+async def test_an_unknown_zone_is_400_naming_the_field_and_charges_nothing(
+    app: Quart, zone: str
+) -> None:
+    from astro_server.platform.models.accounts import Account
+
+    account_id, api_key = await new_account("free", credits=10)
+    client: Client = app.test_client()
+    queries = (
+        ("daily", {"sign": "leo", "date": "2025-03-15"}),
+        ("range", {"sign": "leo", "start": "2025-03-15", "end": "2025-03-16"}),
+    )
+    for path, query in queries:
+        response = await client.get(
+            f"/api/v3/horoscopes/{path}", query_string={**query, "timezone": zone},
+            headers=key_headers(api_key),
+        )  # fmt: skip
+        assert response.status_code == 400, (path, zone)
+        body = await response.get_json()
+        assert [d["field"] for d in body["details"]] == ["timezone"], body
+    assert (await Account.get(id=account_id)).credits == 10
+
+
 async def test_head_on_a_billable_route_is_405_and_charges_nothing(app: Quart) -> None:
     from astro_server.platform.models.accounts import Account
 

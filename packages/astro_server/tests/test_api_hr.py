@@ -24,6 +24,7 @@ from _platform_support import key_headers, new_account
 from quart.typing import TestClientProtocol as Client
 
 from astro_calc.hr.narrative import words
+from astro_server.features.reports.render.hr import hr_labels
 from astro_server.features.reports.render.renderer import missing_components
 
 PATH = "/api/v3/reports/hr-screening"
@@ -109,11 +110,23 @@ async def test_bazi_profile_equals_the_bazi_endpoint(client: Client, key: str) -
     assert [profile["pillars"][p]["ganzhi"] for p in ("year", "month", "day", "hour")] == [
         "庚辰", "丁亥", "甲戌", "戊辰",
     ]  # fmt: skip
-    for field in (
-        "day_master", "element_balance", "strength", "favourable_elements",
-        "unfavourable_elements", "ten_gods",
-    ):  # fmt: skip
-        assert profile[field] == chart[field], field
+    assert profile["day_master"] == chart["day_master"]
+    # The analysis leaves the year pillar out (it encodes the birth year, issue 35): the balance
+    # is the endpoint's weighting (stem 1, hidden stems by weight, the month branch doubled)
+    # summed over the month, day and hour pillars of the endpoint's chart.
+    expected: dict[str, float] = {}
+    for name in ("month", "day", "hour"):
+        pillar = chart["pillars"][name]
+        element = pillar["stem"]["element"]
+        expected[element] = expected.get(element, 0.0) + 1.0
+        for hidden in pillar["hidden_stems"]:
+            weight = hidden["weight"] * (2.0 if name == "month" else 1.0)
+            element = hidden["stem"]["element"]
+            expected[element] = expected.get(element, 0.0) + weight
+    got = {s["element"]: s["score"] for s in profile["element_balance"]["scores"]}
+    assert got == pytest.approx({e: expected.get(e, 0.0) for e in got})
+    assert profile["element_balance"]["total"] == pytest.approx(7.0)
+    assert profile["element_balance"] != chart["element_balance"]  # the year pillar is out
     assert profile["hour_pillar_included"] is True
     assert (profile["day_boundary"], profile["solar_time"]) == ("zi", "clock")
 
@@ -164,7 +177,9 @@ async def test_a_birth_without_time_has_no_hour_pillar_and_says_so(
     assert profile["pillars"]["hour"] is None
     assert profile["hour_pillar_included"] is False
     assert "hour pillar left out" in profile["note"]
-    assert profile["element_balance"]["total"] == 7.0
+    assert (
+        profile["element_balance"]["total"] == 5.0
+    )  # month and day pillars: no hour, and never the year
     assert answer["candidate_summary"]["birth_time"] is None
     assert answer["candidate_summary"]["birth_time_known"] is False
     assert "No birth time was given" in answer["hr_narrative_en"]
@@ -253,8 +268,10 @@ async def test_company_fit_reads_the_founding_chart(client: Client, key: str) ->
     assert fit["assessed"] is True
     assert fit["company_year_branch"]["character"] == "戌"
     assert fit["branch_relation"] == "six_clash"
-    assert fit["branch_points"] == -25
-    assert fit["score"] == 50 + fit["element_points"] - 25
+    assert fit["branch_points"] == -25  # a traditional reading's points, reported as context
+    # Only the day masters' element relation counts: the year branch is the birth year.
+    assert fit["score"] == 50 + fit["element_points"]
+    assert "For context only, not counted" in answer["hr_narrative_en"]
 
 
 # --- limits --------------------------------------------------------------------------------------
@@ -452,7 +469,21 @@ async def test_pdf_opens_with_the_disclaimer_and_extracts_exactly(
     else:
         assert flat.startswith(_one_line(disclaimer))
     assert "Acme People" in flat
+    squeezed = re.sub(r"\s", "", flat)
+    words_pdf = hr_labels(locale)  # type: ignore[arg-type]
+    # Issue 35: the consent line is printed, the verdict only at body size as an alignment, the
+    # age nowhere (85 on the outlook date).
+    assert re.sub(r"\s", "", words_pdf["consent"]) in squeezed
+    label = words(locale)["verdicts"][answer["verdict"]]  # type: ignore[arg-type]
+    assert re.sub(r"\s", "", f"{words_pdf['verdict']}: {label}") in squeezed
+    assert answer["candidate_summary"]["age_years"] == 85
+    assert not re.search(r"(?i)\bage\s*85\b|อายุ\s*85", flat)
     if locale == "th":
+        # Buddhist Era dates with Thai month names: the birth (27 พฤศจิกายน 2483) and the
+        # report's date (Gregorian + 543).
+        assert "27พฤศจิกายน2483" in squeezed
+        assert str(generated.year + 543) in flat
+        assert "1940-11-27" not in flat
         for exact in ("สมชาย ใจดี", "วิศวกรซอฟต์แวร์", "รายงานประเมินบุคลากร", "ความเข้ากันได้กับบริษัท"):
             assert exact in flat, exact
         # Whole Thai sentences of the narrative come back exactly (lines rejoined).

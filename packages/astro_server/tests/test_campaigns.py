@@ -318,10 +318,12 @@ async def test_content_serves_the_published_horoscope_with_copy_and_cultural_fac
     for entry in body["items"]:
         daily = await client.get(
             f"/api/v3/horoscopes/daily?sign={entry['sign']}&date=2025-04-13"
-            f"&language={entry['language']}",
+            f"&language={entry['language']}&timezone=Asia/Bangkok",
             headers=headers,
         )
+        # The same text as the API's, its times in the campaign's zone.
         assert entry["horoscope"] == await daily.get_json()
+        assert entry["horoscope"]["timezone"] == "Asia/Bangkok"
         for name, limit in LIMITS.items():
             assert 0 < grapheme_count(entry["social_copy"][name]) <= limit
     thai = body["items"][1]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 import trustme
@@ -24,6 +25,8 @@ from astro_server.platform.delivery.secrets_box import SecretBox
 from astro_server.platform.models.delivery import FeedDelivery, HoroscopeFeedSubscription
 
 BASE = "/v1/horoscope-feed-subscriptions"
+#: The engine's real content loader (the app fixture replaces it with a fake).
+REAL_PUBLISHED = feed_pipeline.published_horoscope
 PASSWORD = "correct horse battery"
 
 
@@ -43,7 +46,9 @@ def receiver(ca: trustme.CA) -> Iterator[Receiver]:
 async def app(
     database_url: str, tmp_path: Path, receiver: Receiver, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[Quart]:
-    async def published(sign: str, local_date: Any, language: str) -> dict[str, Any]:
+    async def published(
+        sign: str, local_date: Any, language: str, timezone: str = "UTC"
+    ) -> dict[str, Any]:
         return fake_horoscope(sign, local_date, language)
 
     monkeypatch.setattr(feed_pipeline, "published_horoscope", published)
@@ -523,3 +528,62 @@ async def test_the_delivery_log_pages_with_a_cursor(
         cursor = f"&cursor={page['next_cursor']}"
     assert sorted(seen) == sorted(made)
     assert len(seen) == len(set(seen))
+
+
+_TIME = re.compile(r"(\d\d:\d\d) น\.(?: ของวันที่ (\d+))?")
+
+
+def _bangkok_times(data: dict[str, Any]) -> set[tuple[str, int]]:
+    """(HH:MM, day of month) in Bangkok of the content's event facts (zoneinfo, not our code)."""
+    zone = ZoneInfo("Asia/Bangkok")
+    out = set()
+    for fact in data["facts"]:
+        if fact["kind"] in ("aspect", "ingress", "station", "lunation"):
+            moment = datetime.fromisoformat(fact["at"].replace("Z", "+00:00")).astimezone(zone)
+            out.add((moment.strftime("%H:%M"), moment.day))
+    return out
+
+
+def _assert_thai_local(data: dict[str, Any]) -> int:
+    day = date.fromisoformat(data["date"])
+    expected = _bangkok_times(data)
+    count = 0
+    for name in ("overall", "love", "career", "money", "health"):
+        text = data[name]["text"]
+        assert "UTC" not in text, text  # neither "(UTC)" nor "UTC"
+        assert "เวลาสากล" not in text, text
+        for match in _TIME.finditer(text):
+            assert (match[1], int(match[2] or day.day)) in expected, text
+            count += 1
+    return count
+
+
+async def test_thai_feed_content_for_a_bangkok_subscription_has_no_utc(
+    client: Client,
+    ana: dict[str, str],
+    receiver: Receiver,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 35: a feed speaks in its subscription's zone and language: Thai texts for an
+    Asia/Bangkok subscription print Bangkok times ("13:46 น."), never "(UTC)"."""
+    monkeypatch.setattr(feed_pipeline, "published_horoscope", REAL_PUBLISHED)
+    _, body = await create(
+        client, ana, destination_url=receiver.url(), sign="virgo", language="th",
+        timezone="Asia/Bangkok",
+    )  # fmt: skip
+    sub_id, secret = body["subscription"]["id"], body["signing_secret"]
+    response = await client.post(f"{BASE}/{sub_id}/test", headers=ana)
+    assert response.status_code == 200
+    (got,) = receiver.received
+    event = Webhook(secret).verify(got.body, got.headers)
+    assert event["data"]["language"] == "th"
+    assert event["data"]["timezone"] == "Asia/Bangkok"
+    _assert_thai_local(event["data"])
+    # A day with a stated event (Mercury stations direct at 06:46 UTC on 2025-03-15): the
+    # scheduled deliveries' loader, with the subscription's zone, prints 13:46 น.
+    sub = await HoroscopeFeedSubscription.get(id=sub_id)
+    data = await feed_pipeline.cached_horoscope(
+        sub.sign, date(2025, 3, 15), sub.language, sub.timezone
+    )
+    assert "13:46 น." in data["overall"]["text"]
+    assert _assert_thai_local(data) >= 1

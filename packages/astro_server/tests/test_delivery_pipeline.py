@@ -51,7 +51,9 @@ def receiver(ca: trustme.CA) -> Iterator[Receiver]:
 async def settings(
     database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[Settings]:
-    async def published(sign: str, local_date: Any, language: str) -> dict[str, Any]:
+    async def published(
+        sign: str, local_date: Any, language: str, timezone: str = "UTC"
+    ) -> dict[str, Any]:
         return fake_horoscope(sign, local_date, language)
 
     monkeypatch.setattr(feed_pipeline, "published_horoscope", published)
@@ -517,7 +519,9 @@ async def test_many_due_at_once_go_out_in_batches_and_arrive_once_each(
     subs = await subscribe_many(settings, receiver, start, 120)
     loads: list[tuple[str, date, str]] = []
 
-    async def published(sign: str, local_date: date, language: str) -> dict[str, Any]:
+    async def published(
+        sign: str, local_date: date, language: str, timezone: str = "UTC"
+    ) -> dict[str, Any]:
         loads.append((sign, local_date, language))
         return fake_horoscope(sign, local_date, language)
 

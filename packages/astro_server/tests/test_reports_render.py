@@ -204,6 +204,19 @@ def test_thai_cover_and_chapter_text_comes_back_exactly(pdfs: dict[str, Path]) -
     assert "ำ" in text
 
 
+def test_thai_pdf_prints_buddhist_era_dates_with_thai_month_names(pdfs: dict[str, Path]) -> None:
+    """Issue 35: the report's date and the birth date in Buddhist Era (Gregorian + 543; after
+    1941 the BE year starts on 1 January) with Thai month names; no ISO date, no "(UTC)"."""
+    text = _text(pdfs["th"])
+    cover = _squeeze(_text(pdfs["th"], 1, 1))
+    assert str(GENERATED.year + 543) in text
+    assert _squeeze(f"24 พฤศจิกายน {GENERATED.year + 543} 09:30 น.") in cover
+    assert _squeeze("1 พฤษภาคม 2533") in cover  # the birth, 1990-05-01
+    assert "2026-11-24" not in text
+    assert "1990-05-01" not in text
+    assert "(UTC)" not in text
+
+
 def test_page_x_of_y_and_footer_contacts_on_every_page_but_the_cover(
     pdfs: dict[str, Path],
 ) -> None:

@@ -191,7 +191,7 @@ async def test_webhook_and_email_receive_a_reading_without_the_photo(
     events = [Webhook(created["signing_secret"]).verify(b, h) for b, h in got]
     assert sorted(e["type"] for e in events) == sorted(EVENTS)
     by_subject = {m["Subject"]: m for m in sink.messages}
-    ready = by_subject["Your reading is ready / ผลการอ่านของคุณพร้อมแล้ว"]
+    ready = by_subject["Your reading is ready / ผลการอ่านจากภาพของคุณพร้อมแล้ว"]
     assert ready["To"] == "ana@example.com"
     assert ready["From"] == "readings@astro.test"
     parts = {p.get_content_type(): p.get_content() for p in ready.walk() if not p.is_multipart()}

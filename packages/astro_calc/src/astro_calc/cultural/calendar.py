@@ -320,6 +320,15 @@ def _hhmm(moment: datetime) -> str:
     return moment.strftime("%H:%M")
 
 
+def _hhmm_end(moment: datetime, day: date) -> str:
+    """The end of a window within ``day``: a window clipped at the day's end (the next day's
+    00:00 local) reads "24:00", so "14:17-24:00" and never "14:17-00:00" (ISO 8601 allows 24:00
+    for the end of a day)."""
+    if moment.date() > day and (moment.hour, moment.minute) == (0, 0):
+        return "24:00"
+    return _hhmm(moment)
+
+
 class _Context(msgspec.Struct):
     market: str
     zone: ZoneInfo
@@ -596,7 +605,7 @@ def _evaluate(day: date, ctx: _Context, activity: str) -> MarketDay:
         if v.start < closes and v.end > opens:
             facts.append(
                 Fact("western", "void_business_hours", _text("void_business_hours", lang,
-                     start=_hhmm(v.start), end=_hhmm(v.end)), src, "avoid",
+                     start=_hhmm(v.start), end=_hhmm_end(v.end, day)), src, "avoid",
                      WEIGHTS["void_business_hours"])
             )  # fmt: skip
             break

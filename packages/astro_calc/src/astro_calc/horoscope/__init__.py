@@ -16,7 +16,12 @@ from astro_calc.horoscope.reading import (
     solar_house,
 )
 from astro_calc.horoscope.sky import SIGNS, DailySky, PlanetPlacement, SkyEvent, daily_sky
-from astro_calc.horoscope.texts import GENERATOR_VERSION, LANGUAGES
+from astro_calc.horoscope.texts import (
+    GENERATOR_VERSION,
+    LANGUAGES,
+    localize_times,
+    localized_content,
+)
 
 __all__ = [
     "GENERATOR_VERSION",
@@ -33,5 +38,7 @@ __all__ = [
     "daily_horoscope",
     "daily_horoscopes",
     "daily_sky",
+    "localize_times",
+    "localized_content",
     "solar_house",
 ]

@@ -4,21 +4,27 @@ with a company's founding chart, the match with a position, and a weighted score
 Conventions (numbers in ``data/hr/scoring.json``, words in ``data/hr/archetypes.json``):
 
 * ``bazi_profile``: :func:`astro_calc.chinese.bazi.bazi_from_instant` with the BaZi endpoint's
-  defaults (the day changes at 23:00, the civil clock decides day and hour), so the pillars,
-  balance, strength, favourable elements and ten gods are the endpoint's numbers. Without a
-  birth time the day is read at 12:00 local time and the hour pillar is left out: the balance,
-  strength and ten gods then count the year, month and day pillars (total weight 7, not 9).
+  defaults (the day changes at 23:00, the civil clock decides day and hour), so the four pillars
+  are the endpoint's. The analysis (balance, strength, favourable elements, ten gods) leaves the
+  **year pillar** out (:data:`SCORED_PILLARS`): the year pillar encodes the birth year, and
+  nothing that encodes the birth year or the age may move the score (issue 35;
+  docs/decisions.md). Without a birth time the day is read at 12:00 local time and the hour
+  pillar is left out too: the analysis then counts the month and day pillars (total weight 5).
+  The year pillar stays in the response as context.
 * ``thaksa_outlook``: :func:`astro_calc.thai.taksa.taksa_wheel` (the Thai wheel endpoint's
   function) for the birth, once per outlook year with ``on_date`` = the year's first day
   (``as_of`` plus 0, 1 or 2 years): the completed age that day gives the moving Taksa position,
   its planet and the period ruler. The reading: si, det, montri and ayu favourable (the wheel's
   favoured positions), kalakini unfavourable, boriwan, mula and utsaha neutral. Without a birth
   time the Thai day is read at 12:00 (a daytime birth; Wednesday is then Mercury's, not Rahu's).
+  **Context only** (weight 0): the moving Taksa follows the completed age.
 * ``company_fit``: the company's chart from its founding date (and time, else 12:00) read in the
   candidate's UTC offset. The candidate's day-master element against the company's (same,
-  either generating the other, either restraining the other) and the year branches (six
-  harmony, the same three-harmony group, the same branch, six clash, or none) add points to a
-  neutral 50. Without a company: not assessed, the neutral 50.
+  either generating the other, either restraining the other) adds points to a neutral 50. The
+  year branches' relation (six harmony, the same three-harmony group, the same branch, six
+  clash, or none) and the points a traditional reading gives it (``branch_points``) are
+  reported as **context only**: they are not in the score (the candidate's year branch is the
+  birth year). Without a company: not assessed, the neutral 50.
 * ``position_match``: the position text matched against the archetype lexicon. Each matched
   archetype scores 50, plus 15 per favoured element that is favourable in the chart and minus
   15 per one that is unfavourable, plus 100 x (the share of the ten-god weight its two ten gods
@@ -27,10 +33,11 @@ Conventions (numbers in ``data/hr/scoring.json``, words in ``data/hr/archetypes.
   then the lexicon's order). No match: the general profile, the neutral 50.
 * ``chart_balance``: 100 - 2 x |support share - 50| - 8 per missing element (0..100): a day
   master neither overwhelmed nor starved, with every element present, scores highest.
-* ``recommendation_score`` = round(0.40 position + 0.25 outlook + 0.20 company + 0.15 balance);
-  the outlook's score is the mean over the years of favourable 85, neutral 55, unfavourable 20.
+* ``recommendation_score`` = round(0.55 position + 0.25 company + 0.20 balance), the weights in
+  ``scoring.json`` (the Taksa outlook's weight is 0); the outlook's own score (the mean over the
+  years of favourable 85, neutral 55, unfavourable 20) is reported for context.
   ``verdict``: 75 and above strong_hire, 60-74 consider, 45-59 caution, below 45
-  not_recommended.
+  not_recommended (shown as strong alignment / consider / explore further / low alignment).
 
 Pure and deterministic: the same inputs (``as_of`` included) give the same facts and score. The
 assessment is for entertainment; :mod:`astro_calc.hr.narrative` opens every text with that.
@@ -48,7 +55,6 @@ from typing import Any, Final, Literal
 import msgspec
 
 from astro_calc.chinese.bazi import (
-    ALL_PILLARS,
     BaziChart,
     DayMasterStrength,
     ElementBalance,
@@ -74,7 +80,9 @@ ElementRelation = Literal[
 BranchRelation = Literal["six_harmony", "three_harmony", "same", "six_clash", "none"]
 
 MAX_ARCHETYPES: Final = 3
-THREE_PILLARS: Final[tuple[PillarName, ...]] = ("year", "month", "day")
+#: The pillars the analysis counts, with and without a birth time: never the year pillar.
+SCORED_PILLARS: Final[tuple[PillarName, ...]] = ("month", "day", "hour")
+SCORED_PILLARS_NO_TIME: Final[tuple[PillarName, ...]] = ("month", "day")
 
 
 @lru_cache(maxsize=4)
@@ -227,21 +235,19 @@ class HrFacts(msgspec.Struct, frozen=True):
 
 
 def bazi_profile(chart: BaziChart, *, birth_time_known: bool) -> BaziProfile:
-    """The profile of a chart; without a birth time the hour pillar is dropped and the analysis
-    repeated over three pillars with the same weighting."""
-    names: tuple[PillarName, ...] = ALL_PILLARS if birth_time_known else THREE_PILLARS
+    """The profile of a chart: the four pillars (the hour dropped without a birth time) and the
+    analysis over :data:`SCORED_PILLARS` (no year pillar), with the endpoint's weighting."""
+    names = SCORED_PILLARS if birth_time_known else SCORED_PILLARS_NO_TIME
     pillars = chart.pillars
-    if birth_time_known:
-        balance, strength = chart.element_balance, chart.strength
-        good, bad = chart.favourable_elements, chart.unfavourable_elements
-        gods = chart.ten_gods
-        note = None
-    else:
-        balance = element_balance(pillars, names)
-        strength = day_master_strength(pillars, balance, names)
-        good, bad = favourable_elements(pillars.day.stem, strength.verdict, balance)
-        gods = ten_god_weights(pillars, names)
-        note = "no birth time: hour pillar left out; the day read at 12:00 local time"
+    balance = element_balance(pillars, names)
+    strength = day_master_strength(pillars, balance, names)
+    good, bad = favourable_elements(pillars.day.stem, strength.verdict, balance)
+    gods = ten_god_weights(pillars, names)
+    note = (
+        None
+        if birth_time_known
+        else "no birth time: hour pillar left out; the day read at 12:00 local time"
+    )
     return BaziProfile(
         hour_pillar_included=birth_time_known,
         day_boundary=chart.pillar_time.day_boundary,
@@ -354,7 +360,8 @@ def company_fit(
     longitude: float,
     offset_minutes: int,
 ) -> CompanyFit:
-    """The candidate's day master and year branch against the company's founding chart."""
+    """The candidate's day master against the company's founding chart (scored), and the year
+    branches' relation (context only, not in the score)."""
     scoring = hr_data("scoring")
     neutral = int(scoring["neutral_score"])
     if company is None:
@@ -374,7 +381,7 @@ def company_fit(
     branch_points = int(scoring["branch_relation_points"][branch])
     return CompanyFit(
         assessed=True,
-        score=max(0, min(100, neutral + element_points + branch_points)),
+        score=max(0, min(100, neutral + element_points)),
         company_name=company.name,
         founded_date=company.founded_date,
         founded_time=founded_time.strftime("%H:%M") if founded_time is not None else None,
@@ -479,6 +486,8 @@ def verdict_for(score: int) -> Verdict:
 def score_breakdown(
     position: int, outlook: int, company: int, balance: int
 ) -> tuple[ScoreBreakdown, int]:
+    """The weighted score. The Taksa outlook's weight is 0 (it follows the age): it is listed with
+    its score for context and left out of the formula."""
     weights = hr_data("scoring")["weights"]
     total = (
         weights["position_match"] * position
@@ -487,16 +496,15 @@ def score_breakdown(
         + weights["chart_balance"] * balance
     )
     score = max(0, min(100, round(total)))
+    counted = [k for k in ("position_match", "company_fit", "chart_balance") if weights[k]]
+    if weights["thaksa_outlook"]:
+        counted.insert(1, "thaksa_outlook")
     breakdown = ScoreBreakdown(
         position_match=ScoreComponent(position, weights["position_match"]),
         thaksa_outlook=ScoreComponent(outlook, weights["thaksa_outlook"]),
         company_fit=ScoreComponent(company, weights["company_fit"]),
         chart_balance=ScoreComponent(balance, weights["chart_balance"]),
-        formula=(
-            f"round({weights['position_match']} position_match + "
-            f"{weights['thaksa_outlook']} thaksa_outlook + {weights['company_fit']} company_fit "
-            f"+ {weights['chart_balance']} chart_balance)"
-        ),
+        formula="round(" + " + ".join(f"{weights[k]} {k}" for k in counted) + ")",
     )
     return breakdown, score
 

@@ -4,8 +4,10 @@ recommendation factors, built from ``data/hr/texts.json`` and the computed facts
 Every text opens with the disclaimer (entertainment only; not to be used to decide employment).
 Every factor names the chart fact it comes from (the archetype's elements against the favourable
 elements, the ten-god share, the moving Taksa position and planet, the day-master and year-branch
-relations, the support share and the missing elements). Templates are filled by
-:func:`fill`, which refuses a template naming a slot it was not given, so no slot survives.
+relations, the support share and the missing elements). Nothing that encodes the birth year or
+the age is counted in the score; the texts say so and print no age (issue 35). Templates are
+filled by :func:`fill`, which refuses a template naming a slot it was not given, so no slot
+survives.
 """
 
 from __future__ import annotations
@@ -257,7 +259,7 @@ def _company_sentences(fit: CompanyFit, profile: BaziProfile, locale: Locale) ->
     points = w["points_suffix"]
     fact = (
         f"{element} ({fit.element_points:+d}{points}){w['fact_separator']}"
-        f"{branch} ({fit.branch_points:+d}{points})"
+        f"{branch} ({w['context_not_counted']})"
     )
     return sentence, fact
 
@@ -320,7 +322,6 @@ def narrative(facts: HrFacts, summary: CandidateSummary, locale: Locale) -> str:
                 number=year.number,
                 from_date=_date(year.from_date, locale),
                 to_date=_date(year.to_date, locale),
-                age=year.age_years,
                 position=year.position_th if th else year.position_en,
                 planet=year.planet_th if th else year.planet_en,
                 reading=w["readings"][year.reading],
@@ -337,7 +338,6 @@ def narrative(facts: HrFacts, summary: CandidateSummary, locale: Locale) -> str:
             score=facts.score,
             verdict=w["verdicts"][facts.verdict],
             w_position=round(weights.position_match.weight * 100),
-            w_outlook=round(weights.thaksa_outlook.weight * 100),
             w_company=round(weights.company_fit.weight * 100),
             w_balance=round(weights.chart_balance.weight * 100),
         )
@@ -395,7 +395,6 @@ def factors(facts: HrFacts, locale: Locale) -> str:
         fill(
             w["factor_outlook_year"],
             number=y.number,
-            age=y.age_years,
             position=y.position_th if th else y.position_en,
             planet=y.planet_th if th else y.planet_en,
             reading=w["readings"][y.reading],

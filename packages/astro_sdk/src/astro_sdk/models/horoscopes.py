@@ -34,11 +34,14 @@ Sign = Literal[
 
 
 class DailyHoroscopeQuery(RequestModel):
-    """Query of ``GET /api/v3/horoscopes/daily``; ``date`` is a UTC calendar date."""
+    """Query of ``GET /api/v3/horoscopes/daily``; ``date`` is a UTC calendar date; ``timezone``
+    (an IANA name, UTC by default) is the zone the texts print their times in (the server
+    answers an unknown zone with a 400 naming ``timezone``)."""
 
     sign: Sign
     date: dt.date
     language: Literal["en", "th"] = "en"
+    timezone: str = "UTC"
 
 
 class HoroscopeRangeQuery(RequestModel):
@@ -48,6 +51,7 @@ class HoroscopeRangeQuery(RequestModel):
     start: dt.date
     end: dt.date
     language: Literal["en", "th"] = "en"
+    timezone: str = "UTC"
 
     @field_validator("end")
     @classmethod
@@ -101,9 +105,11 @@ class PublishedHoroscope(ResponseModel):
     facts: list[SkyFact]
     generator: str  # version of the writer that published it
     published_at: dt.datetime
+    timezone: str  # the IANA zone the texts print their times in
 
 
 class HoroscopeRange(ResponseModel):
     sign: str
     language: str
+    timezone: str  # the IANA zone the texts print their times in
     horoscopes: list[PublishedHoroscope]  # one per date, start to end

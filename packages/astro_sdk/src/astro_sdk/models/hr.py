@@ -4,8 +4,11 @@ entertainment only: the assessment must not be used to decide employment.
 The request mirrors the server's body (limits included: ``position`` 1..200 characters,
 ``outlook_years`` 1..3, ``candidate.name`` 1..120). The answer reuses the BaZi symbols of
 :mod:`astro_sdk.models.chinese` and the Taksa positions of :mod:`astro_sdk.models.thai`:
-``bazi_profile`` holds the numbers the BaZi endpoint gives for the same birth, and
-``thaksa_outlook`` the Thai wheel endpoint's moving Taksa for each outlook year.
+``bazi_profile`` holds the BaZi endpoint's pillars for the same birth, analysed without the
+year pillar, and ``thaksa_outlook`` the Thai wheel endpoint's moving Taksa for each outlook year.
+The ``recommendation_score`` and ``verdict`` use no factor that encodes the birth year or the
+age: the Taksa outlook (weight 0), the year pillar and the year branches' relation
+(``company_fit.branch_points``) are context only.
 """
 
 from __future__ import annotations

@@ -42,15 +42,25 @@ OPERATIONS = (DAILY, RANGE)
 Language = Literal["en", "th"]
 
 
-def _daily_query(sign: Sign, date: dt.date | str, language: Language | None) -> DailyHoroscopeQuery:
-    return validate_request(DailyHoroscopeQuery, {"sign": sign, "date": date, "language": language})
+def _daily_query(
+    sign: Sign, date: dt.date | str, language: Language | None, timezone: str | None
+) -> DailyHoroscopeQuery:
+    return validate_request(
+        DailyHoroscopeQuery,
+        {"sign": sign, "date": date, "language": language, "timezone": timezone},
+    )
 
 
 def _range_query(
-    sign: Sign, start: dt.date | str, end: dt.date | str, language: Language | None
+    sign: Sign,
+    start: dt.date | str,
+    end: dt.date | str,
+    language: Language | None,
+    timezone: str | None,
 ) -> HoroscopeRangeQuery:
     return validate_request(
-        HoroscopeRangeQuery, {"sign": sign, "start": start, "end": end, "language": language}
+        HoroscopeRangeQuery,
+        {"sign": sign, "start": start, "end": end, "language": language, "timezone": timezone},
     )
 
 
@@ -66,12 +76,14 @@ class AsyncHoroscopes(AsyncResource):
         sign: Sign,
         date: dt.date | str,
         language: Language | None = None,
+        timezone: str | None = None,
         idempotency_key: str | None = None,
     ) -> PublishedHoroscope:
         """``GET /api/v3/horoscopes/daily``: the published horoscope of ``sign`` for a UTC date:
         overall, love, career, money and health (rated 1-5), lucky number and colour, and the sky
-        facts it rests on."""
-        query = _daily_query(sign, date, language)
+        facts it rests on. ``timezone`` (IANA, default UTC) is the zone the texts print their
+        times in, e.g. ``"Asia/Bangkok"`` for Thai readers."""
+        query = _daily_query(sign, date, language, timezone)
         return await self._client.request(DAILY, query=query, idempotency_key=idempotency_key)
 
     async def range(
@@ -81,12 +93,13 @@ class AsyncHoroscopes(AsyncResource):
         start: dt.date | str,
         end: dt.date | str,
         language: Language | None = None,
+        timezone: str | None = None,
         idempotency_key: str | None = None,
     ) -> HoroscopeRange:
         """``GET /api/v3/horoscopes/range``: one published horoscope per date from ``start`` to
         ``end`` inclusive (1 to 31 days; a longer range raises ``RequestValidationError`` naming
-        ``end`` before sending)."""
-        query = _range_query(sign, start, end, language)
+        ``end`` before sending), the texts' times in ``timezone`` (IANA, default UTC)."""
+        query = _range_query(sign, start, end, language, timezone)
         return await self._client.request(RANGE, query=query, idempotency_key=idempotency_key)
 
 
@@ -105,12 +118,14 @@ class Horoscopes(SyncResource):
         sign: Sign,
         date: dt.date | str,
         language: Language | None = None,
+        timezone: str | None = None,
         idempotency_key: str | None = None,
     ) -> PublishedHoroscope:
         """``GET /api/v3/horoscopes/daily``: the published horoscope of ``sign`` for a UTC date:
         overall, love, career, money and health (rated 1-5), lucky number and colour, and the sky
-        facts it rests on."""
-        query = _daily_query(sign, date, language)
+        facts it rests on. ``timezone`` (IANA, default UTC) is the zone the texts print their
+        times in, e.g. ``"Asia/Bangkok"`` for Thai readers."""
+        query = _daily_query(sign, date, language, timezone)
         return self._client.request(DAILY, query=query, idempotency_key=idempotency_key)
 
     def range(
@@ -120,10 +135,11 @@ class Horoscopes(SyncResource):
         start: dt.date | str,
         end: dt.date | str,
         language: Language | None = None,
+        timezone: str | None = None,
         idempotency_key: str | None = None,
     ) -> HoroscopeRange:
         """``GET /api/v3/horoscopes/range``: one published horoscope per date from ``start`` to
         ``end`` inclusive (1 to 31 days; a longer range raises ``RequestValidationError`` naming
-        ``end`` before sending)."""
-        query = _range_query(sign, start, end, language)
+        ``end`` before sending), the texts' times in ``timezone`` (IANA, default UTC)."""
+        query = _range_query(sign, start, end, language, timezone)
         return self._client.request(RANGE, query=query, idempotency_key=idempotency_key)

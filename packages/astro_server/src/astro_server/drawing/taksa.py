@@ -13,6 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Final
 
+from astro_calc.glossary import date_text
 from astro_calc.thai import TaksaWheel
 from astro_calc.thai.taksa import FAVOURED_POSITIONS
 from astro_server.drawing.canvas import CENTRE, Canvas, attr
@@ -122,7 +123,17 @@ def taksa_wheel_svg(
     day = wheel.birth_day_th if th else wheel.birth_day_en
     out.append(canvas.text(C, C - 36, titles["born"], size=18, fill=pal.muted))
     out.append(canvas.text(C, C - 4, day, size=26, fill=pal.foreground))
-    out.append(canvas.text(C, C + 34, f"{wheel.thai_day_date:%Y-%m-%d}", size=16, fill=pal.muted))
+    out.append(
+        canvas.text(
+            C,
+            C + 34,
+            date_text(wheel.thai_day_date, "th", short=True)
+            if th
+            else f"{wheel.thai_day_date:%Y-%m-%d}",
+            size=16,
+            fill=pal.muted,
+        )
+    )
     if wheel.yearly is not None:
         out.append(
             canvas.text(

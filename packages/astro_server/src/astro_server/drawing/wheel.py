@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from astro_calc.glossary import date_text
 from astro_calc.western import Aspect, NatalChart
 from astro_calc.zodiac import SIGNS as _SIGNS
 from astro_server.drawing.canvas import CENTRE, Canvas
@@ -244,9 +245,14 @@ def _caption(canvas: Canvas, lines: Sequence[str]) -> None:
         canvas.add(canvas.text(18, y, line, size=size, fill=pal.foreground, anchor="start"))
 
 
-def _when(chart: NatalChart) -> str:
+def _when(chart: NatalChart, language: Language = "en") -> str:
+    """The birth's local date and time with its offset; Thai prints the Buddhist Era date with
+    the Thai month's abbreviation (``1 พ.ค. 2533 07:30 น. (UTC+7)``)."""
     meta = chart.meta
-    return f"{meta.local:%Y-%m-%d %H:%M} (UTC{meta.offset_minutes / 60:+g})"
+    offset = f"(UTC{meta.offset_minutes / 60:+g})"
+    if language == "th":
+        return f"{date_text(meta.local.date(), 'th', short=True)} {meta.local:%H:%M} น. {offset}"
+    return f"{meta.local:%Y-%m-%d %H:%M} {offset}"
 
 
 def _house_system(chart: NatalChart, language: Language) -> str:
@@ -275,7 +281,7 @@ def natal_wheel_svg(
     positions = _positions(chart)
     _aspects(canvas, chart.aspects, positions, positions, asc, _SINGLE.houses_inner)
     draw_ring(canvas, _marks(chart, asc), SINGLE_RING, C, C, canvas.palette.foreground)
-    _caption(canvas, (heading, _when(chart), _house_system(chart, language)))
+    _caption(canvas, (heading, _when(chart, language), _house_system(chart, language)))
     return canvas.svg(size_px)
 
 
@@ -312,6 +318,10 @@ def bi_wheel_svg(
     canvas.add("</g>")
     _caption(
         canvas,
-        (heading, f"{names['inner']}: {_when(inner)}", f"{names['outer']}: {_when(outer)}"),
+        (
+            heading,
+            f"{names['inner']}: {_when(inner, language)}",
+            f"{names['outer']}: {_when(outer, language)}",
+        ),
     )
     return canvas.svg(size_px)

@@ -164,9 +164,17 @@ def _template_t(key: str, **values: object) -> str:
 
 @blueprint.app_template_filter("when")
 def _when(value: str | None) -> str:
-    """An API instant (ISO 8601, UTC) as "2026-11-24 22:53 UTC" for reading."""
+    """An API instant (ISO 8601, UTC) as "2026-11-24 22:53 UTC" for reading; in Thai a Buddhist
+    Era date with the Thai month's abbreviation, "24 พ.ย. 2569 22:53 น. ตามเวลาสากล" (issue 35)."""
     instant = _parse_instant(value)
-    return instant.strftime("%Y-%m-%d %H:%M UTC") if instant else ""
+    if instant is None:
+        return ""
+    if g.get("portal_lang") == "th":
+        from astro_calc.glossary import date_text
+
+        utc = instant.astimezone(UTC)
+        return f"{date_text(utc.date(), 'th', short=True)} {utc:%H:%M} น. ตามเวลาสากล"
+    return instant.strftime("%Y-%m-%d %H:%M UTC")
 
 
 @blueprint.context_processor

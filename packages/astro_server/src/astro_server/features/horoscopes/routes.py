@@ -1,7 +1,10 @@
 """Horoscopes tag group: published daily horoscopes, one date or a range of up to 31 days.
 
 What is served comes from ``services.horoscopes.get_or_publish``: the first publication of a
-(sign, date, language) is stored and returned unchanged ever after. Dates are UTC calendar days.
+(sign, date, language) is stored and returned unchanged ever after. Dates are UTC calendar days;
+the times the texts state are printed in the ``timezone`` query parameter (an IANA name, UTC by
+default; an unknown zone is a 400 naming ``timezone``), with the local date when it is not the
+horoscope's (issue 35).
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag, validate_querystring
 
+from astro_calc.errors import CalcInputError
 from astro_calc.horoscope import DailyHoroscope
+from astro_calc.time import zone as iana_zone
 from astro_server.features.common.routing import in_ephemeris_span
 from astro_server.features.horoscopes import service as horoscopes
 from astro_server.features.horoscopes import tasks as horoscope_tasks  # noqa: F401  (registers publishing)
@@ -33,12 +38,30 @@ Sign = Literal[
 ]  # fmt: skip
 
 
+TIMEZONE_DESCRIPTION = (
+    "IANA time zone name (e.g. Asia/Bangkok) the texts print their times in; default UTC. The "
+    "date stays the UTC calendar date; a time on another local date names that date."
+)
+
+
+def _known_zone(name: str) -> str:
+    """A pydantic validator body: an IANA zone name, else a ``ValueError`` (a 400 naming the
+    field)."""
+    try:
+        iana_zone(name, "timezone")
+    except CalcInputError as exc:
+        raise ValueError(exc.message) from None
+    return name
+
+
 class DailyQuery(BaseModel):
     sign: Sign
     date: dt.date = Field(description="UTC calendar date (YYYY-MM-DD)")
     language: Literal["en", "th"] = "en"
+    timezone: str = Field("UTC", description=TIMEZONE_DESCRIPTION, examples=["Asia/Bangkok"])
 
     _in_span = field_validator("date")(in_ephemeris_span)
+    _zone = field_validator("timezone")(_known_zone)
 
 
 class RangeQuery(BaseModel):
@@ -46,8 +69,10 @@ class RangeQuery(BaseModel):
     start: dt.date
     end: dt.date = Field(description="Inclusive; at most 31 days from start")
     language: Literal["en", "th"] = "en"
+    timezone: str = Field("UTC", description=TIMEZONE_DESCRIPTION, examples=["Asia/Bangkok"])
 
     _in_span = field_validator("start", "end")(in_ephemeris_span)
+    _zone = field_validator("timezone")(_known_zone)
 
 
 class PublishedHoroscope(response_model(DailyHoroscope)):  # type: ignore[misc]
@@ -57,11 +82,15 @@ class PublishedHoroscope(response_model(DailyHoroscope)):  # type: ignore[misc]
 
     generator: str = Field(description="Version of the writer that published it")
     published_at: dt.datetime = Field(description="When it was first published (UTC)")
+    timezone: str = Field(
+        description="The IANA zone the texts print their times in (the request's timezone)"
+    )
 
 
 class HoroscopeRange(BaseModel):
     sign: Sign
     language: Literal["en", "th"]
+    timezone: str = Field(description="The IANA zone the texts print their times in")
     horoscopes: list[PublishedHoroscope] = Field(description="One per date, start to end")
 
 
@@ -77,7 +106,9 @@ async def daily(query_args: DailyQuery) -> Response:
     """The published horoscope: overall, love, career, money, health (rated 1-5), lucky number
     and colour, and the sky facts it rests on."""
     return json_response(
-        await horoscopes.get_or_publish(query_args.sign, query_args.date, query_args.language)
+        await horoscopes.get_or_publish(
+            query_args.sign, query_args.date, query_args.language, query_args.timezone
+        )
     )
 
 
@@ -99,8 +130,13 @@ async def date_range(query_args: RangeQuery) -> Response:
             [{"field": "end", "message": f"at most {horoscopes.MAX_RANGE_DAYS} days per request"}]
         )
     items = await horoscopes.published_range(
-        query_args.sign, query_args.start, query_args.end, query_args.language
+        query_args.sign, query_args.start, query_args.end, query_args.language, query_args.timezone
     )
     return json_response(
-        {"sign": query_args.sign, "language": query_args.language, "horoscopes": items}
+        {
+            "sign": query_args.sign,
+            "language": query_args.language,
+            "timezone": query_args.timezone,
+            "horoscopes": items,
+        }
     )

@@ -14,11 +14,13 @@ import asyncio
 import contextlib
 from datetime import date, timedelta
 from typing import Any, Final
+from zoneinfo import ZoneInfo
 
 import msgspec
 from tortoise.exceptions import IntegrityError
 
-from astro_calc.horoscope import LANGUAGES, SIGNS, daily_horoscope
+from astro_calc.horoscope import LANGUAGES, SIGNS, daily_horoscope, localized_content
+from astro_calc.time import zone as iana_zone
 from astro_server.features.horoscopes.models import PublishedHoroscope
 
 #: Days published ahead by the scheduler, counted from today (UTC): the local date of a
@@ -27,12 +29,19 @@ PUBLISH_DAYS_AHEAD: Final = 2
 MAX_RANGE_DAYS: Final = 31
 
 
-async def get_or_publish(sign: str, day: date, language: str) -> dict[str, Any]:
+async def get_or_publish(
+    sign: str, day: date, language: str, timezone: str = "UTC"
+) -> dict[str, Any]:
     """The published horoscope of ``sign`` for ``day`` in ``language`` (``en``/``th``) as JSON data
-    (the fields of ``DailyHoroscope`` plus ``published_at``), publishing it first if needed.
+    (the fields of ``DailyHoroscope`` plus ``published_at`` and ``timezone``), publishing it
+    first if needed.
 
-    Stable contract for callers (API, feed delivery): same arguments, same content, forever.
-    Unknown sign or language raises ``CalcInputError`` (a 400 naming the field)."""
+    The times the texts state are printed in ``timezone`` (an IANA name; UTC by default) by
+    :func:`astro_calc.horoscope.localized_content`: a view of the stored content, which keeps
+    its UTC times (and the facts their UTC instants). Stable contract for callers (API, feed
+    delivery, campaigns): same arguments, same content, forever. Unknown sign, language or zone
+    raises ``CalcInputError`` (a 400 naming the field)."""
+    reader_zone = iana_zone(timezone, "timezone")
     row = await PublishedHoroscope.get_or_none(sign=sign, date=day, language=language)
     if row is None:
         # Validates sign and language (CalcInputError) before touching the database.
@@ -49,19 +58,26 @@ async def get_or_publish(sign: str, day: date, language: str) -> dict[str, Any]:
             )
         # Read back in every case, so the first caller sees exactly what later callers will.
         row = await PublishedHoroscope.get(sign=sign, date=day, language=language)
-    return _view(row)
+    return _view(row, reader_zone)
 
 
-def _view(row: PublishedHoroscope) -> dict[str, Any]:
-    content: dict[str, Any] = dict(row.content)
+def _view(row: PublishedHoroscope, reader_zone: ZoneInfo) -> dict[str, Any]:
+    content: dict[str, Any] = localized_content(dict(row.content), reader_zone)
     content["published_at"] = row.published_at.isoformat().replace("+00:00", "Z")
+    content["timezone"] = reader_zone.key
     return content
 
 
-async def published_range(sign: str, start: date, end: date, language: str) -> list[dict[str, Any]]:
-    """Horoscopes for every date from ``start`` to ``end`` inclusive (at most 31 days)."""
+async def published_range(
+    sign: str, start: date, end: date, language: str, timezone: str = "UTC"
+) -> list[dict[str, Any]]:
+    """Horoscopes for every date from ``start`` to ``end`` inclusive (at most 31 days), their
+    times in ``timezone``."""
     days = (end - start).days + 1
-    return [await get_or_publish(sign, start + timedelta(days=i), language) for i in range(days)]
+    return [
+        await get_or_publish(sign, start + timedelta(days=i), language, timezone)
+        for i in range(days)
+    ]
 
 
 async def publish_coming_days(today: date, days_ahead: int = PUBLISH_DAYS_AHEAD) -> int:

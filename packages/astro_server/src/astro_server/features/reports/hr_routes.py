@@ -299,8 +299,10 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
     """HR talent assessment (entertainment only; must not be used to decide employment): BaZi
     profile, Thai Taksa outlook, company fit, position match, a 0-100 score with its verdict,
     English and Thai narratives; with ``include_pdf`` a branded PDF at a signed URL (24 h).
-    ``sensitivity`` (``{"uncertainty_minutes": 0..720}``, with ``candidate.birth_time``) adds
-    how close the pillars and the Thai birth day are to changing (+1 credit)."""
+    The score and verdict use nothing that encodes the birth year or age (the year pillar, the
+    Taksa outlook, the year branches are returned as context only). ``sensitivity``
+    (``{"uncertainty_minutes": 0..720}``, with ``candidate.birth_time``) adds how close the
+    pillars and the Thai birth day are to changing (+1 credit)."""
     found = await asyncio.to_thread(assess_sensitivity, data)
     assessment = await asyncio.to_thread(assess, data)
     generated_at = dt.datetime.now(dt.UTC).replace(microsecond=0)

@@ -337,7 +337,7 @@ async def run_reading(params: ReadingParams) -> dict[str, Any]:
     written = writer.builtin_reading(reading.kind, features, reading.language)
     cpu_s = time.process_time() - started
     if reading.writer == "llm":
-        written = await writer.chat_reading(settings, written, reading.language)
+        written = await writer.chat_reading(settings, written, reading.language, reading.kind)
     overlay = await files.store_file(
         reading.account_id,
         overlay_png,

@@ -85,14 +85,22 @@ def estimate_cost_micros(settings: Settings, kind: str) -> int:
     return settings.visual_cpu_micros_per_s
 
 
-async def chat_reading(settings: Settings, base: Written, language: str) -> Written:
-    """Ask the configured chat-completions endpoint to phrase ``base``; keeps its sections."""
-    prompt = (
-        "Rewrite this palm or face reading as one warm paragraph in "
-        + ("Thai" if language == "th" else "English")
-        + ". Keep every statement; add nothing.\n\n"
-        + "\n".join(f"{s['title']}: {s['text']}" for s in base.sections)
+def chat_prompt(kind: str, base: Written, language: str) -> str:
+    """The request to phrase ``base``, in the reading's language (``data/writer.json``: a Thai
+    reading is asked for in Thai, in the คุณ register, keeping the source's terms)."""
+    data = table("writer")
+    lang = "th" if language == "th" else "en"
+    return str(data["prompt"][lang]).format(
+        kind_name=data["kind_names"][lang][kind],
+        sections="\n".join(f"{s['title']}: {s['text']}" for s in base.sections),
     )
+
+
+async def chat_reading(
+    settings: Settings, base: Written, language: str, kind: str = "face"
+) -> Written:
+    """Ask the configured chat-completions endpoint to phrase ``base``; keeps its sections."""
+    prompt = chat_prompt(kind, base, language)
     headers = {"Authorization": f"Bearer {settings.llm_api_key}"} if settings.llm_api_key else {}
     async with httpx.AsyncClient(timeout=60, follow_redirects=False) as client:
         response = await client.post(

@@ -113,9 +113,10 @@ def owner_id(delivery: FeedDelivery) -> str:
 # --- content ---------------------------------------------------------------------------------
 
 
-#: ``source(sign, local_date, language)``: the published horoscope a feed delivers (the
-#: horoscopes feature's, wired by the registry: the platform does not import features).
-HoroscopeSource = Callable[[str, date, str], Awaitable[Any]]
+#: ``source(sign, local_date, language, timezone)``: the published horoscope a feed delivers,
+#: its times in the subscription's zone (the horoscopes feature's, wired by the registry: the
+#: platform does not import features).
+HoroscopeSource = Callable[[str, date, str, str], Awaitable[Any]]
 _horoscope_source: HoroscopeSource | None = None
 
 
@@ -124,34 +125,39 @@ def use_horoscope_source(source: HoroscopeSource) -> None:
     _horoscope_source = source
 
 
-async def published_horoscope(sign: str, local_date: date, language: str) -> Any:
-    """The published horoscope as JSON-able data (from the source the registry wired)."""
+async def published_horoscope(
+    sign: str, local_date: date, language: str, timezone: str = "UTC"
+) -> Any:
+    """The published horoscope as JSON-able data (from the source the registry wired), its
+    texts' times in ``timezone`` (the subscription's: a Bangkok reader reads Thai local times)."""
     if _horoscope_source is None:
         raise RuntimeError("no horoscope source: build_platform() wires one")
-    published = await _horoscope_source(sign, local_date, language)
+    published = await _horoscope_source(sign, local_date, language, timezone)
     if hasattr(published, "model_dump"):
         return published.model_dump(mode="json")
     return msgspec.to_builtins(published)
 
 
-_ContentKey = tuple[Callable[..., Awaitable[Any]], str, date, str]
+_ContentKey = tuple[Callable[..., Awaitable[Any]], str, date, str, str]
 _content: OrderedDict[_ContentKey, Any] = OrderedDict()
 _content_loading: dict[_ContentKey, asyncio.Task[Any]] = {}
 
 
-async def cached_horoscope(sign: str, local_date: date, language: str) -> Any:
+async def cached_horoscope(
+    sign: str, local_date: date, language: str, timezone: str = "UTC"
+) -> Any:
     """:func:`published_horoscope`, kept per process: published content never changes.
 
     Concurrent first requests for one key share one load; a failed load is not kept.
     """
     loader = published_horoscope  # looked up at call time (tests replace it)
-    key: _ContentKey = (loader, sign, local_date, language)
+    key: _ContentKey = (loader, sign, local_date, language, timezone)
     if key in _content:
         _content.move_to_end(key)
         return _content[key]
     loading = _content_loading.get(key)
     if loading is None or loading.get_loop() is not asyncio.get_running_loop():
-        loading = asyncio.ensure_future(loader(sign, local_date, language))
+        loading = asyncio.ensure_future(loader(sign, local_date, language, timezone))
         _content_loading[key] = loading
         loading.add_done_callback(lambda done: _content_loaded(key, done))
     return await asyncio.shield(loading)
@@ -422,7 +428,9 @@ async def deliver_batch(
             try:
                 assert delivery.local_date is not None
                 assert isinstance(sub, HoroscopeFeedSubscription)
-                data = await cached_horoscope(sub.sign, delivery.local_date, sub.language)
+                data = await cached_horoscope(
+                    sub.sign, delivery.local_date, sub.language, sub.timezone
+                )
             except Exception:
                 log.exception("horoscope content unavailable for delivery %s", delivery.id)
                 await held.update(
@@ -636,7 +644,7 @@ async def send_test_delivery(
     It does not retry and does not count towards ``consecutive_failures``.
     """
     local_date = now.astimezone(delivery_zone(sub.timezone)).date()
-    data = await published_horoscope(sub.sign, local_date, sub.language)
+    data = await published_horoscope(sub.sign, local_date, sub.language, sub.timezone)
     message_id = new_message_id()
     body = event_body(message_id, now, data, test=True)
     delivery = await FeedDelivery.create(

@@ -14,34 +14,58 @@ import html
 import json
 import time
 from email.message import EmailMessage
+from functools import cache
+from importlib import resources
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from astro_server.platform.delivery.http import AttemptResult
 from astro_server.settings import Settings
 
-SUBJECTS = {
-    "visual_reading.succeeded": ("Your reading is ready", "ผลการอ่านของคุณพร้อมแล้ว"),
-    "visual_reading.failed": ("Your reading could not be completed", "ไม่สามารถอ่านผลได้"),
-    "visual_upload.validated": ("Your photo was accepted", "รูปภาพของคุณผ่านการตรวจสอบแล้ว"),
-    "visual_upload.rejected": ("Your photo was not accepted", "รูปภาพของคุณไม่ผ่านการตรวจสอบ"),
-}
+
+@cache
+def mail_texts() -> dict[str, Any]:
+    """The e-mails' texts (``data/mail.json``), English and Thai."""
+    raw = resources.files("astro_server").joinpath("data/mail.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(raw)
+    return data
+
+
+def _pair(texts: dict[str, Any], key: str) -> tuple[str, str]:
+    return str(texts[key]["en"]), str(texts[key]["th"])
 
 
 def event_message(address: str, body: bytes, settings: Settings) -> EmailMessage:
+    """The bilingual message of one event: English, then Thai; a succeeded reading carries its
+    summary and its disclaimer (face or palm reading) in both languages."""
+    from astro_calc.disclaimers import disclaimer
+
+    texts = mail_texts()
     event = json.loads(body)
     data = event.get("data") or {}
-    en, th = SUBJECTS.get(event["type"], (event["type"], event["type"]))
+    subject = texts["subjects"].get(event["type"])
+    en, th = (str(subject["en"]), str(subject["th"])) if subject else (event["type"],) * 2
     lines = [en, th, ""]
     summary = data.get("summary")
     if summary:
         lines += [str(summary), ""]
+    notes: list[str] = []
+    kind = texts["disclaimer_kinds"].get(str(data.get("kind")))
+    if summary and kind:
+        notes = [disclaimer(kind, "en"), disclaimer(kind, "th")]
     problems = data.get("problems") or []
+    heading_en, heading_th = _pair(texts, "problems_heading")
+    if problems:
+        lines += [heading_en, heading_th]
     lines += [f"- {p}" for p in problems]
     link = None
+    open_en, open_th = _pair(texts, "open_reading")
     if data.get("reading_id"):
         base = settings.public_url or ""
         link = f"{base}/v1/visual-readings/{data['reading_id']}"
-        lines += [f"Open your reading / เปิดดูผลการอ่าน: {link}"]
+        lines += [f"{open_en} / {open_th}: {link}"]
+    if notes:
+        lines += ["", *notes]
     message = EmailMessage()
     message["From"] = settings.mail_from
     message["To"] = address
@@ -52,9 +76,13 @@ def event_message(address: str, body: bytes, settings: Settings) -> EmailMessage
     if summary:
         parts.append(f"<p>{html.escape(str(summary))}</p>")
     if problems:
+        parts.append(f"<p>{html.escape(heading_en)}<br>{html.escape(heading_th)}</p>")
         parts.append("<ul>" + "".join(f"<li>{html.escape(p)}</li>" for p in problems) + "</ul>")
     if link:
-        parts.append(f'<p><a href="{html.escape(link)}">Open your reading / เปิดดูผลการอ่าน</a></p>')
+        label = html.escape(f"{open_en} / {open_th}")
+        parts.append(f'<p><a href="{html.escape(link)}">{label}</a></p>')
+    for note in notes:
+        parts.append(f"<p><small>{html.escape(note)}</small></p>")
     message.add_alternative("<html><body>" + "".join(parts) + "</body></html>", subtype="html")
     return message
 

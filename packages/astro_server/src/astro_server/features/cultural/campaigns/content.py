@@ -81,7 +81,8 @@ async def day_content(campaign: Campaign, day: date) -> dict[str, Any]:
     items: list[dict[str, Any]] = []
     for sign in campaign.signs:
         for language in campaign.languages:
-            horoscope = await get_or_publish(sign, day, language)
+            # Times in the campaign's zone, as its readers live them (issue 35).
+            horoscope = await get_or_publish(sign, day, language, campaign.timezone)
             highlights = [line for _, _, line in cultural[language] if line]
             items.append(
                 {

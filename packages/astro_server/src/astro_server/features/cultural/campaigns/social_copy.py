@@ -9,11 +9,13 @@ is 7 code points and 6 characters. :data:`LIMITS`: long <= 280, medium <= 140, s
 Composition (deterministic: the same published content gives the same copy):
 
 1. the headline (sign and date, ``data/campaigns/copy.json``);
-2. the horoscope's overall text: English by whole sentences; Thai by the space-separated
-   phrases Thai writing uses between clauses and sentences. When not even the first unit fits,
-   an English sentence is cut after a whole word; a Thai phrase is never cut (Thai has no spaces
-   between words, and a space is the only break that cannot fall inside a word), so it is left
-   out. A text cut short ends with "…";
+2. the horoscope's overall text: English by whole sentences; Thai by clauses
+   (:func:`thai_clauses`): the text is cut into words by PyThaiNLP's dictionary segmenter
+   (``newmm``; its dictionary ships in the package), and a clause may end only after a verb
+   (PyThaiNLP's ORCHID part-of-speech tagger), where a space or a clause-opening word (แต่,
+   เพราะ ...) follows, outside parentheses, not before a number and not after a word that needs
+   its complement (ที่, ของ, กับ ...). When not even the first unit fits, an English sentence is
+   cut after a whole word; a Thai text is left out. A text cut short ends with "…";
 3. the markets' highlights of the day (their first festival, else their public holiday), then
    the lucky colour and number, each whole and only if it fits after the first unit of 2;
 4. more of the overall text, in order, while it fits.
@@ -24,6 +26,7 @@ Pieces are joined by one space; the output order is headline, text, highlights, 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from datetime import date
 from functools import cache
@@ -67,13 +70,106 @@ def highlight_line(market_name: str, text: str, language: str) -> str:
     return str(_texts()[language]["highlight"]).format(market=market_name, text=text.rstrip("."))
 
 
+#: Words that open a Thai clause: a clause may end before them even without a space.
+CLAUSE_OPENERS: Final = frozenset({"แต่", "เพราะ", "หาก", "ถ้า", "ขณะที่"})
+#: Words that continue what precedes them, even after a space: never the first word after a cut
+#: ("เรือนที่ 8 ของคุณ", "11:04 น. ตามเวลาสากล", "ดี ๆ ได้เลย").
+CONTINUING_WORDS: Final = frozenset({"ของ", "ตาม", "ได้", "ให้", "และ", "หรือ", "น.", "ๆ", "แล้ว"})
+#: Words that need what follows them (a complement, a number, a noun): never the last word.
+DANGLING_WORDS: Final = frozenset(
+    {"ที่", "ของ", "กับ", "ใน", "และ", "หรือ", "แห่ง", "เป็น", "คือ", "ซึ่ง", "จาก", "ให้", "ต่อ",
+     "เรื่อง", "การ", "ความ", "แต่", "เพราะ", "จึง", "ว่า", "โดย", "เพื่อ", "ทั้ง", "อย่าง", "ช่วง",
+     "วันที่", "เวลา", "ราว", "ประมาณ"}
+)  # fmt: skip
+_NUMBER_START = regex.compile(r"^[\s(]*[0-9๐-๙]")
+
+
+def _pythainlp_offline() -> None:
+    """Everything we use ships inside the package: PyThaiNLP may neither download (offline mode)
+    nor create its data directory in the home directory (read-only mode; the container's root
+    file system is read-only). Set before its first import; an operator's own setting wins."""
+    os.environ.setdefault("PYTHAINLP_OFFLINE", "1")
+    if "PYTHAINLP_READ_MODE" not in os.environ:  # the deprecated name; both at once is an error
+        os.environ.setdefault("PYTHAINLP_READ_ONLY", "1")
+
+
+def thai_words(text: str) -> list[str]:
+    """The words and spaces of a Thai text, in order (joined they give the text back): PyThaiNLP's
+    ``newmm`` engine (dictionary-based maximal matching over Thai character clusters; its
+    dictionary ships in the package, nothing is downloaded)."""
+    _pythainlp_offline()
+    from pythainlp.tokenize import word_tokenize  # imported on first use: it loads a dictionary
+
+    words: list[str] = word_tokenize(text, engine="newmm", keep_whitespace=True)
+    return words
+
+
+#: ORCHID part-of-speech tags of verbs (active, stative, attributive).
+VERB_TAGS: Final = frozenset({"VACT", "VSTA", "VATT"})
+
+
+def thai_tags(words: Sequence[str]) -> list[str]:
+    """The ORCHID part-of-speech tag of each word: PyThaiNLP's averaged perceptron tagger trained
+    on the ORCHID corpus (the model ships in the package)."""
+    _pythainlp_offline()
+    from pythainlp.tag import pos_tag
+
+    return [tag for _, tag in pos_tag(list(words), engine="perceptron", corpus="orchid")]
+
+
+def clause_ends(words: Sequence[str]) -> list[int]:
+    """The indices ``i`` (1..len) after which a Thai text may end: the text ``words[:i]`` closes
+    every parenthesis it opens, its last word is neither a :data:`DANGLING_WORDS` word nor a
+    number (nor น. after one), and what follows is a space or a :data:`CLAUSE_OPENERS` word,
+    then no number, closing parenthesis or :data:`CONTINUING_WORDS` word. The whole text always
+    may end."""
+    ends: list[int] = []
+    depth = 0
+    tags = thai_tags(words)
+    verb = False  # a verb since the last end: a clause has one ("ดาวอาทิตย์…" alone is not)
+    for i, word in enumerate(words):
+        depth += word.count("(") - word.count(")")
+        verb = verb or tags[i] in VERB_TAGS
+        if i + 1 == len(words):
+            ends.append(i + 1)
+            break
+        last = word.strip()
+        if not verb:
+            continue
+        if depth != 0 or not last or last in DANGLING_WORDS or last == "น.":
+            continue
+        if _NUMBER_START.match(last):
+            continue
+        following = words[i + 1]
+        if not (following.isspace() or following in CLAUSE_OPENERS):
+            continue
+        after = next((w.strip() for w in words[i + 1 :] if w.strip()), "")
+        if _NUMBER_START.match(after) or after.startswith(")") or after in CONTINUING_WORDS:
+            continue
+        ends.append(i + 1)
+        verb = False
+    return ends
+
+
+def thai_clauses(text: str) -> list[str]:
+    """The text cut at :func:`clause_ends`; joined, the pieces give the text back (each piece
+    after the first starts with the space, if any, that preceded it)."""
+    words = thai_words(text)
+    pieces: list[str] = []
+    start = 0
+    for end in clause_ends(words):
+        pieces.append("".join(words[start:end]))
+        start = end
+    return pieces
+
+
 def _units(text: str, language: str) -> list[str]:
-    """English sentences, or Thai space-separated phrases."""
+    """English sentences, or Thai clauses (:func:`thai_clauses`)."""
     text = " ".join(text.split())
     if not text:
         return []
     if language == "th":
-        return text.split(" ")
+        return thai_clauses(text)
     return [s for s in _SENTENCE_END.split(text) if s]
 
 
@@ -111,7 +207,8 @@ def compose(
     def body_text() -> str:
         if cut:
             return cut
-        text = sep.join(units[:taken])
+        # Thai clauses carry their own spaces; English sentences are joined by one.
+        text = "".join(units[:taken]).strip() if language == "th" else sep.join(units[:taken])
         if (
             taken
             and taken < len(units)

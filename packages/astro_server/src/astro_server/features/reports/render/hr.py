@@ -5,7 +5,11 @@ Contents, in the chosen locale (labels in ``labels/hr_<locale>.json``, the prose
 :mod:`astro_calc.hr`):
 
 1. Cover: the disclaimer first (entertainment only; not to decide employment), the brand, the
-   candidate, the position, the birth data, the score and the verdict.
+   candidate, the position, the birth data and the consent line (the candidate agreed to the
+   reading). No score or verdict on the cover and no age anywhere (issue 35): the score and the
+   verdict (worded as an alignment: strong alignment / consider / explore further / low
+   alignment) are printed at body size with the score's components. Thai dates are Buddhist
+   Era with Thai month names.
 2. The narrative (opening with the disclaimer again), the recommendation factors and the score's
    components.
 3. The BaZi profile (pillars by pinyin and element, since the bundled fonts carry no Chinese
@@ -33,6 +37,7 @@ from astro_server.features.reports.render.natal import (
     _brand_css,
     _logo,
     format_coordinates,
+    format_date,
     format_generated,
     format_offset,
 )
@@ -57,6 +62,11 @@ def _branch(branch: dict[str, Any], locale: Locale) -> str:
     return f"{branch['pinyin']} · {w['animals'][branch['animal']]}"
 
 
+def _day(iso: str, locale: Locale) -> str:
+    """An ISO date of the assessment body as the reader expects it (Buddhist Era in Thai)."""
+    return format_date(dt.date.fromisoformat(iso), locale)
+
+
 def hr_report_html(
     assessment: dict[str, Any],
     *,
@@ -72,7 +82,7 @@ def hr_report_html(
     profile = assessment["bazi_profile"]
     outlook = assessment["thaksa_outlook"]
     brand_name = brand.name if brand.name is not None else words["default_brand_name"]
-    generated = format_generated(generated_at)
+    generated = format_generated(generated_at, locale)
     page_prefix, page_middle = words["page_x_of_y"]
     narrative = assessment["hr_narrative_th" if th else "hr_narrative_en"].split("\n\n")
     factors = [
@@ -121,8 +131,7 @@ def hr_report_html(
     outlook_rows = [
         {
             "number": year["number"],
-            "dates": f"{year['from_date']} – {year['to_date']}",
-            "age": year["age_years"],
+            "dates": f"{_day(year['from_date'], locale)} – {_day(year['to_date'], locale)}",
             "position": year["position_th" if th else "position_en"],
             "planet": year["planet_th" if th else "planet_en"],
             "reading": texts["readings"][year["reading"]],
@@ -177,10 +186,10 @@ def hr_report_html(
         "disclaimer": assessment["disclaimer_th" if th else "disclaimer_en"],
         "person_name": summary["name"],
         "position": assessment["position"],
-        "as_of": summary["as_of"],
+        "as_of": _day(summary["as_of"], locale),
         "generated": generated,
         "birth": {
-            "date": summary["birth_date"],
+            "date": _day(summary["birth_date"], locale),
             "time": summary["birth_time"] or words["birth_time_unknown"],
             "offset": format_offset(summary["offset_minutes"]),
             "place": format_coordinates(summary["latitude"], summary["longitude"], birth_words),

@@ -29,6 +29,7 @@ from typing import Any, Final, Literal
 
 from markupsafe import Markup
 
+from astro_calc.glossary import date_text
 from astro_calc.sensitivity import natal_sensitivity_at
 from astro_calc.western import NatalChart
 from astro_calc.western.interpretation import Basis, InterpretationItem, natal_interpretation
@@ -112,8 +113,19 @@ def format_coordinates(latitude: float, longitude: float, words: dict[str, Any])
     return f"{abs(latitude):.4f}° {ns}, {abs(longitude):.4f}° {ew}"
 
 
-def format_generated(moment: dt.datetime) -> str:
-    return moment.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+def format_date(day: dt.date, locale: Locale) -> str:
+    """A date as the reader expects it: ISO in English; in Thai the day, the Thai month name and
+    the Buddhist Era year (``13 เมษายน 2568``, :func:`astro_calc.glossary.date_text`)."""
+    return date_text(day, "th") if locale == "th" else day.isoformat()
+
+
+def format_generated(moment: dt.datetime, locale: Locale = "en") -> str:
+    """When the report was made, in UTC: ``2026-11-24 09:30 UTC``; in Thai a Buddhist Era date
+    and ``09:30 น. ตามเวลาสากล`` (no "(UTC)" in a Thai text)."""
+    utc = moment.astimezone(dt.UTC)
+    if locale == "th":
+        return f"{format_date(utc.date(), locale)} {utc:%H:%M} น. ตามเวลาสากล"
+    return utc.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _brand_css(brand: ReportBrand) -> dict[str, str]:
@@ -317,7 +329,7 @@ def cover_context(
     words = load_labels(locale)
     meta = chart.meta
     brand_name = brand.name if brand.name is not None else words["default_brand_name"]
-    generated = format_generated(generated_at)
+    generated = format_generated(generated_at, locale)
     page_prefix, page_middle = words["page_x_of_y"]
     return {
         "lang": locale,
@@ -339,7 +351,7 @@ def cover_context(
         "person_name": person_name,
         "generated": generated,
         "birth": {
-            "date": meta.local.date().isoformat(),
+            "date": format_date(meta.local.date(), locale),
             "time": meta.local.strftime("%H:%M"),
             "offset": format_offset(meta.offset_minutes),
             "timezone": meta.timezone or "",
