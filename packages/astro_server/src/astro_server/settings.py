@@ -216,6 +216,20 @@ class Settings:
             found.append("ASTRO_DB_POOL_SIZE must be >= 1")
         return found
 
+    def serving_problems(self) -> list[str]:
+        """What the API server refuses to start with: :meth:`problems`, and in production
+        neither ``ASTRO_PUBLIC_URL`` nor ``ASTRO_ALLOWED_HOSTS`` (absolute URLs, signed file
+        links and invitation links, would follow whatever ``Host`` a client sends). Other
+        commands (migrate, workers, the CLI) build no URL and need neither."""
+        found = self.problems()
+        if self.production and not self.public_url and not self.allowed_hosts:
+            found.append(
+                "production needs ASTRO_PUBLIC_URL (the address clients use, e.g. "
+                "https://api.example) or ASTRO_ALLOWED_HOSTS (the Host names this server "
+                "answers): absolute URLs must not follow a client's Host header"
+            )
+        return found
+
     def warnings(self) -> list[str]:
         """Combinations that run but are probably not what was meant (``check-config``)."""
         found: list[str] = []

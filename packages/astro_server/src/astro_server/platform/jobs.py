@@ -23,7 +23,12 @@ exactly what the request paid::
     )
 
 The parameters are encoded once (msgspec, into the job row) and decoded once, into the declared
-type, on the worker; sync functions run in a thread.
+type, on the worker; sync functions run in a thread. They often hold personal data (birth data,
+names), so the row stores them sealed under the account's data key
+(:mod:`astro_server.platform.datakeys`, bound to the job id): ``{"$sealed": ..., "$key": "dk_..."}``
+plus, in clear, the top-level fields that are our own object ids (``report_id``, ``reading_id``:
+``<prefix>_<24 hex>``), which failure hooks read. After a crypto-shred the parameters can never
+be opened again; a job still queued then fails with ``data_erased`` (and is refunded).
 
 Lifecycle (one table; every change is a conditional UPDATE):
 
@@ -48,7 +53,9 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import logging
+import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -59,7 +66,7 @@ from tortoise.exceptions import IntegrityError
 from tortoise.expressions import F, Q
 from tortoise.transactions import in_transaction
 
-from astro_server.platform import clock, metrics
+from astro_server.platform import clock, datakeys, metrics
 from astro_server.platform.auth import scopes
 from astro_server.platform.auth.credentials import new_id
 from astro_server.platform.billing import ledger as billing
@@ -144,6 +151,44 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+#: A top-level parameter kept in clear next to the sealed ones: one of our own object ids.
+_CLEAR_ID = re.compile(r"^[a-z]+_[0-9a-f]{24}$")
+SEALED = "$sealed"
+SEALED_KEY = "$key"
+
+
+class ParamsErased(Exception):
+    """The job's parameters were sealed under a data key that was destroyed (crypto-shred)."""
+
+
+async def seal_params(job_id: str, account_id: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The stored form of a job's parameters (see module docstring)."""
+    key = await datakeys.active_key(_settings.secret_key, account_id, create=True)
+    assert key is not None
+    stored: dict[str, Any] = {
+        name: value
+        for name, value in params.items()
+        if name.endswith("_id") and isinstance(value, str) and _CLEAR_ID.match(value)
+    }
+    text = json.dumps(params, separators=(",", ":"), ensure_ascii=False)
+    stored[SEALED] = key.seal_record(job_id, text)
+    stored[SEALED_KEY] = key.id
+    return stored
+
+
+async def open_params(job: Job) -> Any:
+    """The job's parameters as queued (rows queued before sealing are read as they are);
+    :class:`ParamsErased` when its data key was destroyed."""
+    stored = job.params
+    if not isinstance(stored, dict) or SEALED not in stored:
+        return stored
+    try:
+        key = await datakeys.key_by_id(_settings.secret_key, str(stored[SEALED_KEY]))
+        return json.loads(key.open_record(job.id, str(stored[SEALED])))
+    except datakeys.KeyUnavailable:
+        raise ParamsErased(job.id) from None
+
+
 def job_handle(job_id: str) -> dict[str, str]:
     return {"job_id": job_id, "status": "queued", "poll": f"/api/v3/jobs/{job_id}"}
 
@@ -167,12 +212,13 @@ async def enqueue_job(
         raise RuntimeError(f"job kind {kind.name!r} is not in the registry")
     if not isinstance(params, kind.params_type):
         raise TypeError(f"{kind.name} takes {kind.params_type.__name__}, not {type(params)}")
+    job_id = new_id("job_")
     job = await Job.create(
-        id=new_id("job_"),
+        id=job_id,
         account_id=account_id,
         kind=kind.name,
         status="queued",
-        params=msgspec.to_builtins(params),
+        params=await seal_params(job_id, account_id, msgspec.to_builtins(params)),
         credits_charged=charge.credits if charge else 0,
         ledger_entry_id=charge.ledger_entry_id if charge else None,
         livemode=livemode,
@@ -379,7 +425,19 @@ async def run_job(job_id: str) -> None:
         return
     progress = _ProgressReporter()
     try:
-        params = msgspec.convert(job.params, registered.params_type)
+        params = msgspec.convert(await open_params(job), registered.params_type)
+    except ParamsErased:
+        await _fail(
+            job,
+            {
+                "error": "data_erased",
+                "message": "The job's parameters were erased with the account's data "
+                "(crypto-shred); queue it again.",
+            },
+            attempt,
+            ("running",),
+        )
+        return
     except msgspec.ValidationError as exc:
         await _fail(
             job,

@@ -16,7 +16,6 @@ also readable by ``GET /api/v3/reports/{report_id}`` with a freshly signed URL.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any, Final
 
 import msgspec
@@ -54,9 +53,9 @@ class HrReportParams(msgspec.Struct, frozen=True):
 HR_REPORT_KIND: Final = "hr_screening"
 
 
-def _filename(name: str) -> str:
-    safe = re.sub(r"[\x00-\x1f/\\]+", " ", name).strip()[:80] or "candidate"
-    return f"{safe} talent assessment.pdf"
+def _filename(report_id: str) -> str:
+    # Not the candidate's name: the file row outlives a crypto-shred of the account's data.
+    return f"talent assessment {report_id}.pdf"
 
 
 async def create_hr_pdf(
@@ -119,7 +118,7 @@ async def render_hr_file(params: HrReportParams, report: Report) -> StoredFile:
         report.account_id,
         payload,
         "application/pdf",
-        _filename(params.assessment["candidate_summary"]["name"]),
+        _filename(report.id),
         "report_pdf",
         livemode=report.livemode,
     )

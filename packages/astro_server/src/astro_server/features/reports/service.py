@@ -140,9 +140,9 @@ async def _brand(account_id: str, params: dict[str, Any] | None) -> ReportBrand:
     )
 
 
-def _filename(name: str, report_format: str) -> str:
-    safe = re.sub(r"[\x00-\x1f/\\]+", " ", name).strip()[:80] or "report"
-    return f"{safe} natal report.{report_format}"
+def _filename(report_id: str, report_format: str) -> str:
+    # Not the person's name: the file row outlives a crypto-shred of the account's data.
+    return f"natal report {report_id}.{report_format}"
 
 
 async def create_natal_report(
@@ -259,7 +259,7 @@ async def render_report_file(params: NatalReportParams, report: Report) -> Store
         report.account_id,
         payload,
         _CONTENT_TYPES[report.format],
-        _filename(request["name"], report.format),
+        _filename(report.id, report.format),
         _KINDS[report.format],
         livemode=report.livemode,
     )
