@@ -54,6 +54,7 @@ from astro_server.platform.auth.guards import current_caller, require_api_key
 from astro_server.platform.billing.billable import billable
 from astro_server.platform.errors import APIError
 from astro_server.platform.hosts import public_base
+from astro_server.platform.jobs import creator_of
 from astro_server.platform.msgspec_docs import response_model
 from astro_server.platform.responses import current_request_id, json_response
 from astro_server.platform.schemas import ErrorBody
@@ -285,6 +286,7 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
             locale=data.locale,
             brand=brand,
             base_url=public_base(),
+            created_by=creator_of(caller),
         )
         pdf = {
             "pdf_url": result["pdf_url"],

@@ -23,6 +23,7 @@ import msgspec
 from astro_server.features.reports.models import Report
 from astro_server.features.reports.render.natal import Locale
 from astro_server.features.reports.service import (
+    RENDERS,
     _brand,
     _now,
     run_report_job,
@@ -66,6 +67,7 @@ async def create_hr_pdf(
     locale: Locale,
     brand: dict[str, Any] | None,
     base_url: str,
+    created_by: str | None = None,
 ) -> dict[str, Any]:
     """Queue the PDF job, wait for it and answer ``{report_id, pdf_url, expires_at}``."""
     report = await Report.create(
@@ -81,7 +83,9 @@ async def create_hr_pdf(
     params = HrReportParams(report.id, assessment, locale, brand, base_url)
     try:
         # No charge on the job: the request itself is refunded by @billable when this fails.
-        handle = await enqueue_job(HR_REPORT, params, account_id=account_id, livemode=livemode)
+        handle = await enqueue_job(
+            HR_REPORT, params, account_id=account_id, livemode=livemode, created_by=created_by
+        )
     except BaseException:
         await Report.filter(id=report.id).delete()
         raise
@@ -131,4 +135,4 @@ async def run_hr_report(params: HrReportParams) -> dict[str, Any]:
     )
 
 
-HR_REPORT = JobKind(HR_JOB_KIND, HrReportParams, run_hr_report)
+HR_REPORT = JobKind(HR_JOB_KIND, HrReportParams, run_hr_report, concurrency=RENDERS)

@@ -41,7 +41,14 @@ from astro_server.platform.billing.ledger import Charge
 from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.files.service import now as files_now
-from astro_server.platform.jobs import FINISHED, JobKind, enqueue_job
+from astro_server.platform.jobs import (
+    FINISHED,
+    Concurrency,
+    JobKind,
+    check_capacity,
+    creator_of,
+    enqueue_job,
+)
 from astro_server.platform.models.files import StoredFile
 from astro_server.platform.models.jobs import Job
 from astro_server.platform.owned import owned, owned_query
@@ -154,6 +161,7 @@ async def create_natal_report(
     brand: dict[str, Any] | None,
     base_url: str,
     charge: Charge | None,
+    created_by: str | None = None,
 ) -> tuple[Report, dict[str, str]]:
     """The report row and its queued job; ``charge``: what the job refunds if it fails (async
     requests), or None (sync: ``@billable`` refunds the request itself)."""
@@ -171,7 +179,12 @@ async def create_natal_report(
     params = NatalReportParams(report.id, request, brand, base_url)
     try:
         handle = await enqueue_job(
-            NATAL_REPORT, params, account_id=account_id, livemode=livemode, charge=charge
+            NATAL_REPORT,
+            params,
+            account_id=account_id,
+            livemode=livemode,
+            charge=charge,
+            created_by=created_by,
         )
     except BaseException:
         await Report.filter(id=report.id).delete()
@@ -309,7 +322,14 @@ async def run_natal_report(params: NatalReportParams) -> dict[str, Any]:
     )
 
 
-NATAL_REPORT = JobKind(NATAL_JOB_KIND, NatalReportParams, run_natal_report)
+#: Report renders (PDF or HTML; every ``reports.*`` job) one API key (or one customer login)
+#: may have queued or running at once; more is 429 with ``Retry-After`` (and refunded by
+#: ``@billable``).
+MAX_CONCURRENT_RENDERS: Final = 4
+RENDER_RETRY_AFTER_S: Final = 5
+RENDERS: Final = Concurrency("report renders", MAX_CONCURRENT_RENDERS, RENDER_RETRY_AFTER_S)
+
+NATAL_REPORT = JobKind(NATAL_JOB_KIND, NatalReportParams, run_natal_report, concurrency=RENDERS)
 
 
 def error_event(report: Report) -> dict[str, Any]:
@@ -321,27 +341,11 @@ def error_event(report: Report) -> dict[str, Any]:
     }
 
 
-#: Report renders (PDF or HTML; every ``reports.*`` job) one account may have queued or running
-#: at once in one mode; more is 429 with ``Retry-After`` (and refunded by ``@billable``). Jobs
-#: do not record the key that made them, so the limit is per account and mode.
-MAX_CONCURRENT_RENDERS: Final = 4
-RENDER_RETRY_AFTER_S: Final = 5
-
-
 async def check_render_capacity(caller: Caller) -> None:
-    """429 ``rate_limited`` with ``Retry-After`` when the caller's account already has
-    :data:`MAX_CONCURRENT_RENDERS` report jobs queued or running in its mode."""
-    busy = await owned_query(
-        Job, caller, kind__startswith="reports.", status__in=["queued", "running"]
-    ).count()
-    if busy >= MAX_CONCURRENT_RENDERS:
-        raise APIError(
-            429,
-            f"{busy} reports of this account are being rendered, the most at once "
-            f"({MAX_CONCURRENT_RENDERS}); retry when one finishes.",
-            error="rate_limited",
-            headers={"Retry-After": str(RENDER_RETRY_AFTER_S)},
-        )
+    """429 ``rate_limited`` with ``Retry-After`` when the caller (its API key, or its login)
+    already has :data:`MAX_CONCURRENT_RENDERS` report jobs queued or running; checked before
+    the report's objects are made (the enqueue checks again under a lock)."""
+    await check_capacity(NATAL_REPORT, creator_of(caller), caller.account_id)
 
 
 async def get_report(report_id: str, caller: Caller) -> Report:

@@ -14,7 +14,7 @@ import msgspec
 
 from astro_calc.errors import CalcInputError
 from astro_calc.vedic import BirthSubject, kundli_match
-from astro_server.platform.jobs import JobKind, Progress
+from astro_server.platform.jobs import Concurrency, JobKind, Progress
 
 
 class BatchParams(msgspec.Struct, frozen=True):
@@ -68,4 +68,11 @@ def kundli_matching_batch(params: BatchParams, progress: Progress) -> dict[str, 
     }
 
 
-KUNDLI_BATCH = JobKind("vedic.kundli_matching_batch", BatchParams, kundli_matching_batch)
+#: Batches one API key may have queued or running at once (issue 36); 50 matches each.
+MAX_CONCURRENT_BATCHES = 2
+KUNDLI_BATCH = JobKind(
+    "vedic.kundli_matching_batch",
+    BatchParams,
+    kundli_matching_batch,
+    concurrency=Concurrency("matching batches", MAX_CONCURRENT_BATCHES),
+)
