@@ -168,6 +168,8 @@ class Settings:
     # E-mail deliveries (visual readings): smtp://[user:password@]host:port, or smtps://.
     smtp_url: str | None = None
     mail_from: str = "astro@localhost"
+    # PDFs a test key's account may render per UTC day (real renders, watermarked "TEST").
+    test_pdf_daily_allowance: int = 20
     # Reverse proxies whose X-Forwarded-*/Forwarded headers count (platform/proxy.py).
     trusted_proxies: tuple[IPNetwork, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -212,6 +214,8 @@ class Settings:
                 found.append(f"{name} must start with http:// or https://")
         if self.worker_concurrency < 1:
             found.append("ASTRO_WORKER_CONCURRENCY must be >= 1")
+        if self.test_pdf_daily_allowance < 0:
+            found.append("ASTRO_TEST_PDF_DAILY_ALLOWANCE must be >= 0")
         if self.db_pool_size < 1:
             found.append("ASTRO_DB_POOL_SIZE must be >= 1")
         return found
@@ -348,6 +352,7 @@ class Settings:
             llm_output_micros_per_mtok=int(env.get("ASTRO_LLM_OUTPUT_MICROS_PER_MTOK", "0")),
             smtp_url=env.get("ASTRO_SMTP_URL") or None,
             mail_from=env.get("ASTRO_MAIL_FROM") or "astro@localhost",
+            test_pdf_daily_allowance=int(env.get("ASTRO_TEST_PDF_DAILY_ALLOWANCE", "20")),
             trusted_proxies=parse_trusted_proxies(env.get("ASTRO_TRUSTED_PROXIES", "")),
         )
 

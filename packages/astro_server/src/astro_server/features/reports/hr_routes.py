@@ -270,6 +270,7 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
     if data.include_pdf:
         caller = current_caller()
         await reports.check_render_capacity(caller)
+        await reports.check_test_pdf_allowance(caller)
         brand = None
         if data.brand_profile_id is not None:
             brand = await reports.brand_params_from_profile(

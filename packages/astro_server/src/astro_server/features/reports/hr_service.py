@@ -111,7 +111,12 @@ async def render_hr_file(params: HrReportParams, report: Report) -> StoredFile:
     locale = params.locale
     brand = await _brand(report.account_id, params.brand)
     html = await asyncio.to_thread(
-        hr_report_html, params.assessment, locale=locale, brand=brand, generated_at=_now()
+        hr_report_html,
+        params.assessment,
+        locale=locale,
+        brand=brand,
+        generated_at=_now(),
+        test_mode=not report.livemode,
     )
     words = hr_labels(locale)
     brand_name = brand.name or words["default_brand_name"]

@@ -174,6 +174,8 @@ async def _create(data: NatalReportRequest, customer_id: str | None) -> Response
         data.birth_subject.resolve()  # a local time the clock skipped is a 400, not a job
     caller = current_caller()
     await reports.check_render_capacity(caller)
+    if data.format == "pdf":
+        await reports.check_test_pdf_allowance(caller)
     brand: dict[str, Any] | None = None
     if data.brand_profile_id is not None:
         brand = await reports.brand_params_from_profile(caller.account_id, data.brand_profile_id)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import math
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -35,7 +36,7 @@ from astro_server.features.reports.models import Report
 from astro_server.features.reports.render.branding import DEFAULT_BRAND, DEFAULT_COLOR, ReportBrand
 from astro_server.features.reports.render.natal import Locale, natal_report_html
 from astro_server.features.reports.render.renderer import RendererUnavailable
-from astro_server.platform import clock, files
+from astro_server.platform import clock, files, runtime
 from astro_server.platform.auth.credentials import new_id
 from astro_server.platform.billing.ledger import Charge
 from astro_server.platform.caller import Caller
@@ -256,6 +257,7 @@ async def render_report_file(params: NatalReportParams, report: Report) -> Store
         brand=brand,
         generated_at=generated_at,
         inline_fonts=report.format == "html",
+        test_mode=not report.livemode,
     )
     if report.format == "pdf":
         from astro_server.features.reports.render.html import labels
@@ -346,6 +348,32 @@ async def check_render_capacity(caller: Caller) -> None:
     already has :data:`MAX_CONCURRENT_RENDERS` report jobs queued or running; checked before
     the report's objects are made (the enqueue checks again under a lock)."""
     await check_capacity(NATAL_REPORT, creator_of(caller), caller.account_id)
+
+
+async def check_test_pdf_allowance(caller: Caller) -> None:
+    """A test key's PDFs are real renders (watermarked "TEST"), free, within
+    ``ASTRO_TEST_PDF_DAILY_ALLOWANCE`` per account per UTC day (natal and HR PDFs together,
+    counted from the account's test-mode PDF reports made since midnight UTC); past it 429
+    ``rate_limited`` with ``Retry-After`` until midnight UTC. Live keys pay and are not
+    counted."""
+    if caller.livemode:
+        return
+    allowance = runtime.settings().test_pdf_daily_allowance
+    now = _now()
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    made = await Report.filter(
+        account_id=caller.account_id, livemode=False, format="pdf", created_at__gte=midnight
+    ).count()
+    if made >= allowance:
+        until = midnight + dt.timedelta(days=1)
+        raise APIError(
+            429,
+            f"Test keys render at most {allowance} PDFs per account per UTC day "
+            f"(ASTRO_TEST_PDF_DAILY_ALLOWANCE); this account made {made} today. Retry after "
+            f"midnight UTC, use format html, or a live key.",
+            error="rate_limited",
+            headers={"Retry-After": str(max(1, math.ceil((until - now).total_seconds())))},
+        )
 
 
 async def get_report(report_id: str, caller: Caller) -> Report:

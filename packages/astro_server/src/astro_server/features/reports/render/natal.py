@@ -76,6 +76,8 @@ class NatalReport:
     wheel_svg: str
     chapters: tuple[Chapter, ...]
     extra: dict[str, Any] = field(default_factory=dict)
+    #: A test key's report: a diagonal "TEST" mark on every page (issue 36).
+    test_mode: bool = False
 
 
 def format_degree(sign_degree: float) -> str:
@@ -248,6 +250,7 @@ def render_natal_html(report: NatalReport, *, inline_fonts: bool = True) -> str:
     generated = format_generated(report.generated_at)
     page_prefix, page_middle = words["page_x_of_y"]
     context = {
+        "test_mode": report.test_mode,
         "lang": report.locale,
         "title": f"{words['report_title']}: {report.person_name}",
         "words": words,
@@ -386,6 +389,7 @@ def natal_report_html(
     brand: ReportBrand,
     generated_at: dt.datetime,
     inline_fonts: bool = True,
+    test_mode: bool = False,
 ) -> str:
     """The natal report of ``chart`` as one HTML document: the drawing module's wheel (in the
     brand's colour) and the interpretation chapters in ``locale``. Self-contained unless
@@ -404,5 +408,6 @@ def natal_report_html(
         generated_at=generated_at,
         wheel_svg=wheel,
         chapters=interpretation_chapters(chart, locale),
+        test_mode=test_mode,
     )
     return render_natal_html(report, inline_fonts=inline_fonts)
