@@ -113,8 +113,13 @@ async def _list() -> Response:
 async def _invite(data: InviteRequest) -> Response:
     team.require_enterprise(g.account)
     _live_only()
-    invitation, token = await team.invite(current_caller(), data.email, data.role)
-    link = f"{public_base()}/auth/accept-invitation?token={token}"
+    base = public_base()
+
+    def link_for(token: str) -> str:
+        return f"{base}/auth/accept-invitation?token={token}"
+
+    invitation, token = await team.invite(current_caller(), data.email, data.role, link_for)
+    link = link_for(token)
     body: dict[str, Any] = {
         "invitation": team.invitation_view(invitation),
         "token": token,
@@ -165,7 +170,9 @@ async def invite_member(data: InviteRequest) -> Response:
     """Invite a login.
 
     Returns a one-time invitation token and link, valid for 72 hours; an e-mail that is already
-    a login is 409. Enterprise tier; ``team`` scope; live keys only.
+    a login of this team is 409. An e-mail with a login in another account is invited the same
+    way (same answer); its owner is told by e-mail and accepts with that login's password.
+    Enterprise tier; ``team`` scope; live keys only.
     """
     return await _invite(data)
 
@@ -283,7 +290,10 @@ async def accept_invitation(data: AcceptInvitationRequest) -> Response:
     The invitation's one-time token and a chosen password make the login (then log in with
     ``POST /auth/login``). An unknown, used or expired token is 401; a password of fewer than
     12 characters, a common one or the e-mail address is 400 naming ``password`` (the
-    invitation stays usable).
+    invitation stays usable). When the e-mail already has a login in another account, the
+    password is that login's current one: the login moves to this account with the invited
+    role (its sessions end; 401 for another password; 409 ``last_owner`` for the last owner of
+    its account).
     """
     customer = await team.accept(data.token, data.password)
     return json_response(
