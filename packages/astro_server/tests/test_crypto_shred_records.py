@@ -103,6 +103,10 @@ async def test_after_a_shred_jobs_and_replays_hold_nothing_readable(
     polled = await client.get(f"/api/v3/jobs/{left_queued}", headers=key_headers(key))
     assert polled.status_code == 200
     assert (await polled.get_json())["error"]["error"] == "data_erased"
+    report = await client.get(
+        f"/api/v3/reports/{(await later.get_json())['report_id']}", headers=key_headers(key)
+    )
+    assert (await report.get_json())["status"] == "failed"
     # The replay is gone with the key: a clear 409 asking for a new key, not a 500.
     gone = await client.post("/api/v3/western/natal", json=natal, headers=chart_headers)
     assert gone.status_code == 409, await gone.get_data()

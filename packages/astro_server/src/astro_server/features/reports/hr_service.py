@@ -26,6 +26,7 @@ from astro_server.features.reports.service import (
     RENDERS,
     _brand,
     _now,
+    report_job_failed,
     run_report_job,
     wait_for_job,
 )
@@ -140,4 +141,6 @@ async def run_hr_report(params: HrReportParams) -> dict[str, Any]:
     )
 
 
-HR_REPORT = JobKind(HR_JOB_KIND, HrReportParams, run_hr_report, concurrency=RENDERS)
+HR_REPORT = JobKind(
+    HR_JOB_KIND, HrReportParams, run_hr_report, on_failure=report_job_failed, concurrency=RENDERS
+)

@@ -331,7 +331,25 @@ MAX_CONCURRENT_RENDERS: Final = 4
 RENDER_RETRY_AFTER_S: Final = 5
 RENDERS: Final = Concurrency("report renders", MAX_CONCURRENT_RENDERS, RENDER_RETRY_AFTER_S)
 
-NATAL_REPORT = JobKind(NATAL_JOB_KIND, NatalReportParams, run_natal_report, concurrency=RENDERS)
+
+async def report_job_failed(job: Any, error: dict[str, Any], status: str) -> None:
+    """Every report kind's failure hook: a report whose job ended before its runner did (its
+    parameters erased by a crypto-shred, its attempts exhausted, canceled) is marked failed
+    with the job's error (the runner marks the ones it saw fail itself)."""
+    report_id = (job.params or {}).get("report_id")  # kept in clear beside the sealed params
+    if report_id:
+        await Report.filter(id=report_id, status__in=["queued", "running"]).update(
+            status="failed", error=error, finished_at=_now()
+        )
+
+
+NATAL_REPORT = JobKind(
+    NATAL_JOB_KIND,
+    NatalReportParams,
+    run_natal_report,
+    on_failure=report_job_failed,
+    concurrency=RENDERS,
+)
 
 
 def error_event(report: Report) -> dict[str, Any]:
