@@ -1,5 +1,5 @@
-"""Heavy jobs are limited per API key (issue 36): at most ``MAX_CONCURRENT_RENDERS`` report
-renders and ``MAX_CONCURRENT_BATCHES`` matching batches queued or running per key (a session's
+"""Heavy jobs are limited per API key (issue 36): at most ``ASTRO_RENDERS_PER_KEY`` (4) report
+renders and ``ASTRO_BATCHES_PER_KEY`` (20) matching batches queued or running per key (a session's
 per login); one more is 429 with ``Retry-After``, refunded; another key of the same account has
 its own count; jobs record the key that queued them (``jobs.created_by``)."""
 
@@ -14,11 +14,13 @@ import pytest
 from _platform_support import key_headers, new_account, running_app, settings_for
 from quart import Quart
 
-from astro_server.features.reports.service import MAX_CONCURRENT_RENDERS
-from astro_server.features.vedic.tasks import MAX_CONCURRENT_BATCHES
 from astro_server.platform.auth import accounts
 from astro_server.platform.models.accounts import Account, ApiKey
 from astro_server.platform.models.jobs import Job
+from astro_server.settings import Settings
+
+MAX_CONCURRENT_RENDERS = Settings().renders_per_key
+MAX_CONCURRENT_BATCHES = Settings().batches_per_key
 
 BODY = {
     "birth_subject": {

@@ -170,6 +170,10 @@ class Settings:
     mail_from: str = "astro@localhost"
     # PDFs a test key's account may render per UTC day (real renders, watermarked "TEST").
     test_pdf_daily_allowance: int = 20
+    # Heavy jobs one API key (or one customer login) may have queued or running at once.
+    renders_per_key: int = 4
+    visual_readings_per_key: int = 4
+    batches_per_key: int = 20
     # Reverse proxies whose X-Forwarded-*/Forwarded headers count (platform/proxy.py).
     trusted_proxies: tuple[IPNetwork, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -216,6 +220,13 @@ class Settings:
             found.append("ASTRO_WORKER_CONCURRENCY must be >= 1")
         if self.test_pdf_daily_allowance < 0:
             found.append("ASTRO_TEST_PDF_DAILY_ALLOWANCE must be >= 0")
+        for name, value in (
+            ("ASTRO_RENDERS_PER_KEY", self.renders_per_key),
+            ("ASTRO_VISUAL_READINGS_PER_KEY", self.visual_readings_per_key),
+            ("ASTRO_BATCHES_PER_KEY", self.batches_per_key),
+        ):
+            if value < 1:
+                found.append(f"{name} must be >= 1")
         if self.db_pool_size < 1:
             found.append("ASTRO_DB_POOL_SIZE must be >= 1")
         return found
@@ -353,6 +364,9 @@ class Settings:
             smtp_url=env.get("ASTRO_SMTP_URL") or None,
             mail_from=env.get("ASTRO_MAIL_FROM") or "astro@localhost",
             test_pdf_daily_allowance=int(env.get("ASTRO_TEST_PDF_DAILY_ALLOWANCE", "20")),
+            renders_per_key=int(env.get("ASTRO_RENDERS_PER_KEY", "4")),
+            visual_readings_per_key=int(env.get("ASTRO_VISUAL_READINGS_PER_KEY", "4")),
+            batches_per_key=int(env.get("ASTRO_BATCHES_PER_KEY", "20")),
             trusted_proxies=parse_trusted_proxies(env.get("ASTRO_TRUSTED_PROXIES", "")),
         )
 

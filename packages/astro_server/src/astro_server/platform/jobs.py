@@ -101,11 +101,16 @@ class Concurrency:
     or running at once per creator (the API key that queued them; for a customer session, the
     login), counted in :func:`enqueue_job` under a per-creator lock; one more is 429
     ``rate_limited`` with ``Retry-After`` (a billable route then refunds the request). ``what``
-    names them in the message (``"report renders"``)."""
+    names them in the message (``"report renders"``); ``setting`` is the
+    :class:`~astro_server.settings.Settings` field holding the limit."""
 
     what: str
-    limit: int
+    setting: str
     retry_after_s: int = 5
+
+    @property
+    def limit(self) -> int:
+        return int(getattr(_settings, self.setting))
 
 
 @dataclass(frozen=True)

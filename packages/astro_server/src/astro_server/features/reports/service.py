@@ -325,11 +325,10 @@ async def run_natal_report(params: NatalReportParams) -> dict[str, Any]:
 
 
 #: Report renders (PDF or HTML; every ``reports.*`` job) one API key (or one customer login)
-#: may have queued or running at once; more is 429 with ``Retry-After`` (and refunded by
-#: ``@billable``).
-MAX_CONCURRENT_RENDERS: Final = 4
+#: may have queued or running at once (``ASTRO_RENDERS_PER_KEY``, 4); more is 429 with
+#: ``Retry-After`` (and refunded by ``@billable``).
 RENDER_RETRY_AFTER_S: Final = 5
-RENDERS: Final = Concurrency("report renders", MAX_CONCURRENT_RENDERS, RENDER_RETRY_AFTER_S)
+RENDERS: Final = Concurrency("report renders", "renders_per_key", RENDER_RETRY_AFTER_S)
 
 
 async def report_job_failed(job: Any, error: dict[str, Any], status: str) -> None:
@@ -363,7 +362,7 @@ def error_event(report: Report) -> dict[str, Any]:
 
 async def check_render_capacity(caller: Caller) -> None:
     """429 ``rate_limited`` with ``Retry-After`` when the caller (its API key, or its login)
-    already has :data:`MAX_CONCURRENT_RENDERS` report jobs queued or running; checked before
+    already has ``ASTRO_RENDERS_PER_KEY`` report jobs queued or running; checked before
     the report's objects are made (the enqueue checks again under a lock)."""
     await check_capacity(NATAL_REPORT, creator_of(caller), caller.account_id)
 

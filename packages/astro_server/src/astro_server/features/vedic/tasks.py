@@ -68,11 +68,11 @@ def kundli_matching_batch(params: BatchParams, progress: Progress) -> dict[str, 
     }
 
 
-#: Batches one API key may have queued or running at once (issue 36); 50 matches each.
-MAX_CONCURRENT_BATCHES = 2
+#: Batches one API key may have queued or running at once (``ASTRO_BATCHES_PER_KEY``, 20, of up
+#: to 50 matches each; issue 36).
 KUNDLI_BATCH = JobKind(
     "vedic.kundli_matching_batch",
     BatchParams,
     kundli_matching_batch,
-    concurrency=Concurrency("matching batches", MAX_CONCURRENT_BATCHES),
+    concurrency=Concurrency("matching batches", "batches_per_key"),
 )

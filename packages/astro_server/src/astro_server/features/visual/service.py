@@ -521,9 +521,9 @@ async def analytics(
     return list(total.values()), per_day
 
 
-#: Readings one API key (or one login) may have queued or running at once (issue 36).
-MAX_CONCURRENT_READINGS = 4
-READINGS = Concurrency("visual readings", MAX_CONCURRENT_READINGS)
+#: Readings one API key (or one login) may have queued or running at once
+#: (``ASTRO_VISUAL_READINGS_PER_KEY``, 4; issue 36).
+READINGS = Concurrency("visual readings", "visual_readings_per_key")
 READING = JobKind(
     JOB_KIND, ReadingParams, run_reading, on_failure=_reading_failed, concurrency=READINGS
 )
