@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
+from urllib.parse import urlencode
 
 from pydantic import BaseModel, ConfigDict, Field
 from quart import Blueprint, Response, g
@@ -115,11 +116,12 @@ async def _invite(data: InviteRequest) -> Response:
     _live_only()
     base = public_base()
 
-    def link_for(token: str) -> str:
-        return f"{base}/auth/accept-invitation?token={token}"
+    def page_for(token: str) -> str:
+        # The e-mail to a login's owner links the portal's accept page (a form for a person).
+        return f"{base}/portal/accept-invitation?{urlencode({'token': token})}"
 
-    invitation, token = await team.invite(current_caller(), data.email, data.role, link_for)
-    link = link_for(token)
+    invitation, token = await team.invite(current_caller(), data.email, data.role, page_for)
+    link = f"{base}/auth/accept-invitation?token={token}"
     body: dict[str, Any] = {
         "invitation": team.invitation_view(invitation),
         "token": token,
