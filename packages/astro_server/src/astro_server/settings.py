@@ -220,13 +220,13 @@ class Settings:
             found.append("ASTRO_WORKER_CONCURRENCY must be >= 1")
         if self.test_pdf_daily_allowance < 0:
             found.append("ASTRO_TEST_PDF_DAILY_ALLOWANCE must be >= 0")
-        for name, value in (
+        for setting, limit in (
             ("ASTRO_RENDERS_PER_KEY", self.renders_per_key),
             ("ASTRO_VISUAL_READINGS_PER_KEY", self.visual_readings_per_key),
             ("ASTRO_BATCHES_PER_KEY", self.batches_per_key),
         ):
-            if value < 1:
-                found.append(f"{name} must be >= 1")
+            if limit < 1:
+                found.append(f"{setting} must be >= 1")
         if self.db_pool_size < 1:
             found.append("ASTRO_DB_POOL_SIZE must be >= 1")
         return found
