@@ -211,6 +211,7 @@ def build_stack(stack: ExitStack, work: Path) -> Stack:
     s.env = {
         **os.environ,
         "ASTRO_DATABASE_URL": f"postgres://postgres@127.0.0.1:{s.pg_port}/postgres",
+        "ASTRO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "ASTRO_REDIS_URL": f"redis://127.0.0.1:{s.redis_port}/0",
         "ASTRO_DATA_DIR": str(work / "var"),
         "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),

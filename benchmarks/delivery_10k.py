@@ -350,6 +350,7 @@ def main() -> int:
             {
                 "ASTRO_DATA_DIR": str(work / "var"),
                 "ASTRO_DATABASE_URL": db_url,
+                "ASTRO_ALLOWED_HOSTS": "127.0.0.1,localhost",
                 "ASTRO_REDIS_URL": redis_url,
                 "ASTRO_SECRET_KEY": secret_key,
                 "ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1",

@@ -174,6 +174,7 @@ def main() -> int:
         env.update(
             {
                 "ASTRO_DATABASE_URL": db_url,
+                "ASTRO_ALLOWED_HOSTS": "127.0.0.1,localhost",
                 "ASTRO_REDIS_URL": redis_url,
                 "ASTRO_DATA_DIR": str(data_dir),
                 "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),

@@ -229,6 +229,8 @@ def main() -> int:
         env.update(
             {
                 "ASTRO_DATABASE_URL": db_url,
+                "ASTRO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+                "ASTRO_RENDERS_PER_KEY": "1000",  # one key queues every async PDF at once
                 "ASTRO_REDIS_URL": redis_url,
                 "ASTRO_DATA_DIR": str(work / "var"),
                 "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),

@@ -60,6 +60,7 @@ def local_server() -> Iterator[tuple[str, str]]:
     )
     if os.environ.get("ASTRO_BENCH_DATABASE_URL"):
         env["ASTRO_DATABASE_URL"] = os.environ["ASTRO_BENCH_DATABASE_URL"]
+        env["ASTRO_ALLOWED_HOSTS"] = "127.0.0.1,localhost"
     if os.environ.get("ASTRO_BENCH_REDIS_URL"):
         env["ASTRO_REDIS_URL"] = os.environ["ASTRO_BENCH_REDIS_URL"]
     cli = [sys.executable, "-m", "astro_server.cli"]

@@ -200,4 +200,8 @@ def make_stack(tmp_path: Path, database_url: str | None, redis_url: str | None) 
         env["ASTRO_DATABASE_URL"] = database_url
     if redis_url:
         env["ASTRO_REDIS_URL"] = redis_url
+    if database_url or redis_url:
+        # Production refuses to serve without a public URL or allowed hosts; the stack's
+        # servers listen on loopback ports chosen per process (any port of these names).
+        env["ASTRO_ALLOWED_HOSTS"] = "127.0.0.1,localhost"
     return Stack(env=env, tmp=tmp_path)

@@ -262,10 +262,12 @@ async def test_a_large_first_response_replays_byte_for_byte(client: Client) -> N
     body = await first.get_data()
     assert len(body) > 50_000
     assert await second.get_data() == body
-    stored = (await IdempotencyRecord.get(key="large-1")).response_body
-    assert stored is not None
+    record = await IdempotencyRecord.get(key="large-1")
+    assert record.response_body is not None
+    assert record.response_body.startswith("dk.")  # sealed under the account's data key
+    stored = await idempotency.open_stored_body(record.id, record.response_body)
     assert stored.startswith("zs:")
-    assert len(stored) < len(body) / 3
+    assert len(record.response_body) < len(body) / 3
     assert idempotency.decode_stored_body(stored) == body
 
 

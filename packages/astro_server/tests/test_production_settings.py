@@ -143,8 +143,9 @@ def test_check_config_masks_secrets_and_fails_on_a_bad_combination(
     assert "database_url = postgres://astro:***@127.0.0.1:1/astro" in out
     assert 'trusted_proxies = ["127.0.0.1/32", "10.0.0.0/8"]' in out
     problems = [line for line in out.splitlines() if line.startswith("problem: ")]
-    assert len(problems) == 3, out
+    assert len(problems) == 4, out
     assert any("ASTRO_LOCAL_WEBHOOKS" in p for p in problems)
+    assert any("ASTRO_PUBLIC_URL" in p and "ASTRO_ALLOWED_HOSTS" in p for p in problems)
     assert any("too weak" in p and "generate-secret" in p for p in problems)
     assert any("ASTRO_S3_SECRET_ACCESS_KEY" in p for p in problems)
     assert any(
@@ -157,6 +158,7 @@ def test_check_config_masks_secrets_and_fails_on_a_bad_combination(
     env.delenv("ASTRO_LOCAL_WEBHOOKS")
     env.setenv("ASTRO_S3_SECRET_ACCESS_KEY", "s3-secret-4a4a")
     env.setenv("ASTRO_S3_ENDPOINT_URL", "http://127.0.0.1:9000")
+    env.setenv("ASTRO_ALLOWED_HOSTS", "api.astro.test")
     assert cli.main(["check-config", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["problems"] == []
@@ -192,3 +194,46 @@ def test_rotate_master_key_wants_a_strong_new_key(
     assert cli.main(["rotate-master-key"]) == 2
     err = capsys.readouterr().err
     assert "the new key in ASTRO_NEW_SECRET_KEY: looks like a placeholder" in err
+
+
+def test_production_serves_only_with_a_public_url_or_allowed_hosts(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 36: absolute URLs (signed files, invitation links) must not follow a client's
+    ``Host``; production refuses to serve without ``ASTRO_PUBLIC_URL`` or
+    ``ASTRO_ALLOWED_HOSTS`` (serve, asgi.py, check-config), the other commands need neither."""
+    import subprocess
+    import sys
+
+    base = {**PRODUCTION, "ASTRO_SECRET_KEY": generate_secret_key()}
+    for name, value in base.items():
+        env.setenv(name, value)
+    assert Settings.from_env(base).problems() == []  # migrate, workers and the CLI still run
+    refused = Settings.from_env(base).serving_problems()
+    assert len(refused) == 1
+    assert "ASTRO_PUBLIC_URL" in refused[0]
+    assert cli.main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "ASTRO_PUBLIC_URL" in err
+    assert "ASTRO_ALLOWED_HOSTS" in err
+    assert cli.main(["check-config"]) == 1
+    assert "problem: production needs ASTRO_PUBLIC_URL" in capsys.readouterr().out
+    # The ASGI entry point refuses too (hypercorn astro_server.asgi:app run by hand).
+    imported = subprocess.run(
+        [sys.executable, "-c", "import astro_server.asgi"],
+        env={**os.environ, **base},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert imported.returncode != 0
+    assert "ASTRO_PUBLIC_URL" in imported.stderr
+    for fix in (
+        {"ASTRO_PUBLIC_URL": "https://api.astro.test"},
+        {"ASTRO_ALLOWED_HOSTS": "api.astro.test"},
+    ):
+        assert Settings.from_env({**base, **fix}).serving_problems() == []
+    # Embedded (no database, no Redis) needs neither.
+    embedded = Settings.from_env({"ASTRO_DATA_DIR": str(tmp_path / "embedded")})
+    assert embedded.serving_problems() == []

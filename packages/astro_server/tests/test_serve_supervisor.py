@@ -58,6 +58,7 @@ def test_a_killed_api_process_is_replaced_and_the_port_keeps_answering(tmp_path:
     env = {
         **os.environ,
         "ASTRO_DATABASE_URL": pg.url,
+        "ASTRO_ALLOWED_HOSTS": "127.0.0.1",
         "ASTRO_DATA_DIR": str(tmp_path / "var"),
         "ASTRO_SECRET_KEY": secrets.token_urlsafe(48),
         "ASTRO_LOG_LEVEL": "WARNING",

@@ -128,6 +128,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from astro_server.platform.logs import configure_logging
 
     settings = _settings()
+    refused = settings.serving_problems()
+    if refused:
+        raise UserError(f"bad setting: {'; '.join(refused)}")
     configure_logging(settings.log_level)
     host = args.host or settings.host
     port = args.port or settings.port
@@ -528,7 +531,7 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     except ValueError as exc:  # a value that cannot even be read (a port that is not a number)
         problems, warnings, shown = [f"bad setting: {exc}"], [], None
     else:
-        problems, warnings, shown = settings.problems(), settings.warnings(), settings
+        problems, warnings, shown = settings.serving_problems(), settings.warnings(), settings
     if getattr(args, "json", False):
         payload = {
             "settings": effective_settings(shown) if shown else None,

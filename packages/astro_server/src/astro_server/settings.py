@@ -170,6 +170,12 @@ class Settings:
     # E-mail deliveries (visual readings): smtp://[user:password@]host:port, or smtps://.
     smtp_url: str | None = None
     mail_from: str = "astro@localhost"
+    # PDFs a test key's account may render per UTC day (real renders, watermarked "TEST").
+    test_pdf_daily_allowance: int = 20
+    # Heavy jobs one API key (or one customer login) may have queued or running at once.
+    renders_per_key: int = 4
+    visual_readings_per_key: int = 4
+    batches_per_key: int = 20
     # Reverse proxies whose X-Forwarded-*/Forwarded headers count (platform/proxy.py).
     trusted_proxies: tuple[IPNetwork, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -215,8 +221,31 @@ class Settings:
                 found.append(f"{name} must start with http:// or https://")
         if self.worker_concurrency < 1:
             found.append("ASTRO_WORKER_CONCURRENCY must be >= 1")
+        if self.test_pdf_daily_allowance < 0:
+            found.append("ASTRO_TEST_PDF_DAILY_ALLOWANCE must be >= 0")
+        for setting, limit in (
+            ("ASTRO_RENDERS_PER_KEY", self.renders_per_key),
+            ("ASTRO_VISUAL_READINGS_PER_KEY", self.visual_readings_per_key),
+            ("ASTRO_BATCHES_PER_KEY", self.batches_per_key),
+        ):
+            if limit < 1:
+                found.append(f"{setting} must be >= 1")
         if self.db_pool_size < 1:
             found.append("ASTRO_DB_POOL_SIZE must be >= 1")
+        return found
+
+    def serving_problems(self) -> list[str]:
+        """What the API server refuses to start with: :meth:`problems`, and in production
+        neither ``ASTRO_PUBLIC_URL`` nor ``ASTRO_ALLOWED_HOSTS`` (absolute URLs, signed file
+        links and invitation links, would follow whatever ``Host`` a client sends). Other
+        commands (migrate, workers, the CLI) build no URL and need neither."""
+        found = self.problems()
+        if self.production and not self.public_url and not self.allowed_hosts:
+            found.append(
+                "production needs ASTRO_PUBLIC_URL (the address clients use, e.g. "
+                "https://api.example) or ASTRO_ALLOWED_HOSTS (the Host names this server "
+                "answers): absolute URLs must not follow a client's Host header"
+            )
         return found
 
     def warnings(self) -> list[str]:
@@ -338,6 +367,10 @@ class Settings:
             llm_output_micros_per_mtok=int(env.get("ASTRO_LLM_OUTPUT_MICROS_PER_MTOK", "0")),
             smtp_url=env.get("ASTRO_SMTP_URL") or None,
             mail_from=env.get("ASTRO_MAIL_FROM") or "astro@localhost",
+            test_pdf_daily_allowance=int(env.get("ASTRO_TEST_PDF_DAILY_ALLOWANCE", "20")),
+            renders_per_key=int(env.get("ASTRO_RENDERS_PER_KEY", "4")),
+            visual_readings_per_key=int(env.get("ASTRO_VISUAL_READINGS_PER_KEY", "4")),
+            batches_per_key=int(env.get("ASTRO_BATCHES_PER_KEY", "20")),
             trusted_proxies=parse_trusted_proxies(env.get("ASTRO_TRUSTED_PROXIES", "")),
         )
 

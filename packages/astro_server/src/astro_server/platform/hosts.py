@@ -4,9 +4,10 @@ Signed file URLs, report URLs and invitation links are absolute. Their base is
 ``ASTRO_PUBLIC_URL`` when set; otherwise the request's own ``Host``, which is trusted only when
 ``ASTRO_ALLOWED_HOSTS`` lists it (``Host: attacker.invalid`` would otherwise give
 ``http://attacker.invalid/files/...``). With ``ASTRO_ALLOWED_HOSTS`` set, a request naming
-another host is refused (400) before any route runs. In production (``ASTRO_DATABASE_URL``
-set) without either, the server warns at start: links then follow whatever ``Host`` a client
-sends.
+another host is refused (400) before any route runs. In production (``ASTRO_DATABASE_URL`` or
+``ASTRO_REDIS_URL`` set) the server refuses to start without one of them
+(:meth:`~astro_server.settings.Settings.serving_problems`: ``serve``, ``asgi.py`` and
+``check-config``); an app built in-process from such settings (tests) only warns.
 """
 
 from __future__ import annotations

@@ -23,7 +23,12 @@ exactly what the request paid::
     )
 
 The parameters are encoded once (msgspec, into the job row) and decoded once, into the declared
-type, on the worker; sync functions run in a thread.
+type, on the worker; sync functions run in a thread. They often hold personal data (birth data,
+names), so the row stores them sealed under the account's data key
+(:mod:`astro_server.platform.datakeys`, bound to the job id): ``{"$sealed": ..., "$key": "dk_..."}``
+plus, in clear, the top-level fields that are our own object ids (``report_id``, ``reading_id``:
+``<prefix>_<24 hex>``), which failure hooks read. After a crypto-shred the parameters can never
+be opened again; a job still queued then fails with ``data_erased`` (and is refunded).
 
 Lifecycle (one table; every change is a conditional UPDATE):
 
@@ -48,7 +53,9 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import logging
+import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -59,7 +66,7 @@ from tortoise.exceptions import IntegrityError
 from tortoise.expressions import F, Q
 from tortoise.transactions import in_transaction
 
-from astro_server.platform import clock, metrics
+from astro_server.platform import clock, datakeys, db, metrics
 from astro_server.platform.auth import scopes
 from astro_server.platform.auth.credentials import new_id
 from astro_server.platform.billing import ledger as billing
@@ -89,6 +96,24 @@ P = TypeVar("P", bound=msgspec.Struct)
 
 
 @dataclass(frozen=True)
+class Concurrency:
+    """A bound on heavy jobs: at most ``limit`` jobs of the kinds that share this object queued
+    or running at once per creator (the API key that queued them; for a customer session, the
+    login), counted in :func:`enqueue_job` under a per-creator lock; one more is 429
+    ``rate_limited`` with ``Retry-After`` (a billable route then refunds the request). ``what``
+    names them in the message (``"report renders"``); ``setting`` is the
+    :class:`~astro_server.settings.Settings` field holding the limit."""
+
+    what: str
+    setting: str
+    retry_after_s: int = 5
+
+    @property
+    def limit(self) -> int:
+        return int(getattr(_settings, self.setting))
+
+
+@dataclass(frozen=True)
 class JobKind(Generic[P]):
     """One kind of job: its name (stored on the row, priced in the price table), the msgspec
     type of its parameters, and the function that runs it: ``run(params)`` or
@@ -101,6 +126,7 @@ class JobKind(Generic[P]):
     params_type: type[P]
     run: JobFunction
     on_failure: FailureHook | None = None
+    concurrency: Concurrency | None = None
 
     @property
     def takes_progress(self) -> bool:
@@ -144,6 +170,81 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+#: A top-level parameter kept in clear next to the sealed ones: one of our own object ids.
+_CLEAR_ID = re.compile(r"^[a-z]+_[0-9a-f]{24}$")
+SEALED = "$sealed"
+SEALED_KEY = "$key"
+
+
+class ParamsErased(Exception):
+    """The job's parameters were sealed under a data key that was destroyed (crypto-shred)."""
+
+
+async def seal_params(job_id: str, account_id: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The stored form of a job's parameters (see module docstring)."""
+    key = await datakeys.active_key(_settings.secret_key, account_id, create=True)
+    assert key is not None
+    stored: dict[str, Any] = {
+        name: value
+        for name, value in params.items()
+        if name.endswith("_id") and isinstance(value, str) and _CLEAR_ID.match(value)
+    }
+    text = json.dumps(params, separators=(",", ":"), ensure_ascii=False)
+    stored[SEALED] = key.seal_record(job_id, text)
+    stored[SEALED_KEY] = key.id
+    return stored
+
+
+async def open_params(job: Job) -> Any:
+    """The job's parameters as queued (rows queued before sealing are read as they are);
+    :class:`ParamsErased` when its data key was destroyed."""
+    stored = job.params
+    if not isinstance(stored, dict) or SEALED not in stored:
+        return stored
+    try:
+        key = await datakeys.key_by_id(_settings.secret_key, str(stored[SEALED_KEY]))
+        return json.loads(key.open_record(job.id, str(stored[SEALED])))
+    except datakeys.KeyUnavailable:
+        raise ParamsErased(job.id) from None
+
+
+def creator_of(caller: Caller) -> str:
+    """Who a job is counted against (:class:`Concurrency`): the login of a session, else the
+    API key (``operator`` for the CLI)."""
+    return caller.actor[0]
+
+
+def _limited_kinds(limit: Concurrency) -> list[str]:
+    return sorted(name for name, kind in _HANDLERS.items() if kind.concurrency is limit)
+
+
+async def check_capacity(
+    kind: JobKind[Any], created_by: str, account_id: str, conn: Any | None = None
+) -> None:
+    """429 with ``Retry-After`` when ``created_by`` already has its :class:`Concurrency`'s
+    limit of jobs queued or running (no limit on the kind: nothing to check). Routes call it
+    before they make the job's objects; :func:`enqueue_job` checks again under the lock."""
+    limit = kind.concurrency
+    if limit is None:
+        return
+    query = Job.filter(
+        account_id=account_id,
+        created_by=created_by,
+        kind__in=_limited_kinds(limit),
+        status__in=["queued", "running"],
+    )
+    busy = await (query.using_db(conn) if conn is not None else query).count()
+    if busy >= limit.limit:
+        who = "login" if created_by.startswith("cus_") else "API key"
+        raise APIError(
+            429,
+            f"{busy} {limit.what} of this {who} are queued or running, the most at once "
+            f"({limit.limit}); retry when one finishes.",
+            error="rate_limited",
+            headers={"Retry-After": str(limit.retry_after_s)},
+        )
+
+
 def job_handle(job_id: str) -> dict[str, str]:
     return {"job_id": job_id, "status": "queued", "poll": f"/api/v3/jobs/{job_id}"}
 
@@ -155,29 +256,43 @@ async def enqueue_job(
     account_id: str,
     livemode: bool,
     charge: billing.Charge | None = None,
+    created_by: str | None = None,
 ) -> dict[str, str]:
     """Create the job row and hand it to the broker; returns the job handle.
 
     ``charge`` is the debit the job refunds if it fails or is canceled (a billable route passes
     its request's charge; None: nothing to refund).
-    ``livemode`` False makes a test object (a test key's job). If the broker refuses the job,
-    the row is removed and a 503 raised (the billable route then refunds the request).
+    ``livemode`` False makes a test object (a test key's job). ``created_by``
+    (:func:`creator_of`) is recorded on the row; a kind with a :class:`Concurrency` counts its
+    jobs per creator (429 past the limit). If the broker refuses the job, the row is removed
+    and a 503 raised (the billable route then refunds the request).
     """
     if _HANDLERS.get(kind.name) is not kind:
         raise RuntimeError(f"job kind {kind.name!r} is not in the registry")
     if not isinstance(params, kind.params_type):
         raise TypeError(f"{kind.name} takes {kind.params_type.__name__}, not {type(params)}")
-    job = await Job.create(
-        id=new_id("job_"),
-        account_id=account_id,
-        kind=kind.name,
-        status="queued",
-        params=msgspec.to_builtins(params),
-        credits_charged=charge.credits if charge else 0,
-        ledger_entry_id=charge.ledger_entry_id if charge else None,
-        livemode=livemode,
-        created_at=_now(),
-    )
+    job_id = new_id("job_")
+    sealed = await seal_params(job_id, account_id, msgspec.to_builtins(params))
+    async with in_transaction() as conn:
+        if kind.concurrency is not None and created_by is not None:
+            if conn.capabilities.dialect == "postgres":
+                # One creator's enqueues take turns (SQLite has one writer): two requests
+                # cannot both pass the count at the limit's edge.
+                await db.fetch("SELECT pg_advisory_xact_lock(hashtext(?))", [created_by], conn)
+            await check_capacity(kind, created_by, account_id, conn)
+        job = await Job.create(
+            id=job_id,
+            account_id=account_id,
+            kind=kind.name,
+            status="queued",
+            params=sealed,
+            credits_charged=charge.credits if charge else 0,
+            ledger_entry_id=charge.ledger_entry_id if charge else None,
+            livemode=livemode,
+            created_by=created_by,
+            created_at=_now(),
+            using_db=conn,
+        )
     from astro_server.platform.broker import kick_job
 
     try:
@@ -379,7 +494,19 @@ async def run_job(job_id: str) -> None:
         return
     progress = _ProgressReporter()
     try:
-        params = msgspec.convert(job.params, registered.params_type)
+        params = msgspec.convert(await open_params(job), registered.params_type)
+    except ParamsErased:
+        await _fail(
+            job,
+            {
+                "error": "data_erased",
+                "message": "The job's parameters were erased with the account's data "
+                "(crypto-shred); queue it again.",
+            },
+            attempt,
+            ("running",),
+        )
+        return
     except msgspec.ValidationError as exc:
         await _fail(
             job,

@@ -1,5 +1,9 @@
 """Envelope encryption of client profiles: per-account data keys wrapped by the master key.
 
+The data keys themselves (wrap, unwrap, cache, the account's active key) are the platform's
+(:mod:`astro_server.platform.datakeys`: job parameters and idempotency replay bodies are sealed
+under the same keys); this module re-exports them and rotates the master key.
+
 The one scheme of the server (``services/delivery/secrets_box.py``'s :class:`SecretBox`,
 AES-256-GCM with HKDF-SHA256-derived keys and ciphertexts bound to a row id):
 
@@ -21,6 +25,7 @@ AES-256-GCM with HKDF-SHA256-derived keys and ciphertexts bound to a row id):
   restart: they are short-lived and re-issued on request.)
 * **Crypto-shred** (``service.crypto_shred``, CLI ``crypto-shred``): the account's wrapped data
   keys are set to null. Its profiles stay as unreadable ciphertext; the API answers them 404.
+  Job parameters and idempotency replay bodies sealed under the same keys are unreadable too.
 
 **Cache**: unwrapping means an HKDF and an AES-GCM decryption; each process keeps the unwrapped
 key of a (data key id, wrapped ciphertext) pair for :data:`CACHE_TTL_S` seconds. The pair is read
@@ -32,152 +37,47 @@ not stay in memory after an account stops calling.
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-import json
-import os
-import time
-from dataclasses import dataclass
-from typing import Any
-
-from tortoise.backends.base.client import BaseDBAsyncClient
-from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
 from astro_server.features.profiles.models import AccountDataKey
-from astro_server.platform import clock, db
-from astro_server.platform.auth import credentials
-from astro_server.platform.delivery.secrets_box import SecretBox, SecretDecryptionError
+from astro_server.platform.datakeys import (
+    CACHE_TTL_S,
+    FIELDS_INFO,
+    INDEX_INFO,
+    WRAP_INFO,
+    DataKey,
+    KeyUnavailable,
+    active_key,
+    forget_keys,
+    unwrap,
+    unwrap_material,
+    wrap,
+)
+from astro_server.platform.delivery.secrets_box import SecretBox
 from astro_server.platform.models.delivery import HoroscopeFeedSubscription, WebhookEndpoint
 
-WRAP_INFO = b"astro account data keys v1"
-FIELDS_INFO = b"astro profile fields v1"
-INDEX_INFO = b"astro profile blind index v1"
-CACHE_TTL_S = 60.0
+__all__ = [
+    "CACHE_TTL_S",
+    "FIELDS_INFO",
+    "INDEX_INFO",
+    "SIGNING_SECRET_MODELS",
+    "WRAP_INFO",
+    "DataKey",
+    "KeyUnavailable",
+    "active_key",
+    "forget_keys",
+    "rotate_master_key",
+    "unwrap",
+    "unwrap_material",
+    "wrap",
+]
+
 #: Rows holding delivery signing secrets under the master key (``secret_ciphertext`` and
 #: ``previous_secret_ciphertext``, bound to the row id): re-encrypted by a rotation.
 SIGNING_SECRET_MODELS: tuple[type[HoroscopeFeedSubscription] | type[WebhookEndpoint], ...] = (
     HoroscopeFeedSubscription,
     WebhookEndpoint,
 )
-_CACHE_MAX = 10_000
-
-
-class KeyUnavailable(Exception):
-    """The data key was destroyed (crypto-shred) or does not unwrap with this master key."""
-
-
-@dataclass(frozen=True)
-class DataKey:
-    """An unwrapped data key, ready to seal, open and index."""
-
-    id: str
-    fields: SecretBox
-    index_key: bytes
-
-    def seal(self, profile_id: str, data: dict[str, Any]) -> str:
-        return self.fields.encrypt(json.dumps(data, separators=(",", ":")), bound_to=profile_id)
-
-    def open(self, profile_id: str, sealed: str) -> dict[str, Any]:
-        try:
-            value: dict[str, Any] = json.loads(self.fields.decrypt(sealed, bound_to=profile_id))
-        except SecretDecryptionError:
-            raise KeyUnavailable(profile_id) from None
-        return value
-
-    def blind_index(self, field: str, value: str) -> str:
-        message = field.encode() + b"\x00" + value.encode()
-        return hmac.new(self.index_key, message, hashlib.sha256).hexdigest()
-
-
-_wrappers: dict[str, SecretBox] = {}
-# (data key id, wrapped ciphertext) -> (monotonic expiry, key)
-_unwrapped: dict[tuple[str, str], tuple[float, DataKey]] = {}
-
-
-def _wrapper(master_key: str) -> SecretBox:
-    box = _wrappers.get(master_key)
-    if box is None:
-        if len(_wrappers) >= 8:  # tests make a key per app; a server has one
-            _wrappers.clear()
-        box = _wrappers[master_key] = SecretBox(master_key, info=WRAP_INFO)
-    return box
-
-
-def _from_material(key_id: str, material: bytes) -> DataKey:
-    from astro_server.platform.delivery.secrets_box import derive_key
-
-    return DataKey(
-        key_id,
-        SecretBox.from_raw_key(material, info=FIELDS_INFO),
-        derive_key(material, INDEX_INFO),
-    )
-
-
-def wrap(master_key: str, key_id: str, material: bytes) -> str:
-    return _wrapper(master_key).encrypt(
-        base64.urlsafe_b64encode(material).decode("ascii"), bound_to=key_id
-    )
-
-
-def unwrap_material(master_key: str, key_id: str, wrapped: str) -> bytes:
-    try:
-        return base64.urlsafe_b64decode(_wrapper(master_key).decrypt(wrapped, bound_to=key_id))
-    except SecretDecryptionError:
-        raise KeyUnavailable(key_id) from None
-
-
-def unwrap(master_key: str, key_id: str, wrapped: str | None) -> DataKey:
-    """The data key of a row read from the database (cached, see module docstring)."""
-    if wrapped is None:
-        raise KeyUnavailable(key_id)
-    now = time.monotonic()
-    cached = _unwrapped.get((key_id, wrapped))
-    if cached is not None and cached[0] > now:
-        return cached[1]
-    key = _from_material(key_id, unwrap_material(master_key, key_id, wrapped))
-    if len(_unwrapped) >= _CACHE_MAX:
-        _unwrapped.clear()
-    _unwrapped[(key_id, wrapped)] = (now + CACHE_TTL_S, key)
-    return key
-
-
-def forget_keys() -> None:
-    """Drop this process's unwrapped keys."""
-    _unwrapped.clear()
-
-
-async def active_key(
-    master_key: str, account_id: str, *, create: bool, conn: BaseDBAsyncClient | None = None
-) -> DataKey | None:
-    """The account's current data key (the newest not destroyed); made on first use when
-    ``create`` (a shredded account gets a new one for new profiles), else None."""
-    for _ in range(3):
-        rows = await db.fetch(
-            "SELECT id, wrapped_key FROM account_data_keys "
-            "WHERE account_id = ? AND wrapped_key IS NOT NULL ORDER BY created_at DESC LIMIT 1",
-            [account_id],
-            conn,
-        )
-        if rows:
-            return unwrap(master_key, str(rows[0]["id"]), str(rows[0]["wrapped_key"]))
-        if not create:
-            return None
-        key_id = credentials.new_id("dk_")
-        material = os.urandom(32)
-        try:
-            await AccountDataKey.create(
-                id=key_id,
-                account_id=account_id,
-                wrapped_key=wrap(master_key, key_id, material),
-                created_at=clock.now(),
-                using_db=conn,
-            )
-        except IntegrityError:  # pragma: no cover - ids are random
-            continue
-        return _from_material(key_id, material)
-    raise RuntimeError("could not make a data key")
 
 
 async def rotate_master_key(old_key: str, new_key: str) -> tuple[int, int]:

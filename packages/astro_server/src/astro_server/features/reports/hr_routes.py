@@ -65,6 +65,7 @@ from astro_server.platform.auth.guards import current_caller, require_api_key
 from astro_server.platform.billing.billable import billable
 from astro_server.platform.errors import APIError
 from astro_server.platform.hosts import public_base
+from astro_server.platform.jobs import creator_of
 from astro_server.platform.msgspec_docs import response_model
 from astro_server.platform.responses import current_request_id, json_response
 from astro_server.platform.schemas import ErrorBody
@@ -310,6 +311,7 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
     if data.include_pdf:
         caller = current_caller()
         await reports.check_render_capacity(caller)
+        await reports.check_test_pdf_allowance(caller)
         brand = None
         if data.brand_profile_id is not None:
             brand = await reports.brand_params_from_profile(
@@ -326,6 +328,7 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
             locale=data.locale,
             brand=brand,
             base_url=public_base(),
+            created_by=creator_of(caller),
         )
         pdf = {
             "pdf_url": result["pdf_url"],

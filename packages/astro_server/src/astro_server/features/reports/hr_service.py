@@ -16,7 +16,6 @@ also readable by ``GET /api/v3/reports/{report_id}`` with a freshly signed URL.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any, Final
 
 import msgspec
@@ -24,8 +23,10 @@ import msgspec
 from astro_server.features.reports.models import Report
 from astro_server.features.reports.render.natal import Locale
 from astro_server.features.reports.service import (
+    RENDERS,
     _brand,
     _now,
+    report_job_failed,
     run_report_job,
     wait_for_job,
 )
@@ -54,9 +55,9 @@ class HrReportParams(msgspec.Struct, frozen=True):
 HR_REPORT_KIND: Final = "hr_screening"
 
 
-def _filename(name: str) -> str:
-    safe = re.sub(r"[\x00-\x1f/\\]+", " ", name).strip()[:80] or "candidate"
-    return f"{safe} talent assessment.pdf"
+def _filename(report_id: str) -> str:
+    # Not the candidate's name: the file row outlives a crypto-shred of the account's data.
+    return f"talent assessment {report_id}.pdf"
 
 
 async def create_hr_pdf(
@@ -67,6 +68,7 @@ async def create_hr_pdf(
     locale: Locale,
     brand: dict[str, Any] | None,
     base_url: str,
+    created_by: str | None = None,
 ) -> dict[str, Any]:
     """Queue the PDF job, wait for it and answer ``{report_id, pdf_url, expires_at}``."""
     report = await Report.create(
@@ -82,7 +84,9 @@ async def create_hr_pdf(
     params = HrReportParams(report.id, assessment, locale, brand, base_url)
     try:
         # No charge on the job: the request itself is refunded by @billable when this fails.
-        handle = await enqueue_job(HR_REPORT, params, account_id=account_id, livemode=livemode)
+        handle = await enqueue_job(
+            HR_REPORT, params, account_id=account_id, livemode=livemode, created_by=created_by
+        )
     except BaseException:
         await Report.filter(id=report.id).delete()
         raise
@@ -108,7 +112,12 @@ async def render_hr_file(params: HrReportParams, report: Report) -> StoredFile:
     locale = params.locale
     brand = await _brand(report.account_id, params.brand)
     html = await asyncio.to_thread(
-        hr_report_html, params.assessment, locale=locale, brand=brand, generated_at=_now()
+        hr_report_html,
+        params.assessment,
+        locale=locale,
+        brand=brand,
+        generated_at=_now(),
+        test_mode=not report.livemode,
     )
     words = hr_labels(locale)
     brand_name = brand.name or words["default_brand_name"]
@@ -119,7 +128,7 @@ async def render_hr_file(params: HrReportParams, report: Report) -> StoredFile:
         report.account_id,
         payload,
         "application/pdf",
-        _filename(params.assessment["candidate_summary"]["name"]),
+        _filename(report.id),
         "report_pdf",
         livemode=report.livemode,
     )
@@ -132,4 +141,6 @@ async def run_hr_report(params: HrReportParams) -> dict[str, Any]:
     )
 
 
-HR_REPORT = JobKind(HR_JOB_KIND, HrReportParams, run_hr_report)
+HR_REPORT = JobKind(
+    HR_JOB_KIND, HrReportParams, run_hr_report, on_failure=report_job_failed, concurrency=RENDERS
+)

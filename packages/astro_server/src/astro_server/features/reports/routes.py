@@ -41,6 +41,7 @@ from astro_server.platform.auth.guards import current_caller, require_api_key, r
 from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.errors import APIError
 from astro_server.platform.hosts import public_base
+from astro_server.platform.jobs import creator_of
 from astro_server.platform.responses import job_accepted, json_response
 from astro_server.platform.schemas import ErrorBody, JobHandle
 
@@ -178,6 +179,8 @@ async def _create(data: NatalReportRequest, customer_id: str | None) -> Response
         data.birth_subject.resolve()  # a local time the clock skipped is a 400, not a job
     caller = current_caller()
     await reports.check_render_capacity(caller)
+    if data.format == "pdf":
+        await reports.check_test_pdf_allowance(caller)
     brand: dict[str, Any] | None = None
     if data.brand_profile_id is not None:
         brand = await reports.brand_params_from_profile(caller.account_id, data.brand_profile_id)
@@ -195,6 +198,7 @@ async def _create(data: NatalReportRequest, customer_id: str | None) -> Response
         brand=brand,
         base_url=base_url,
         charge=current_charge() if data.run_async else None,
+        created_by=creator_of(caller),
     )
     if data.run_async:
         handle = {**handle, "report_id": report.id}

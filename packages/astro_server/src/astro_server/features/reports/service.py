@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import math
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -35,13 +36,22 @@ from astro_server.features.reports.models import Report
 from astro_server.features.reports.render.branding import DEFAULT_BRAND, DEFAULT_COLOR, ReportBrand
 from astro_server.features.reports.render.natal import Locale, natal_report_html
 from astro_server.features.reports.render.renderer import RendererUnavailable
-from astro_server.platform import clock, files
+from astro_server.platform import clock, files, runtime
 from astro_server.platform.auth.credentials import new_id
 from astro_server.platform.billing.ledger import Charge
 from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.files.service import now as files_now
-from astro_server.platform.jobs import FINISHED, JobKind, enqueue_job
+from astro_server.platform.jobs import (
+    FINISHED,
+    Concurrency,
+    JobKind,
+    ParamsErased,
+    check_capacity,
+    creator_of,
+    enqueue_job,
+    open_params,
+)
 from astro_server.platform.models.files import StoredFile
 from astro_server.platform.models.jobs import Job
 from astro_server.platform.owned import owned, owned_query
@@ -140,9 +150,9 @@ async def _brand(account_id: str, params: dict[str, Any] | None) -> ReportBrand:
     )
 
 
-def _filename(name: str, report_format: str) -> str:
-    safe = re.sub(r"[\x00-\x1f/\\]+", " ", name).strip()[:80] or "report"
-    return f"{safe} natal report.{report_format}"
+def _filename(report_id: str, report_format: str) -> str:
+    # Not the person's name: the file row outlives a crypto-shred of the account's data.
+    return f"natal report {report_id}.{report_format}"
 
 
 async def create_natal_report(
@@ -154,6 +164,7 @@ async def create_natal_report(
     brand: dict[str, Any] | None,
     base_url: str,
     charge: Charge | None,
+    created_by: str | None = None,
 ) -> tuple[Report, dict[str, str]]:
     """The report row and its queued job; ``charge``: what the job refunds if it fails (async
     requests), or None (sync: ``@billable`` refunds the request itself)."""
@@ -171,7 +182,12 @@ async def create_natal_report(
     params = NatalReportParams(report.id, request, brand, base_url)
     try:
         handle = await enqueue_job(
-            NATAL_REPORT, params, account_id=account_id, livemode=livemode, charge=charge
+            NATAL_REPORT,
+            params,
+            account_id=account_id,
+            livemode=livemode,
+            charge=charge,
+            created_by=created_by,
         )
     except BaseException:
         await Report.filter(id=report.id).delete()
@@ -243,6 +259,7 @@ async def render_report_file(params: NatalReportParams, report: Report) -> Store
         brand=brand,
         generated_at=generated_at,
         inline_fonts=report.format == "html",
+        test_mode=not report.livemode,
     )
     if report.format == "pdf":
         from astro_server.features.reports.render.html import labels
@@ -259,7 +276,7 @@ async def render_report_file(params: NatalReportParams, report: Report) -> Store
         report.account_id,
         payload,
         _CONTENT_TYPES[report.format],
-        _filename(request["name"], report.format),
+        _filename(report.id, report.format),
         _KINDS[report.format],
         livemode=report.livemode,
     )
@@ -309,7 +326,31 @@ async def run_natal_report(params: NatalReportParams) -> dict[str, Any]:
     )
 
 
-NATAL_REPORT = JobKind(NATAL_JOB_KIND, NatalReportParams, run_natal_report)
+#: Report renders (PDF or HTML; every ``reports.*`` job) one API key (or one customer login)
+#: may have queued or running at once (``ASTRO_RENDERS_PER_KEY``, 4); more is 429 with
+#: ``Retry-After`` (and refunded by ``@billable``).
+RENDER_RETRY_AFTER_S: Final = 5
+RENDERS: Final = Concurrency("report renders", "renders_per_key", RENDER_RETRY_AFTER_S)
+
+
+async def report_job_failed(job: Any, error: dict[str, Any], status: str) -> None:
+    """Every report kind's failure hook: a report whose job ended before its runner did (its
+    parameters erased by a crypto-shred, its attempts exhausted, canceled) is marked failed
+    with the job's error (the runner marks the ones it saw fail itself)."""
+    report_id = (job.params or {}).get("report_id")  # kept in clear beside the sealed params
+    if report_id:
+        await Report.filter(id=report_id, status__in=["queued", "running"]).update(
+            status="failed", error=error, finished_at=_now()
+        )
+
+
+NATAL_REPORT = JobKind(
+    NATAL_JOB_KIND,
+    NatalReportParams,
+    run_natal_report,
+    on_failure=report_job_failed,
+    concurrency=RENDERS,
+)
 
 
 def error_event(report: Report) -> dict[str, Any]:
@@ -321,26 +362,36 @@ def error_event(report: Report) -> dict[str, Any]:
     }
 
 
-#: Report renders (PDF or HTML; every ``reports.*`` job) one account may have queued or running
-#: at once in one mode; more is 429 with ``Retry-After`` (and refunded by ``@billable``). Jobs
-#: do not record the key that made them, so the limit is per account and mode.
-MAX_CONCURRENT_RENDERS: Final = 4
-RENDER_RETRY_AFTER_S: Final = 5
-
-
 async def check_render_capacity(caller: Caller) -> None:
-    """429 ``rate_limited`` with ``Retry-After`` when the caller's account already has
-    :data:`MAX_CONCURRENT_RENDERS` report jobs queued or running in its mode."""
-    busy = await owned_query(
-        Job, caller, kind__startswith="reports.", status__in=["queued", "running"]
+    """429 ``rate_limited`` with ``Retry-After`` when the caller (its API key, or its login)
+    already has ``ASTRO_RENDERS_PER_KEY`` report jobs queued or running; checked before
+    the report's objects are made (the enqueue checks again under a lock)."""
+    await check_capacity(NATAL_REPORT, creator_of(caller), caller.account_id)
+
+
+async def check_test_pdf_allowance(caller: Caller) -> None:
+    """A test key's PDFs are real renders (watermarked "TEST"), free, within
+    ``ASTRO_TEST_PDF_DAILY_ALLOWANCE`` per account per UTC day (natal and HR PDFs together,
+    counted from the account's test-mode PDF reports made since midnight UTC); past it 429
+    ``rate_limited`` with ``Retry-After`` until midnight UTC. Live keys pay and are not
+    counted."""
+    if caller.livemode:
+        return
+    allowance = runtime.settings().test_pdf_daily_allowance
+    now = _now()
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    made = await Report.filter(
+        account_id=caller.account_id, livemode=False, format="pdf", created_at__gte=midnight
     ).count()
-    if busy >= MAX_CONCURRENT_RENDERS:
+    if made >= allowance:
+        until = midnight + dt.timedelta(days=1)
         raise APIError(
             429,
-            f"{busy} reports of this account are being rendered, the most at once "
-            f"({MAX_CONCURRENT_RENDERS}); retry when one finishes.",
+            f"Test keys render at most {allowance} PDFs per account per UTC day "
+            f"(ASTRO_TEST_PDF_DAILY_ALLOWANCE); this account made {made} today. Retry after "
+            f"midnight UTC, use format html, or a live key.",
             error="rate_limited",
-            headers={"Retry-After": str(RENDER_RETRY_AFTER_S)},
+            headers={"Retry-After": str(max(1, math.ceil((until - now).total_seconds())))},
         )
 
 
@@ -353,8 +404,9 @@ async def get_report(report_id: str, caller: Caller) -> Report:
 
 
 def subject_names(kind: str, params: Any) -> list[str]:
-    """The people a report is about, from its job's parameters (the request's ``name`` for a
-    natal report, the candidate's for an HR assessment); empty when the job row is gone."""
+    """The people a report is about, from its job's opened parameters (the request's ``name``
+    for a natal report, the candidate's for an HR assessment); empty when the job row is gone
+    or its data key was shredded."""
     if not isinstance(params, dict):
         return []
     if kind == HR_KIND:
@@ -367,6 +419,17 @@ def subject_names(kind: str, params: Any) -> list[str]:
 
 #: The HR assessment's report kind (hr_service.HR_REPORT_KIND, which imports this module).
 HR_KIND: Final = "hr_screening"
+
+
+async def _job_params(job: Job | None) -> Any:
+    """The report job's parameters, opened (they are sealed with the account's data key); None
+    once the job row is gone or the key was shredded."""
+    if job is None:
+        return None
+    try:
+        return await open_params(job)
+    except ParamsErased:
+        return None
 
 
 async def report_view(
@@ -385,7 +448,7 @@ async def report_view(
         "kind": report.kind,
         "format": report.format,
         "locale": report.locale,
-        "subject_names": subject_names(report.kind, job.params if job is not None else None),
+        "subject_names": subject_names(report.kind, await _job_params(job)),
         "status": status,
         "job_id": report.job_id,
         "created_at": clock.iso(report.created_at),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
+from urllib.parse import urlencode
 
 from pydantic import BaseModel, ConfigDict, Field
 from quart import Blueprint, Response, g
@@ -113,8 +114,14 @@ async def _list() -> Response:
 async def _invite(data: InviteRequest) -> Response:
     team.require_enterprise(g.account)
     _live_only()
-    invitation, token = await team.invite(current_caller(), data.email, data.role)
-    link = f"{public_base()}/auth/accept-invitation?token={token}"
+    base = public_base()
+
+    def page_for(token: str) -> str:
+        # The e-mail to a login's owner links the portal's accept page (a form for a person).
+        return f"{base}/portal/accept-invitation?{urlencode({'token': token})}"
+
+    invitation, token = await team.invite(current_caller(), data.email, data.role, page_for)
+    link = f"{base}/auth/accept-invitation?token={token}"
     body: dict[str, Any] = {
         "invitation": team.invitation_view(invitation),
         "token": token,
@@ -165,7 +172,9 @@ async def invite_member(data: InviteRequest) -> Response:
     """Invite a login.
 
     Returns a one-time invitation token and link, valid for 72 hours; an e-mail that is already
-    a login is 409. Enterprise tier; ``team`` scope; live keys only.
+    a login of this team is 409. An e-mail with a login in another account is invited the same
+    way (same answer); its owner is told by e-mail and accepts with that login's password.
+    Enterprise tier; ``team`` scope; live keys only.
     """
     return await _invite(data)
 
@@ -283,7 +292,10 @@ async def accept_invitation(data: AcceptInvitationRequest) -> Response:
     The invitation's one-time token and a chosen password make the login (then log in with
     ``POST /auth/login``). An unknown, used or expired token is 401; a password of fewer than
     12 characters, a common one or the e-mail address is 400 naming ``password`` (the
-    invitation stays usable).
+    invitation stays usable). When the e-mail already has a login in another account, the
+    password is that login's current one: the login moves to this account with the invited
+    role (its sessions end; 401 for another password; 409 ``last_owner`` for the last owner of
+    its account).
     """
     customer = await team.accept(data.token, data.password)
     return json_response(

@@ -7,18 +7,28 @@ owners).
   is returned once and stored as a SHA-256 digest; it works once, for 72 hours.
   ``POST /auth/accept-invitation {token, password}`` makes the login (or re-enables a removed
   login of the same account with that e-mail).
+* Invitations do not tell who has a login elsewhere (issue 36): an e-mail whose login is in
+  another account is invited exactly like a new one (same answer, an invitation listed as
+  pending), and its owner is told by e-mail (``ASTRO_SMTP_URL``), with the link. Since a login
+  belongs to one account, accepting needs that login's current password (not a new one); the
+  login then moves to the inviting account with the invited role and its sessions end (the last
+  owner of its account cannot move: 409 ``last_owner``). An e-mail already in this team is a
+  409 ``email_taken`` (the inviter sees its team anyway). docs/decisions.md.
 * Removing a member disables the login and ends its sessions at once (sessions are checked
   against the database on every request). The row stays, so audit rows keep their actor.
 * The last owner (an enabled login with role ``owner``) can be neither demoted nor removed: 409
   ``conflict`` (code ``last_owner``). The check and the change are one transaction that first
   locks the account row (PostgreSQL ``FOR UPDATE``; SQLite has one writer).
-* Audit rows: ``team.invited``, ``team.joined``, ``team.role_changed``, ``team.removed``.
+* Audit rows: ``team.invited``, ``team.joined``, ``team.left`` (a login that moved),
+  ``team.role_changed``, ``team.removed``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -27,12 +37,13 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from astro_server.platform import clock, db
+from astro_server.platform import clock, db, runtime
 from astro_server.platform.audit import record_audit
 from astro_server.platform.auth import credentials
 from astro_server.platform.auth.passwords import password_problem
 from astro_server.platform.billing.pricing import tier_allows
 from astro_server.platform.caller import Caller
+from astro_server.platform.delivery import mail
 from astro_server.platform.errors import APIError, not_found, validation_error
 from astro_server.platform.models.accounts import (
     Account,
@@ -40,6 +51,9 @@ from astro_server.platform.models.accounts import (
     CustomerSession,
     TeamInvitation,
 )
+from astro_server.settings import Settings
+
+log = logging.getLogger("astro_server.team")
 
 INVITATION_LIFETIME = timedelta(hours=72)
 TOKEN_PREFIX = "inv_tok_"  # noqa: S105 - a prefix, not a secret
@@ -88,16 +102,48 @@ async def list_members(account_id: str) -> tuple[list[Customer], list[TeamInvita
     return list(members), list(pending)
 
 
-async def invite(caller: Caller, email: str, role: str) -> tuple[TeamInvitation, str]:
+#: Notices being sent (kept so the tasks are not collected before they finish).
+_NOTICES: set[asyncio.Task[None]] = set()
+
+
+async def _tell_existing_login(
+    address: str, account_id: str, role: str, link: str, settings: Settings
+) -> None:
+    """Mail the owner of a login in another account that it was invited (see module docstring);
+    sent in the background, so the inviter's answer neither waits for it nor says anything."""
+    account = await Account.get_or_none(id=account_id)
+    team = account.name if account is not None else account_id
+    text = (
+        f"You were invited to join the team {team!r} as {role}.\n\n"
+        "Your e-mail address already has a login on this server, in another team, and a login "
+        "belongs to one team. To join, open the link below and enter your CURRENT password: "
+        "your login then moves to the new team and leaves the one it is in now (the last owner "
+        "of a team cannot leave it). Your password stays the same.\n\n"
+        f"{link}\n\n"
+        "The invitation is valid for 72 hours. If you did not expect it, ignore this message: "
+        "nothing changes unless you accept it with your password.\n"
+    )
+    result = await mail.send_message(
+        lambda: mail.notice_message(address, f"Invitation to join {team}", text, settings),
+        settings,
+    )
+    if result.error:
+        log.warning("invitation notice not sent: %s", result.error)
+
+
+async def invite(
+    caller: Caller, email: str, role: str, link_for: Callable[[str], str] | None = None
+) -> tuple[TeamInvitation, str]:
+    """A new invitation and its token. An e-mail with a login in this account (enabled) is a
+    409; one with a login in another account gets an invitation exactly like a new address
+    (same answer), and its owner is told by e-mail (``link_for(token)``: the accept link)."""
     account_id = caller.account_id
     invited_by = caller.actor[0]
     email = email.strip().lower()
     existing = await Customer.get_or_none(email=email)
-    if existing is not None and not (
-        existing.account_id == account_id  # type: ignore[attr-defined]
-        and existing.disabled_at is not None
-    ):
-        raise _conflict(f"A login with the e-mail {email} already exists.", "email_taken")
+    elsewhere = existing is not None and existing.account_id != account_id  # type: ignore[attr-defined]
+    if existing is not None and not elsewhere and existing.disabled_at is None:
+        raise _conflict(f"{email} is already a member of this team.", "email_taken")
     if await Customer.filter(account_id=account_id, disabled_at=None).count() >= MAX_MEMBERS:
         raise _conflict(f"A team has at most {MAX_MEMBERS} logins.", "team_limit")
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
@@ -115,6 +161,13 @@ async def invite(caller: Caller, email: str, role: str) -> tuple[TeamInvitation,
             using_db=conn,
         )
         await record_audit("team.invited", invitation.id, caller, using_db=conn)
+    if elsewhere:
+        link = link_for(token) if link_for is not None else token
+        task = asyncio.create_task(
+            _tell_existing_login(email, account_id, role, link, runtime.settings())
+        )
+        _NOTICES.add(task)
+        task.add_done_callback(_NOTICES.discard)
     return invitation, token
 
 
@@ -131,6 +184,13 @@ async def accept(token: str, password: str) -> Customer:
         raise APIError(
             401, "This invitation is unknown, used or expired.", error="unauthorized", code="401"
         )
+    elsewhere = (
+        await Customer.filter(email=invitation.email, disabled_at=None)
+        .exclude(account_id=invitation.account_id)
+        .first()
+    )
+    if elsewhere is not None:
+        return await _move_login(invitation, elsewhere, password)
     problem = password_problem(password, invitation.email)
     if problem is not None:  # refused before the invitation is used: it can be tried again
         raise validation_error([{"field": "password", "message": problem}])
@@ -193,6 +253,61 @@ async def accept(token: str, password: str) -> Customer:
             f"A login with the e-mail {invitation.email} already exists.", "email_taken"
         ) from None
     return await Customer.get(id=customer_id)
+
+
+async def _move_login(invitation: TeamInvitation, login: Customer, password: str) -> Customer:
+    """Accepting an invitation of an e-mail whose login is in another account: the password
+    must be that login's current one (else 401, and the invitation stays usable); the login
+    then moves to the inviting account with the invited role and its sessions end. The last
+    owner of its account cannot move (409 ``last_owner``)."""
+    matches = await asyncio.to_thread(credentials.verify_password, login.password_hash, password)
+    if not matches:
+        raise APIError(
+            401,
+            "This e-mail already has a login: accept with its current password.",
+            error="unauthorized",
+            code="401",
+        )
+    old_account = login.account_id  # type: ignore[attr-defined]
+    now = clock.now()
+    async with in_transaction() as conn:
+        await _lock_account(conn, old_account)
+        if login.role == "owner" and not await _other_owners(old_account, login.id, conn):
+            raise _last_owner()
+        claimed = (
+            await TeamInvitation.filter(id=invitation.id, accepted_at=None)
+            .using_db(conn)
+            .update(accepted_at=now, customer_id=login.id)
+        )
+        if not claimed:
+            raise APIError(
+                401,
+                "This invitation is unknown, used or expired.",
+                error="unauthorized",
+                code="401",
+            )
+        await (
+            Customer.filter(id=login.id)
+            .using_db(conn)
+            .update(account_id=invitation.account_id, role=invitation.role)
+        )
+        await (
+            CustomerSession.filter(customer_id=login.id, revoked_at=None)
+            .using_db(conn)
+            .update(revoked_at=now)
+        )
+        left = Caller(old_account, "", login.id, "session", role=login.role, customer_id=login.id)
+        await record_audit("team.left", login.id, left, using_db=conn)
+        joined = Caller(
+            invitation.account_id,
+            "",
+            login.id,
+            "session",
+            role=invitation.role,
+            customer_id=login.id,
+        )
+        await record_audit("team.joined", login.id, joined, using_db=conn)
+    return await Customer.get(id=login.id)
 
 
 async def _lock_account(conn: BaseDBAsyncClient, account_id: str) -> None:

@@ -71,7 +71,7 @@ from astro_server.features.common.subject import (
 from astro_server.features.vedic import tasks as vedic_tasks
 from astro_server.platform.auth.guards import current_caller, require_api_key
 from astro_server.platform.billing.billable import billable, current_charge
-from astro_server.platform.jobs import enqueue_job
+from astro_server.platform.jobs import creator_of, enqueue_job
 from astro_server.platform.msgspec_docs import response_model
 from astro_server.platform.responses import job_accepted, json_response
 from astro_server.platform.schemas import ErrorBody, JobHandle
@@ -286,6 +286,7 @@ async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
         account_id=caller.account_id,
         livemode=caller.livemode,
         charge=current_charge(),
+        created_by=creator_of(caller),
     )
     return job_accepted(handle)
 

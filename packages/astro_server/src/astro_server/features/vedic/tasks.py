@@ -14,7 +14,7 @@ import msgspec
 
 from astro_calc.errors import CalcInputError
 from astro_calc.vedic import BirthSubject, kundli_match
-from astro_server.platform.jobs import JobKind, Progress
+from astro_server.platform.jobs import Concurrency, JobKind, Progress
 
 
 class BatchParams(msgspec.Struct, frozen=True):
@@ -68,4 +68,11 @@ def kundli_matching_batch(params: BatchParams, progress: Progress) -> dict[str, 
     }
 
 
-KUNDLI_BATCH = JobKind("vedic.kundli_matching_batch", BatchParams, kundli_matching_batch)
+#: Batches one API key may have queued or running at once (``ASTRO_BATCHES_PER_KEY``, 20, of up
+#: to 50 matches each; issue 36).
+KUNDLI_BATCH = JobKind(
+    "vedic.kundli_matching_batch",
+    BatchParams,
+    kundli_matching_batch,
+    concurrency=Concurrency("matching batches", "batches_per_key"),
+)

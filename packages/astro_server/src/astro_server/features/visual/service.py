@@ -25,7 +25,7 @@ from astro_server.platform.caller import Caller
 from astro_server.platform.delivery.events import emit_account_event
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.files import service as file_service
-from astro_server.platform.jobs import JobKind, enqueue_job
+from astro_server.platform.jobs import Concurrency, JobKind, creator_of, enqueue_job
 from astro_server.platform.models.files import StoredFile
 from astro_server.platform.owned import owned, owned_query, require_manage
 from astro_server.platform.paging import newest_first
@@ -261,13 +261,18 @@ async def create_reading(
         estimated_cost_micros=writer.estimate_cost_micros(settings, upload.kind),
         created_at=file_service.now(),
     )
-    handle = await enqueue_job(
-        READING,
-        ReadingParams(reading_id=reading.id),
-        account_id=account_id,
-        livemode=livemode,
-        charge=charge,
-    )
+    try:
+        handle = await enqueue_job(
+            READING,
+            ReadingParams(reading_id=reading.id),
+            account_id=account_id,
+            livemode=livemode,
+            charge=charge,
+            created_by=creator_of(caller),
+        )
+    except BaseException:
+        await VisualReading.filter(id=reading.id).delete()  # 429 or 503: no reading was queued
+        raise
     await VisualReading.filter(id=reading.id).update(job_id=handle["job_id"])
     reading.job_id = handle["job_id"]
     return reading, handle
@@ -516,4 +521,9 @@ async def analytics(
     return list(total.values()), per_day
 
 
-READING = JobKind(JOB_KIND, ReadingParams, run_reading, on_failure=_reading_failed)
+#: Readings one API key (or one login) may have queued or running at once
+#: (``ASTRO_VISUAL_READINGS_PER_KEY``, 4; issue 36).
+READINGS = Concurrency("visual readings", "visual_readings_per_key")
+READING = JobKind(
+    JOB_KIND, ReadingParams, run_reading, on_failure=_reading_failed, concurrency=READINGS
+)

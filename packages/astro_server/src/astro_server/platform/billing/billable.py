@@ -199,7 +199,7 @@ def billable(
                 return response
             response.headers.update(_credit_headers(cost, charge.balance_after, list_price))
             if record_id is not None:
-                await idempotency.complete(record_id, response)
+                await idempotency.complete(record_id, response, account.id)
             if cost:
                 metrics.CREDITS_CHARGED.labels(operation=charged_as).inc(cost)
             return response

@@ -101,7 +101,7 @@ async def claim_and_debit(
             assert scope is not None
             existing = await idempotency.find(scope)
             if existing is not None:
-                return idempotency.reject_or_replay(existing, the_request_hash)
+                return await idempotency.reject_or_replay(existing, the_request_hash)
             continue
         return Charge(claimant.account_id, operation_name, cost, ledger_id, balance), record_id
     raise _still_in_progress()
@@ -311,7 +311,7 @@ async def _pg_claim_and_debit(
             assert scope is not None
             existing = await idempotency.find(scope)
             if existing is not None:
-                return idempotency.reject_or_replay(existing, the_request_hash)
+                return await idempotency.reject_or_replay(existing, the_request_hash)
             continue  # it expired and was just removed: claim again
         assert result.balance is not None
         charge = Charge(claimant.account_id, operation_name, cost, result.ledger_id, result.balance)

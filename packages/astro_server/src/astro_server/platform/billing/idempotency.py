@@ -9,6 +9,12 @@ failed releases its key (its charge was refunded), so the client may retry with 
 
 The claim is an INSERT into a unique index, made inside the billing transaction: two concurrent
 requests cannot both claim a key, on SQLite or PostgreSQL.
+
+A stored response often holds personal data (a chart answers the subject's birth data and name),
+so it is sealed under the account's data key (:mod:`astro_server.platform.datakeys`, bound to
+the record id): ``dk.<key id>.<ciphertext>``. After a crypto-shred the body can never be read
+again and the key answers 409 ``idempotency_conflict`` asking for a new key (the first request
+was charged; what it answered is gone with the account's data).
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from quart import Response
 from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from astro_server.platform import db
+from astro_server.platform import datakeys, db, runtime
 from astro_server.platform.batching import LoopCoalescers, coalescer_for_loop
 from astro_server.platform.compression import zstd_bytes
 from astro_server.platform.errors import APIError
@@ -95,7 +101,7 @@ async def find(scope: Scope) -> IdempotencyRecord | None:
     return record
 
 
-def reject_or_replay(record: IdempotencyRecord, the_request_hash: str) -> Response:
+async def reject_or_replay(record: IdempotencyRecord, the_request_hash: str) -> Response:
     """The answer to a request whose key is already claimed: 409 or the stored response."""
     if not _same(record.request_hash, the_request_hash):
         raise APIError(
@@ -111,9 +117,17 @@ def reject_or_replay(record: IdempotencyRecord, the_request_hash: str) -> Respon
             error="idempotency_in_progress",
             headers={"Retry-After": str(IN_PROGRESS_RETRY_AFTER_S)},
         )
+    try:
+        body = decode_stored_body(await open_stored_body(record.id, record.response_body or ""))
+    except datakeys.KeyUnavailable:
+        raise APIError(
+            409,
+            "The response of this Idempotency-Key was erased with the account's data "
+            "(crypto-shred); send a new key.",
+            error="idempotency_conflict",
+        ) from None
     headers: dict[str, Any] = dict(record.response_headers or {})
     headers["Idempotent-Replayed"] = "true"
-    body = decode_stored_body(record.response_body or "")
     return Response(body, status=record.response_status, headers=headers)
 
 
@@ -180,9 +194,32 @@ def decode_stored_body(stored: str) -> bytes:
     return base64.b64decode(stored)
 
 
-async def complete(record_id: int, response: Response) -> None:
-    """Store the response for replay; returns once it is committed."""
-    body = encode_stored_body(await response.get_data(as_text=False))
+_SEALED_PREFIX = "dk."
+
+
+async def seal_stored_body(record_id: int, account_id: str, stored: str) -> str:
+    """``stored`` (:func:`encode_stored_body`) sealed under the account's data key."""
+    key = await datakeys.active_key(runtime.settings().secret_key, account_id, create=True)
+    assert key is not None
+    return f"{_SEALED_PREFIX}{key.id}.{key.seal_record(str(record_id), stored)}"
+
+
+async def open_stored_body(record_id: int, stored: str) -> str:
+    """The encoded body of a record (a record stored before sealing is returned as it is);
+    :class:`~astro_server.platform.datakeys.KeyUnavailable` once its key was destroyed."""
+    if not stored.startswith(_SEALED_PREFIX):
+        return stored
+    key_id, _, sealed = stored[len(_SEALED_PREFIX) :].partition(".")
+    key = await datakeys.key_by_id(runtime.settings().secret_key, key_id)
+    return key.open_record(str(record_id), sealed)
+
+
+async def complete(record_id: int, response: Response, account_id: str) -> None:
+    """Store the response for replay, sealed under the account's data key; returns once it is
+    committed."""
+    body = await seal_stored_body(
+        record_id, account_id, encode_stored_body(await response.get_data(as_text=False))
+    )
     headers = json.dumps(
         {h: response.headers[h] for h in _REPLAYED_HEADERS if h in response.headers}
     )

@@ -1,4 +1,5 @@
-"""E-mail deliveries of visual-reading events (SMTP through aiosmtplib).
+"""E-mail deliveries of visual-reading events, and notices (team invitations), by SMTP
+(aiosmtplib).
 
 An e-mail destination is a webhook-endpoint row whose ``destination_url`` is
 ``mailto:<address>``; the delivery pipeline sends its event by :func:`send_event_mail` instead
@@ -13,6 +14,7 @@ from __future__ import annotations
 import html
 import json
 import time
+from collections.abc import Callable
 from email.message import EmailMessage
 from functools import cache
 from importlib import resources
@@ -89,6 +91,22 @@ def event_message(address: str, body: bytes, settings: Settings) -> EmailMessage
 
 async def send_event_mail(address: str, body: bytes, settings: Settings) -> AttemptResult:
     """Send one event by e-mail; never raises (a failure is an AttemptResult with ``error``)."""
+    return await send_message(lambda: event_message(address, body, settings), settings)
+
+
+def notice_message(address: str, subject: str, text: str, settings: Settings) -> EmailMessage:
+    """A plain-text notice to one address (team invitations)."""
+    message = EmailMessage()
+    message["From"] = settings.mail_from
+    message["To"] = address
+    message["Subject"] = subject
+    message.set_content(text)
+    return message
+
+
+async def send_message(build: Callable[[], EmailMessage], settings: Settings) -> AttemptResult:
+    """Build and send one message through ``ASTRO_SMTP_URL``; never raises (a failure, or no
+    SMTP configured, is an AttemptResult with ``error``)."""
     import aiosmtplib
 
     started = time.perf_counter()
@@ -100,7 +118,7 @@ async def send_event_mail(address: str, body: bytes, settings: Settings) -> Atte
         return AttemptResult(None, 0, "", "e-mail is not configured (ASTRO_SMTP_URL)")
     url = urlsplit(settings.smtp_url)
     try:
-        message = event_message(address, body, settings)
+        message = build()
         await aiosmtplib.send(
             message,
             hostname=url.hostname,

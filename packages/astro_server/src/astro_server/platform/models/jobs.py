@@ -24,6 +24,9 @@ class Job(Model):
     # False for a job made with a test key (ak_test_): seen only by test keys, and the other
     # way round.
     livemode = fields.BooleanField(default=True)
+    # Who queued it: the API key (key_...), or the login of a customer session (cus_...); heavy
+    # kinds are limited per creator (platform/jobs.py, Concurrency). NULL: made before 0017.
+    created_by = fields.CharField(max_length=40, null=True)
     attempts = fields.IntField(default=0)
     lease_expires_at = fields.DatetimeField(null=True)
     created_at = fields.DatetimeField(db_index=True)
@@ -33,4 +36,4 @@ class Job(Model):
 
     class Meta:
         table = "jobs"
-        indexes = (("account_id", "created_at"),)
+        indexes = (("account_id", "created_at"), ("created_by", "status"))

@@ -73,6 +73,7 @@ def hr_report_html(
     locale: Locale,
     brand: ReportBrand,
     generated_at: dt.datetime,
+    test_mode: bool = False,
 ) -> str:
     """The whole report as one self-contained HTML document (fonts and logo inlined)."""
     words = hr_labels(locale)
@@ -168,6 +169,7 @@ def hr_report_html(
     ]
     birth_words = {**load_labels(locale), **words}
     context = {
+        "test_mode": test_mode,  # a test key's report: the diagonal "TEST" mark
         "lang": locale,
         "title": f"{words['report_title']}: {summary['name']}",
         "words": words,

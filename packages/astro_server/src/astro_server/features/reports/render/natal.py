@@ -87,6 +87,8 @@ class NatalReport:
     wheel_svg: str
     chapters: tuple[Chapter, ...]
     extra: dict[str, Any] = field(default_factory=dict)
+    #: A test key's report: a diagonal "TEST" mark on every page (issue 36).
+    test_mode: bool = False
 
 
 def format_degree(sign_degree: float) -> str:
@@ -332,6 +334,8 @@ def cover_context(
     generated = format_generated(generated_at, locale)
     page_prefix, page_middle = words["page_x_of_y"]
     return {
+        # The report sets it from the key's mode; the brand preview is never a test print.
+        "test_mode": False,
         "lang": locale,
         "title": f"{words['report_title']}: {person_name}",
         "words": words,
@@ -428,6 +432,7 @@ def render_natal_html(report: NatalReport, *, inline_fonts: bool = True) -> str:
         "balance": _balance(chart, words),
         "chapters": report.chapters,
         "birth_time_note": birth_time_note(chart, words),
+        "test_mode": report.test_mode,
     }
     return environment().get_template("natal.html.j2").render(context)
 
@@ -516,6 +521,7 @@ def natal_report_html(
     brand: ReportBrand,
     generated_at: dt.datetime,
     inline_fonts: bool = True,
+    test_mode: bool = False,
 ) -> str:
     """The natal report of ``chart`` as one HTML document: the drawing module's wheel (in the
     brand's colour) and the interpretation chapters in ``locale``. Self-contained unless
@@ -534,5 +540,6 @@ def natal_report_html(
         generated_at=generated_at,
         wheel_svg=wheel,
         chapters=interpretation_chapters(chart, locale),
+        test_mode=test_mode,
     )
     return render_natal_html(report, inline_fonts=inline_fonts)
