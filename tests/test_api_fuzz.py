@@ -24,12 +24,15 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests._support.drill import volume
 from tests._support.stack import Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.timeout(600)]
 
 SEED = "20261122"
-EXAMPLES = "25"
+# Test cases per operation: 5 in the suite (every operation still gets its documented examples,
+# values at and past its bounds and random bodies), 25 in benchmarks/drills/api_fuzz.py.
+EXAMPLES = str(volume(5, 25))
 
 
 def _fuzz(
