@@ -163,7 +163,10 @@ class Stack:
         port = free_port()
         sp = self._spawn("server", ["serve", "--host", "127.0.0.1", "--port", str(port)], extra_env)
         sp.base_url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
+        # Two minutes: at a load average near 20 (a shared 2-core machine) a server start was
+        # measured at over 60 s; a healthy server answers as soon as it is up, so this costs
+        # nothing when the machine is idle.
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if sp.proc.poll() is not None:
                 raise RuntimeError(f"server exited early:\n{sp.log()}")
