@@ -7,7 +7,6 @@ Billable calls go to the real routes ``POST /api/v3/western/natal`` (free tier, 
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import signal
 import time
@@ -18,6 +17,7 @@ import asyncpg
 import httpx
 import pytest
 
+from tests._support.accounts import create_account
 from tests._support.drill import volume
 from tests._support.stack import ServerProcess, Stack
 
@@ -55,11 +55,7 @@ def batch(n: int) -> dict[str, Any]:
 
 
 def account(stack: Stack, tier: str, credits: int) -> tuple[str, str]:
-    out = json.loads(
-        stack.run_cli(
-            "create-account", "--name", "live", "--tier", tier, "--credits", str(credits), "--json"
-        ).stdout
-    )
+    out = create_account(stack, tier=tier, credits=credits, name="live")
     return out["account_id"], out["api_key"]
 
 
