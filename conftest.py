@@ -155,10 +155,13 @@ def stack_factory(tmp_path: Path) -> Iterator[Callable[..., Stack]]:
 
 @pytest.fixture
 def production_stack(
-    stack_factory: Callable[..., Stack], fresh_pg_database: str, redis_namespace: str
+    stack_factory: Callable[..., Stack], migrated_pg_database: str, redis_namespace: str
 ) -> Stack:
-    """PostgreSQL + Redis stack (no processes started yet)."""
-    return stack_factory(database_url=fresh_pg_database, redis_url=redis_namespace)
+    """PostgreSQL + Redis stack (no processes started yet), on a copy of the session's migrated
+    template (``astro-server migrate`` then finds it current): migrating an empty database
+    for every such test cost seconds of CPU each; migrating from empty is tested by the tests
+    of :func:`fresh_pg_database` and :func:`empty_database_url`."""
+    return stack_factory(database_url=migrated_pg_database, redis_url=redis_namespace)
 
 
 @pytest.fixture

@@ -120,8 +120,9 @@ as_pg "$PG_BIN/initdb" -D "$WORK/pg/data" -U postgres -A trust -E UTF8 --locale=
 as_pg "$PG_BIN/pg_ctl" -D "$WORK/pg/data" -l "$WORK/pg/log" -w -t 30 \
   -o "-p $PG_PORT -k $WORK/pg -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" start >/dev/null \
   || { cat "$WORK/pg/log" >&2 || true; log "PostgreSQL did not start"; exit 1; }
+# 32 databases: each pytest-xdist process uses three (tests/_support/stack.py), so up to ten.
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes --save '' --appendonly no \
-  --dir "$WORK" --pidfile "$WORK/redis.pid" --logfile "$WORK/redis.log" >/dev/null
+  --databases 32 --dir "$WORK" --pidfile "$WORK/redis.pid" --logfile "$WORK/redis.log" >/dev/null
 for _ in $(seq 50); do
   if redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG; then break; fi
   sleep 0.1
@@ -130,6 +131,7 @@ redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG || { log "Redis did n
 
 export ASTRO_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/postgres"
 export ASTRO_TEST_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
+export ASTRO_TEST_REDIS_DATABASES=32
 export ASTRO_TEST_REQUIRE_SERVICES=1
 # pg_dump/pg_restore of this server's version, for the backup and restore drill's test.
 export ASTRO_TEST_PG_BIN="$PG_BIN"

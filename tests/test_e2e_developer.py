@@ -14,6 +14,7 @@ import pytest
 
 import astro_sdk
 from astro_sdk import AstroClient
+from tests._support.accounts import create_account
 from tests._support.stack import Stack
 
 pytestmark = pytest.mark.slow
@@ -29,9 +30,7 @@ def cli_json(stack: Stack, *args: str) -> dict[str, Any]:
 
 
 def new_account(stack: Stack, tier: str = "starter", credits: int = 20) -> tuple[str, str]:
-    made = cli_json(
-        stack, "create-account", "--name", "dev", "--tier", tier, "--credits", str(credits)
-    )
+    made = create_account(stack, tier=tier, credits=credits, name="dev")
     return made["account_id"], made["api_key"]
 
 

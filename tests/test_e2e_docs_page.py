@@ -6,24 +6,32 @@ and the billing note with the price and the advice to use a test key."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from astro_server.app import TAG_GROUPS
-from tests._support.stack import ServerProcess, Stack
+from tests._support.stack import ServerProcess, make_stack
 
 CHROMIUM = Path("/usr/bin/chromium")
 LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One live embedded server for the module's two pages (they only read it)."""
+    stack = make_stack(tmp_path_factory.mktemp("docs-stack"), None, None)
+    stack.run_cli("migrate")
+    yield stack.server()
+    stack.close()
+
+
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
-async def test_the_docs_page_guides_a_new_user(stack_factory: Callable[..., Stack]) -> None:
+async def test_the_docs_page_guides_a_new_user(server: ServerProcess) -> None:
     from playwright.async_api import Route, async_playwright
 
-    server: ServerProcess = stack_factory().server()
     refused: list[str] = []
 
     async def only_loopback(route: Route) -> None:
@@ -74,13 +82,12 @@ async def test_the_docs_page_guides_a_new_user(stack_factory: Callable[..., Stac
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
-async def test_the_reference_page_renders_offline(stack_factory: Callable[..., Stack]) -> None:
+async def test_the_reference_page_renders_offline(server: ServerProcess) -> None:
     """``/docs/reference`` (Redoc, from this server's files) renders the document: the overview,
     every tag group in the menu; nothing asked of another host (the page's Content-Security-Policy
     stops Redoc's CDN logo before any request), no script error."""
     from playwright.async_api import Route, async_playwright
 
-    server: ServerProcess = stack_factory().server()
     refused: list[str] = []
     errors: list[str] = []
 

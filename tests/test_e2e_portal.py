@@ -12,7 +12,6 @@ each page at 1280 and 390 px go to ``tests/artifacts/portal/`` (git-ignored).
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import time
@@ -23,6 +22,7 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 from astro_sdk.webhooks import verify
+from tests._support.accounts import create_account
 from tests._support.receiver import Inbox, receive
 from tests._support.stack import Stack
 
@@ -81,20 +81,9 @@ class Browser:
 
 
 def create_customer(stack: Stack) -> None:
-    out = stack.run_cli(
-        "create-account",
-        "--name",
-        "portal-e2e",
-        "--tier",
-        "enterprise",
-        "--credits",
-        "50",
-        "--json",
-    )
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    stack.run_cli(
-        "create-customer", "--account", account["account_id"], "--email", EMAIL,
-        "--password", PASSWORD,
+    create_account(
+        stack, tier="enterprise", credits=50, name="portal-e2e", customer_email=EMAIL,
+        password=PASSWORD,
     )  # fmt: skip
 
 

@@ -20,6 +20,7 @@ import pytest
 from astro_calc import sensitivity
 from astro_calc.western import BirthSubject
 from astro_sdk import AstroClient, AsyncAstroClient, RequestValidationError
+from tests._support.accounts import create_account
 from tests._support.stack import ServerProcess, Stack
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -31,12 +32,7 @@ BIRTH = {"date": "1990-05-15", "time": "10:47", "latitude": 39.9042, "longitude"
 
 
 def _account(stack: Stack, credits: int) -> dict[str, Any]:
-    out = stack.run_cli(
-        "create-account", "--name", "sensitivity", "--tier", "free", "--credits", str(credits),
-        "--json",
-    )  # fmt: skip
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return account
+    return create_account(stack, tier="free", credits=credits, name="sensitivity")
 
 
 def _plain(value: msgspec.Struct) -> Any:

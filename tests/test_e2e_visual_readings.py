@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+import trustme
 from aiosmtpd.controller import Controller
 from pytest_httpserver import HTTPServer
 
@@ -82,7 +83,7 @@ class MailSink:
         return "250 OK"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def smtp_sink() -> Iterator[tuple[MailSink, int]]:
     with socket.socket() as probe:  # aiosmtpd's port=0 fails its own readiness check
         probe.bind(("127.0.0.1", 0))
@@ -94,13 +95,22 @@ def smtp_sink() -> Iterator[tuple[MailSink, int]]:
     controller.stop()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
+def ca() -> trustme.CA:
+    """One CA for the module: its processes trust it, and each test's ``https_server`` (a new
+    one per test) gets its certificate from it."""
+    return trustme.CA()
+
+
+@pytest.fixture(scope="module")
 def env(
-    production_stack: Stack,
     s3_bucket_url: tuple[str, str],
-    ca_file: Path,
+    ca: trustme.CA,
     smtp_sink: tuple[MailSink, int],
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> dict[str, str]:
+    ca_file = tmp_path_factory.mktemp("ca") / "test-ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))
     return {
         **s3_env(s3_bucket_url),
         "ASTRO_ALLOW_LOOPBACK_DESTINATIONS": "1",
@@ -111,11 +121,13 @@ def env(
     }
 
 
-@pytest.fixture
-def api(production_stack: Stack, env: dict[str, str]) -> ServerProcess:
-    server = production_stack.server(env)
-    production_stack.worker(env)
-    production_stack.scheduler(env)
+@pytest.fixture(scope="module")
+def api(module_stack: Stack, env: dict[str, str]) -> ServerProcess:
+    """API, worker and scheduler shared by the module's tests (each works in accounts of its
+    own; the mail sink is cleared by the test that reads it)."""
+    server = module_stack.server(env)
+    module_stack.worker(env)
+    module_stack.scheduler(env)
     return server
 
 
@@ -128,11 +140,11 @@ def _chunks(data: bytes, size: int) -> Iterator[bytes]:
 
 
 def test_face_reading_end_to_end_with_verified_events_refund_and_deletion(
-    production_stack: Stack, api: ServerProcess, env: dict[str, str], https_server: HTTPServer
+    module_stack: Stack, api: ServerProcess, env: dict[str, str], https_server: HTTPServer
 ) -> None:
     inbox = receive(https_server, "/hooks")
-    account = create_account(production_stack, tier="pro", credits=100, name="e2e")
-    other = create_account(production_stack, tier="pro", credits=100, name="e2e")
+    account = create_account(module_stack, tier="pro", credits=100, name="e2e")
+    other = create_account(module_stack, tier="pro", credits=100, name="e2e")
     photo = encode(grace_hopper())
     with AstroClient(base_url=api.base_url, api_key=account["api_key"]) as client:
         secret = client.webhook_endpoints.create(
@@ -190,7 +202,7 @@ def test_face_reading_end_to_end_with_verified_events_refund_and_deletion(
         # A reading whose photo is gone when the worker runs it fails and is refunded once.
         done = subprocess.run(
             [sys.executable, "-c", DELETE_PHOTO, second.id],
-            env={**production_stack.env, **env}, capture_output=True, text=True, timeout=120,
+            env={**module_stack.env, **env}, capture_output=True, text=True, timeout=120,
             check=False,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr[-2000:]
@@ -219,11 +231,12 @@ def test_face_reading_end_to_end_with_verified_events_refund_and_deletion(
 
 
 def test_customer_reading_with_email_delivery_and_analytics(
-    production_stack: Stack, api: ServerProcess, smtp_sink: tuple[MailSink, int]
+    module_stack: Stack, api: ServerProcess, smtp_sink: tuple[MailSink, int]
 ) -> None:
     sink, _ = smtp_sink
+    sink.messages.clear()
     create_account(
-        production_stack, tier="pro", credits=100, name="e2e", customer_email="ana@example.com"
+        module_stack, tier="pro", credits=100, name="e2e", customer_email="ana@example.com"
     )
     with AstroClient(base_url=api.base_url) as anonymous:
         ana = anonymous.auth.login("ana@example.com", PASSWORD)

@@ -1,16 +1,50 @@
-"""Accounts, customers and keys for the end-to-end tests, made the way an operator makes them:
-through the ``astro-server`` CLI of the stack under test (``create-account``, ``create-customer``),
-so each test starts from its own tenant on a shared server."""
+"""Accounts, customers and keys for the end-to-end tests, made with the functions the operator's
+``astro-server create-account`` and ``create-customer`` run (``astro_server.platform.auth
+.accounts``), on the database of the stack under test and with its settings, so each test starts
+from its own tenant on a shared server.
+
+They run in this test process, not as a CLI subprocess: a subprocess costs about two seconds of
+CPU to import the server for a few milliseconds of work, and the e2e tests make well over a
+hundred accounts (on a 2-core machine that was minutes of the suite). The commands themselves,
+with their JSON output and errors, are tested in packages/astro_server/tests/test_platform_cli.py,
+tests/test_e2e_first_hour.py and the restore drill, which still run them as an operator does.
+"""
 
 from __future__ import annotations
 
-import json
-from typing import Any
+import asyncio
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from tests._support.stack import Stack
 
 #: The password of every customer these helpers create.
 PASSWORD = "correct horse battery staple"
+
+T = TypeVar("T")
+
+
+def on_stack_database(stack: Stack, action: Callable[[], Awaitable[T]]) -> T:
+    """Run ``action`` connected to ``stack``'s database as the CLI's commands are (an embedded
+    stack's SQLite schema brought up to date first), in a thread of its own: an async test's
+    event loop is running in this one."""
+    from astro_server.platform.db import close_db, init_db, migrate_db
+    from astro_server.settings import Settings
+
+    settings = Settings.from_env(stack.env)
+
+    async def run() -> T:
+        if settings.embedded:
+            await migrate_db(settings)
+        await init_db(settings)
+        try:
+            return await action()
+        finally:
+            await close_db()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, run()).result(timeout=120)
 
 
 def create_account(
@@ -22,14 +56,13 @@ def create_account(
     customer_email: str | None = None,
     password: str = PASSWORD,
 ) -> dict[str, Any]:
-    """A new account (``create-account --json``: ``account_id``, ``api_key``, ...) with ``credits``
-    on ``tier``; with ``customer_email``, also a customer of it who signs in with ``password``."""
-    out = stack.run_cli(
-        "create-account", "--name", name, "--tier", tier, "--credits", str(credits), "--json",
-        check=False,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr
-    account: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    """A new account (``account_id``, ``api_key``: what ``create-account --json`` prints) with
+    ``credits`` on ``tier``; with ``customer_email``, also a customer of it who signs in with
+    ``password``."""
+    from astro_server.platform.auth import accounts
+
+    made, key = on_stack_database(stack, lambda: accounts.create_account(name, tier, credits))
+    account: dict[str, Any] = {"account_id": made.id, "api_key": key}
     if customer_email is not None:
         create_customer(stack, account["account_id"], customer_email, password)
     return account
@@ -38,11 +71,10 @@ def create_account(
 def create_customer(
     stack: Stack, account_id: str, email: str, password: str = PASSWORD
 ) -> dict[str, Any]:
-    """A customer of ``account_id`` (``create-customer --json``)."""
-    out = stack.run_cli(
-        "create-customer", "--account", account_id, "--email", email, "--password", password,
-        "--json", check=False,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr
-    customer: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return customer
+    """A customer of ``account_id`` (``customer_id``: what ``create-customer --json`` prints)."""
+    from astro_server.platform.auth import accounts
+
+    customer = on_stack_database(
+        stack, lambda: accounts.create_customer(account_id, email, password)
+    )
+    return {"customer_id": customer.id}

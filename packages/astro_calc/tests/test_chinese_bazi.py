@@ -1,8 +1,16 @@
 """BaZi against lunar-python (6tail) and published charts.
 
-Pillars: 2,000 random moments 1900-2100 given in UTC+8, each for both day boundaries, skipping
-moments within two minutes of a jie (the two ephemerides differ by seconds there). lunar-python's
-EightChar sect 1 = our ``zi`` (day changes at 23:00), sect 2 = our ``midnight``.
+Pillars: 300 moments 1900-2100 given in UTC+8, one at a random minute inside each of 300 equal
+slices of the 201 years (so every stretch of about eight months has one: all twelve jie months,
+all twelve hours and every pillar-year gap of the range are reached, which a plain random draw of
+the same size does not promise), each for both day boundaries, skipping moments within two
+minutes of a jie (the two ephemerides differ by seconds there). Plus the edges where a pillar
+changes, which random minutes rarely land on: 5 minutes either side of every jie of 12 years
+spread over the range (Lichun changes the year pillar, each jie the month pillar), and the clock
+readings 22:59, 23:00, 23:59, 00:00, 00:59 and 01:00 on 30 spread days (the zi/midnight day
+change and the 子 hour's stem). This replaced a plain draw of 2,000 random moments (seven times
+the work) that checked the same convention with no edge moments at all.
+lunar-python's EightChar sect 1 = our ``zi`` (day changes at 23:00), sect 2 = our ``midnight``.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from lunar_python import Solar
 
 from astro_calc.chinese.bazi import BaziChart, bazi_chart
 from astro_calc.chinese.pillars import four_pillars
+from astro_calc.chinese.solar_terms import solar_terms
 from astro_calc.chinese.symbols import ganzhi
 from astro_calc.errors import CalcInputError
 
@@ -51,9 +60,36 @@ def _chart(moment: datetime, **kwargs: object) -> BaziChart:
     )
 
 
-def test_four_pillars_match_lunar_python_for_2000_random_moments() -> None:
+def _spread_moments(n: int, seed: int) -> list[datetime]:
+    """One moment at a random minute inside each of ``n`` equal slices of 1900-2100 (UTC+8)."""
+    rng = random.Random(seed)
+    start = datetime(1900, 1, 1, tzinfo=CST)
+    span = 201 * 525_600
+    return [
+        start + timedelta(minutes=k * span // n + rng.randrange(0, span // n)) for k in range(n)
+    ]
+
+
+def _edge_moments() -> list[datetime]:
+    """Moments 5 minutes either side of every jie of 12 spread years, and the day- and hour-
+    boundary clock readings on 30 spread days."""
+    moments = []
+    for year in range(1901, 2100, 17):
+        for term in solar_terms(year):
+            if term.is_jie:
+                at = term.utc.astimezone(CST).replace(microsecond=0)
+                moments += [at - timedelta(minutes=5), at + timedelta(minutes=5)]
+    rng = random.Random(17)
+    for k in range(30):
+        day = date(1900, 3, 1) + timedelta(days=k * 2440 + rng.randrange(0, 2440))
+        for clock in (time(22, 59), time(23, 0), time(23, 59), time(0, 0), time(0, 59), time(1, 0)):
+            moments.append(datetime.combine(day, clock, tzinfo=CST))
+    return moments
+
+
+def test_four_pillars_match_lunar_python_on_spread_moments_and_edges() -> None:
     checked = 0
-    for moment in _random_moments(2000, seed=7):
+    for moment in _spread_moments(300, seed=7) + _edge_moments():
         for boundary in ("zi", "midnight"):
             p = four_pillars(moment, moment.replace(tzinfo=None), boundary)  # type: ignore[arg-type]
             if min(abs(p.jd_ut - p.previous_jie.jd_ut), abs(p.next_jie.jd_ut - p.jd_ut)) < 2 / 1440:
@@ -62,7 +98,9 @@ def test_four_pillars_match_lunar_python_for_2000_random_moments() -> None:
             ours = [ganzhi(p.year), ganzhi(p.month), ganzhi(p.day), ganzhi(p.hour)]
             assert ours == [ec.getYear(), ec.getMonth(), ec.getDay(), ec.getTime()], moment
             checked += 1
-    assert checked > 3900
+    # 300 spread + 12 * 12 * 2 jie edges + 30 * 6 clock edges, each twice; the 2-minute skip
+    # removes only a spread moment or two (no edge moment is that close).
+    assert checked > 2 * (300 + 288 + 180) - 10
 
 
 @pytest.mark.parametrize(
