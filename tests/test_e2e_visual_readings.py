@@ -258,7 +258,7 @@ def test_customer_reading_with_email_delivery_and_analytics(
             time.sleep(0.1)
         (message,) = sink.messages
         assert message["To"] == "ana@example.com"
-        assert message["Subject"] == "Your reading is ready / ผลการอ่านของคุณพร้อมแล้ว"
+        assert message["Subject"] == "Your reading is ready / ผลการอ่านจากภาพของคุณพร้อมแล้ว"
         text = message.get_body(preferencelist=("plain",))
         assert text is not None
         content = text.get_content()

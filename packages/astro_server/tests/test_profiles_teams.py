@@ -444,6 +444,16 @@ DECLARED = {
     ("POST", "/v1/visual-reading-deliveries"): "admin",
     ("PATCH", "/v1/visual-reading-deliveries/{subscription_id}"): "admin",
     ("DELETE", "/v1/visual-reading-deliveries/{subscription_id}"): "admin",
+    # The Developers area: keys and webhook endpoints are managed by admins (docs/decisions.md).
+    ("POST", "/v1/developer/keys"): "admin",
+    ("POST", "/v1/developer/keys/{key_id}/rotate"): "admin",
+    ("DELETE", "/v1/developer/keys/{key_id}"): "admin",
+    ("POST", "/v1/developer/webhook-endpoints"): "admin",
+    ("PATCH", "/v1/developer/webhook-endpoints/{id}"): "admin",
+    ("DELETE", "/v1/developer/webhook-endpoints/{id}"): "admin",
+    ("POST", "/v1/developer/webhook-endpoints/{id}/rotate-secret"): "admin",
+    ("POST", "/v1/developer/webhook-endpoints/{id}/test"): "admin",
+    ("POST", "/v1/developer/webhook-endpoints/{id}/deliveries/{delivery_id}/retry"): ("admin"),
 }
 ROLE_ORDER = ["viewer", "member", "admin", "owner"]
 _SAMPLE_IDS = {

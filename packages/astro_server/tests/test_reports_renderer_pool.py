@@ -81,8 +81,23 @@ def _comm(pid: int) -> str:
         return ""
 
 
+#: Descendants of this process from before the running test (processes other test files left to
+#: this pytest-xdist worker, a module's live server...): not the renderer's, not counted.
+_EARLIER: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _earlier_processes() -> None:
+    _EARLIER.clear()
+    _EARLIER.update(_descendants(os.getpid()))
+
+
 def _browser_processes(root: int) -> list[int]:
-    return [pid for pid in _descendants(root) if _comm(pid) not in ("", "pdftotext", "which")]
+    return [
+        pid
+        for pid in _descendants(root)
+        if pid not in _EARLIER and _comm(pid) not in ("", "pdftotext", "which")
+    ]
 
 
 def _wait_gone(root: int, timeout_s: float = 10.0) -> list[int]:
