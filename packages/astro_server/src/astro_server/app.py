@@ -290,6 +290,30 @@ _NUL = "\x00"
 _NUL_MESSAGE = "must not contain the NUL character (\\u0000)"
 
 
+#: How deep a request body's JSON may nest: none of our bodies nests more than a few levels.
+#: Checked before parsing, so the answer never depends on the interpreter's recursion limit
+#: (the json module's parser gives up near it, and a library in the process may raise it).
+MAX_JSON_DEPTH = 64
+_JSON_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def json_nests_deeper_than(raw: bytes, limit: int) -> bool:
+    """Whether the JSON text ``raw`` opens more than ``limit`` arrays or objects inside one
+    another (brackets inside strings do not count)."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False  # the common case: too few brackets to nest that deep
+    depth = 0
+    for match in _JSON_TOKENS.finditer(raw):
+        token = match.group()
+        if token in (b"[", b"{"):
+            depth += 1
+            if depth > limit:
+                return True
+        elif token in (b"]", b"}"):
+            depth -= 1
+    return False
+
+
 def _nul_field(value: Any, path: str = "") -> str | None:
     """Where a NUL character sits in a parsed JSON value (``records[3].id``), if anywhere."""
     if isinstance(value, str):
@@ -333,6 +357,13 @@ class _Request(Request):
         return raw.decode() if as_text else raw
 
     async def get_json(self, force: bool = False, silent: bool = False, cache: bool = True) -> Any:
+        raw = await self.get_data(as_text=False) if force or self.is_json else b""
+        if isinstance(raw, bytes) and json_nests_deeper_than(raw, MAX_JSON_DEPTH):
+            if silent:
+                return None
+            raise APIError(
+                400, f"The JSON body nests arrays or objects deeper than {MAX_JSON_DEPTH} levels."
+            )
         try:
             data = await super().get_json(force=force, silent=silent, cache=cache)
         except (UnicodeDecodeError, RecursionError) as error:
