@@ -13,7 +13,7 @@ from typing import Generic, Literal, TypeVar
 
 from astro_sdk.models._base import RequestModel, ResponseModel
 
-__all__ = ["Credential", "Operation"]
+__all__ = ["Credential", "Operation", "route"]
 
 ResponseT = TypeVar("ResponseT", bound=ResponseModel)
 HTTPMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
@@ -47,3 +47,30 @@ class Operation(Generic[ResponseT]):
 
     def describe(self) -> str:
         return f"{self.operation_id} ({self.method} {self.path})"
+
+
+def route(
+    operation_id: str,
+    method: HTTPMethod,
+    path: str,
+    response: type[ResponseT],
+    *,
+    credential: Credential,
+    request: type[RequestModel] | None = None,
+    query: type[RequestModel] | None = None,
+    status: int = 200,
+    billable: bool = False,
+) -> Operation[ResponseT]:
+    """An :class:`Operation` in the short form the resource modules write their registries in
+    (each binds its credential, and any default query model, with ``functools.partial``)."""
+    return Operation(
+        operation_id=operation_id,
+        method=method,
+        path=path,
+        credential=credential,
+        response_model=response,
+        request_model=request,
+        query_model=query,
+        success_status=status,
+        billable=billable,
+    )

@@ -4,13 +4,14 @@ first with ``client.auth.login``). ``update`` is spec endpoint 4."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from astro_sdk._base import validate_request
-from astro_sdk._operation import Credential, HTTPMethod, Operation
+from astro_sdk._operation import Credential, Operation, route
 from astro_sdk._pagination import AsyncCursorPage, AsyncCursorPager, CursorPage
 from astro_sdk._resource import AsyncResource, SyncResource
-from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models._base import ResponseModel
 from astro_sdk.models.brand_profiles import (
     Branding,
     BrandProfile,
@@ -29,26 +30,7 @@ ITEM = BASE + "/{id}"
 BrandingInput = Branding | Mapping[str, Any]
 
 
-def _op(
-    operation_id: str,
-    method: HTTPMethod,
-    path: str,
-    response: type[Any],
-    *,
-    request: type[RequestModel] | None = None,
-    query: type[RequestModel] | None = None,
-    status: int = 200,
-) -> Any:
-    return Operation(
-        operation_id=operation_id,
-        method=method,
-        path=path,
-        credential=Credential.SESSION,
-        response_model=response,
-        request_model=request,
-        query_model=query,
-        success_status=status,
-    )
+_op = partial(route, credential=Credential.SESSION)
 
 
 CREATE: Operation[BrandProfileEnvelope] = _op(

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import httpx
 
 from astro_sdk._base import build_call, validate_request
 from astro_sdk._exceptions import status_error
-from astro_sdk._operation import Credential, HTTPMethod, Operation
+from astro_sdk._operation import Credential, Operation, route
 from astro_sdk._pagination import AsyncCursorPage, AsyncCursorPager, CursorPage
 from astro_sdk._resource import AsyncResource, SyncResource
-from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models._base import ResponseModel
 from astro_sdk.models.campaigns import (
     Campaign,
     CampaignContent,
@@ -43,28 +44,7 @@ ITEM = BASE + "/{id}"
 Day = dt.date | str
 
 
-def _op(
-    operation_id: str,
-    method: HTTPMethod,
-    path: str,
-    response: type[Any],
-    *,
-    request: type[RequestModel] | None = None,
-    query: type[RequestModel] | None = None,
-    status: int = 200,
-    billable: bool = False,
-) -> Any:
-    return Operation(
-        operation_id=operation_id,
-        method=method,
-        path=path,
-        credential=Credential.API_KEY,
-        response_model=response,
-        request_model=request,
-        query_model=query,
-        success_status=status,
-        billable=billable,
-    )
+_op = partial(route, credential=Credential.API_KEY)
 
 
 CREATE: Operation[CampaignEnvelope] = _op(

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from functools import partial
 
 from astro_sdk._base import validate_request
-from astro_sdk._operation import Credential, HTTPMethod, Operation
+from astro_sdk._operation import Credential, Operation, route
 from astro_sdk._resource import AsyncResource, SyncResource
-from astro_sdk.models._base import RequestModel
 from astro_sdk.models.developer import (
     ApiKey,
     ApiKeyPage,
@@ -61,26 +60,7 @@ HOOKS = BASE + "/webhook-endpoints"
 HOOK = HOOKS + "/{id}"
 
 
-def _op(
-    operation_id: str,
-    method: HTTPMethod,
-    path: str,
-    response: type[Any],
-    *,
-    request: type[RequestModel] | None = None,
-    query: type[RequestModel] | None = ModeQuery,
-    status: int = 200,
-) -> Any:
-    return Operation(
-        operation_id=operation_id,
-        method=method,
-        path=path,
-        credential=Credential.SESSION,
-        response_model=response,
-        request_model=request,
-        query_model=query,
-        success_status=status,
-    )
+_op = partial(route, credential=Credential.SESSION, query=ModeQuery)
 
 
 OVERVIEW: Operation[DeveloperOverview] = _op(

@@ -12,15 +12,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
 from astro_sdk._base import build_call, validate_request
 from astro_sdk._exceptions import status_error
-from astro_sdk._operation import Credential, HTTPMethod, Operation
+from astro_sdk._operation import Credential, Operation, route
 from astro_sdk._resource import AsyncResource, SyncResource
-from astro_sdk.models._base import RequestModel
 from astro_sdk.models.visual_readings import (
     CreateVisualReadingRequest,
     UploadEnvelope,
@@ -40,29 +40,7 @@ Photo = bytes | str | Path
 _TYPES = {b"\xff\xd8\xff": "image/jpeg", b"\x89PNG": "image/png"}
 
 
-def _op(
-    operation_id: str,
-    method: HTTPMethod,
-    path: str,
-    response: type[Any],
-    *,
-    request: type[RequestModel] | None = None,
-    query: type[RequestModel] | None = None,
-    status: int = 200,
-    credential: Credential = Credential.API_KEY,
-    billable: bool = False,
-) -> Any:
-    return Operation(
-        operation_id=operation_id,
-        method=method,
-        path=path,
-        credential=credential,
-        response_model=response,
-        request_model=request,
-        query_model=query,
-        success_status=status,
-        billable=billable,
-    )
+_op = partial(route, credential=Credential.API_KEY)
 
 
 GRANT: Operation[UploadGrant] = _op(

@@ -10,13 +10,14 @@ failed delivery again now (a ``ConflictError`` when it already succeeded).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from astro_sdk._base import validate_request
-from astro_sdk._operation import Credential, HTTPMethod, Operation
+from astro_sdk._operation import Credential, Operation, route
 from astro_sdk._pagination import AsyncCursorPage, AsyncCursorPager, CursorPage
 from astro_sdk._resource import AsyncResource, SyncResource
-from astro_sdk.models._base import RequestModel, ResponseModel
+from astro_sdk.models._base import ResponseModel
 from astro_sdk.models.webhook_endpoints import (
     CreatedWebhookEndpoint,
     CreateWebhookEndpointRequest,
@@ -39,26 +40,7 @@ BASE = "/api/v3/webhook-endpoints"
 ITEM = BASE + "/{id}"
 
 
-def _op(
-    operation_id: str,
-    method: HTTPMethod,
-    path: str,
-    response: type[Any],
-    *,
-    request: type[RequestModel] | None = None,
-    query: type[RequestModel] | None = None,
-    status: int = 200,
-) -> Any:
-    return Operation(
-        operation_id=operation_id,
-        method=method,
-        path=path,
-        credential=Credential.API_KEY,
-        response_model=response,
-        request_model=request,
-        query_model=query,
-        success_status=status,
-    )
+_op = partial(route, credential=Credential.API_KEY)
 
 
 CREATE: Operation[CreatedWebhookEndpoint] = _op(
