@@ -42,9 +42,9 @@ MOON_K_UMBRA: Final = 0.272281
 EARTH_E2: Final = 0.00669438
 DANJON: Final = 1.0 + 1.0 / 85.0
 #: The Moon's geocentric latitude beyond which no eclipse happens at a syzygy (degrees; the
-#: solar limit is about 1.6, the penumbral lunar about 1.1): a cheap first screen.
+#: solar limit is about 1.58, the penumbral lunar about 1.6): a cheap first screen.
 _SOLAR_SCREEN_DEG: Final = 1.75
-_LUNAR_SCREEN_DEG: Final = 1.25
+_LUNAR_SCREEN_DEG: Final = 1.75
 _OBLIQUITY_J2000: Final = math.radians(23.4392911)
 
 
