@@ -4,10 +4,12 @@ Conventions
 -----------
 * Tropical, geocentric apparent longitudes. Natal points: the natal Sun through Pluto, the
   ascendant and the midheaven (Placidus angles of :func:`astro_calc.western.natal.chart_at`).
-* Aspects: the five Ptolemaic ones (conjunction, sextile, square, trine, opposition). A contact
-  is a stretch of time during which the transiting body stays within ``orb_deg`` of the exact
-  aspect; it ``enters`` when the separation comes within the orb, is ``exact`` at every pass
-  (one, or three across a retrograde loop) and ``leaves`` when it goes out of orb.
+* Aspects: the five Ptolemaic ones (conjunction, sextile, square, trine, opposition). A transit
+  runs from when the separation first comes within ``orb_deg`` of the exact aspect (``enters``)
+  to when it last goes out of orb (``leaves``), and is ``exact`` at every pass: one, or three
+  across a retrograde loop. The passes of one loop are one transit even when the planet goes
+  out of orb between them (it turns at a station in between), as astrologers count "the three
+  passes of Saturn over the Sun".
 * Default orbs (degrees): 2 for the Sun through Mars, 1.5 for Jupiter and Saturn, 1 for Uranus,
   Neptune and Pluto (a slow planet stays longer in a wider orb; these keep a month's list short).
 * A contact already in orb at the window's start has ``enters`` null, one still in orb at its
@@ -160,7 +162,7 @@ def _contacts(
                 marks.append((jd, label))
     marks.sort()
     inside = abs(angle_diff(ephemeris_longitude(track, jd0), target)) <= orb
-    contacts = []
+    contacts: list[tuple[float, float | None, list[float], float | None]] = []
     enters: float | None = None
     exact: list[float] = []
     first = jd0
@@ -179,6 +181,20 @@ def _contacts(
             inside, enters, first = True, jd, jd
     if inside:
         contacts.append((first, enters, exact, None))
+    # One transit across a retrograde loop: a contact left and entered again with a station
+    # in between continues the same transit (the three passes of a loop are one transit).
+    stations = [piece[1] for piece in pieces[:-1]]
+    merged: list[tuple[float, float | None, list[float], float | None]] = []
+    for contact in contacts:
+        if merged:
+            prev = merged[-1]
+            left, entered = prev[3], contact[1]
+            if left is not None and entered is not None and any(
+                left <= st <= entered for st in stations
+            ):
+                merged[-1] = (prev[0], prev[1], prev[2] + contact[2], contact[3])
+                continue
+        merged.append(contact)
     return [
         (
             f,
@@ -186,7 +202,7 @@ def _contacts(
             tuple(utc_second(x) for x in xs),
             utc_second(leave) if leave is not None else None,
         )
-        for f, e, xs, leave in contacts
+        for f, e, xs, leave in merged
     ]
 
 
