@@ -165,7 +165,8 @@ def test_almanac_times_to_the_minute(kind: str, what: str, minute: str) -> None:
     matches = [
         e
         for e in found
-        if what in (getattr(e, "body", None), getattr(e, "phase", None), getattr(e, "direction", None))
+        if what
+        in (getattr(e, "body", None), getattr(e, "phase", None), getattr(e, "direction", None))
     ]
     assert len(matches) == 1
     assert abs((matches[0].at - expected).total_seconds()) <= 60
@@ -176,7 +177,18 @@ def year_2025() -> tuple[object, ...]:
     return sky_events(
         date(2025, 1, 1),
         date(2025, 12, 31),
-        bodies=["moon", "sun", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto"],
+        bodies=[
+            "moon",
+            "sun",
+            "mercury",
+            "venus",
+            "mars",
+            "jupiter",
+            "saturn",
+            "uranus",
+            "neptune",
+            "pluto",
+        ],
     ).events
 
 
@@ -185,10 +197,13 @@ def test_events_are_sorted_by_at_in_utc_to_the_second(year_2025: tuple[object, .
     assert ats == sorted(ats)
     assert all(a.microsecond == 0 and a.utcoffset() == timedelta(0) for a in ats)
     encoded = msgspec.json.encode(year_2025[0]).decode()
-    assert '"kind":' in encoded and 'Z"' in encoded
+    assert '"kind":' in encoded
+    assert 'Z"' in encoded
 
 
-def test_every_lunation_brackets_its_elongation_within_a_second(year_2025: tuple[object, ...]) -> None:
+def test_every_lunation_brackets_its_elongation_within_a_second(
+    year_2025: tuple[object, ...],
+) -> None:
     phases = {"new": 0.0, "first_quarter": 90.0, "full": 180.0, "last_quarter": 270.0}
     lunations = [e for e in year_2025 if isinstance(e, LunationEvent)]
     assert len(lunations) == 49
@@ -197,7 +212,23 @@ def test_every_lunation_brackets_its_elongation_within_a_second(year_2025: tuple
         before = _diff(_lon(jd - SECOND, 1)[0] - _lon(jd - SECOND, 0)[0], phases[e.phase])
         after = _diff(_lon(jd + SECOND, 1)[0] - _lon(jd + SECOND, 0)[0], phases[e.phase])
         assert before < 0.0 < after, e
-        assert e.sign == ["aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius", "capricorn", "aquarius", "pisces"][int(e.longitude // 30)]
+        assert (
+            e.sign
+            == [
+                "aries",
+                "taurus",
+                "gemini",
+                "cancer",
+                "leo",
+                "virgo",
+                "libra",
+                "scorpio",
+                "sagittarius",
+                "capricorn",
+                "aquarius",
+                "pisces",
+            ][int(e.longitude // 30)]
+        )
 
 
 def test_every_ingress_crosses_its_boundary_within_a_second(year_2025: tuple[object, ...]) -> None:
@@ -209,8 +240,22 @@ def test_every_ingress_crosses_its_boundary_within_a_second(year_2025: tuple[obj
         jd = _jd(e.at)
         a, _ = _lon(jd - SECOND, ids[e.body])
         b, _ = _lon(jd + SECOND, ids[e.body])
-        signs = ["aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius", "capricorn", "aquarius", "pisces"]
-        assert signs[int(b // 30)] == e.sign and int(a // 30) != int(b // 30), e
+        signs = [
+            "aries",
+            "taurus",
+            "gemini",
+            "cancer",
+            "leo",
+            "virgo",
+            "libra",
+            "scorpio",
+            "sagittarius",
+            "capricorn",
+            "aquarius",
+            "pisces",
+        ]
+        assert signs[int(b // 30)] == e.sign, e
+        assert int(a // 30) != int(b // 30), e
 
 
 def test_stations_and_their_shadows(year_2025: tuple[object, ...]) -> None:
@@ -218,19 +263,22 @@ def test_stations_and_their_shadows(year_2025: tuple[object, ...]) -> None:
     ids = ephemeris.BODY_IDS
     # 2025: Mercury three loops, Venus one, Mars one, and each outer planet its two stations.
     bodies = sorted(e.body for e in stations)
-    assert bodies.count("mercury") == 6 and bodies.count("venus") == 2
+    assert bodies.count("mercury") == 6
+    assert bodies.count("venus") == 2
     for e in stations:
         jd = _jd(e.at)
         _, s0 = _lon(jd - 2 * SECOND, ids[e.body])
         _, s1 = _lon(jd + 2 * SECOND, ids[e.body])
         assert (s0 > 0 > s1) if e.direction == "retrograde" else (s0 < 0 < s1), e
-        assert e.shadow_start is not None and e.shadow_end is not None
+        assert e.shadow_start is not None
+        assert e.shadow_end is not None
         assert e.shadow_start < e.at < e.shadow_end
     # The pre-shadow starts where the loop's direct station lies, the post-shadow ends where
     # its retrograde station lies.
     mercury = [e for e in stations if e.body == "mercury"]
     for retro, direct in zip(mercury[::2], mercury[1::2], strict=True):
-        assert retro.direction == "retrograde" and direct.direction == "direct"
+        assert retro.direction == "retrograde"
+        assert direct.direction == "direct"
         start_lon, _ = _lon(_jd(retro.shadow_start), swe.MERCURY)  # type: ignore[arg-type]
         end_lon, _ = _lon(_jd(retro.shadow_end), swe.MERCURY)  # type: ignore[arg-type]
         assert abs(_diff(start_lon, direct.longitude)) < 1e-3
@@ -243,8 +291,13 @@ def test_mercury_retrograde_of_april_2024_shadow_dates() -> None:
     found = sky_events(date(2024, 4, 1), date(2024, 4, 2), kinds=["station"], bodies=["mercury"])
     (e,) = found.events
     assert isinstance(e, StationEvent)
-    assert e.shadow_start is not None and e.shadow_start.date() in (date(2024, 3, 18), date(2024, 3, 19))
-    assert e.shadow_end is not None and e.shadow_end.date() == date(2024, 5, 13)
+    assert e.shadow_start is not None
+    assert e.shadow_start.date() in (
+        date(2024, 3, 18),
+        date(2024, 3, 19),
+    )
+    assert e.shadow_end is not None
+    assert e.shadow_end.date() == date(2024, 5, 13)
 
 
 @pytest.mark.parametrize(
@@ -254,7 +307,9 @@ def test_mercury_retrograde_of_april_2024_shadow_dates() -> None:
         ("modern", (0, 2, 3, 4, 5, 6, 7, 8, 9)),
     ],
 )
-def test_void_of_course_periods_against_a_brute_force_scan(rule: str, bodies: tuple[int, ...]) -> None:
+def test_void_of_course_periods_against_a_brute_force_scan(
+    rule: str, bodies: tuple[int, ...]
+) -> None:
     found = sky_events(
         date(2025, 3, 1), date(2025, 3, 31), kinds=["void_of_course"], void_of_course_rule=rule
     ).events
@@ -271,7 +326,9 @@ def test_void_of_course_periods_against_a_brute_force_scan(rule: str, bodies: tu
         # The start is an exact aspect (bracketed one second either side).
         before, after = separations(start - SECOND), separations(start + SECOND)
         assert any(
-            _diff(b, a) < 0.0 < _diff(c, a) for b, c in zip(before, after, strict=True) for a in aspects
+            _diff(b, a) < 0.0 < _diff(c, a)
+            for b, c in zip(before, after, strict=True)
+            for a in aspects
         ), v
         # No exact aspect between the start and the ingress (ten-minute scan).
         t = start + 2 * SECOND
@@ -321,5 +378,8 @@ def test_dates_are_local_dates_in_the_timezone() -> None:
 def test_moon_ingresses_only_when_the_moon_is_named() -> None:
     default = sky_events(date(2025, 1, 1), date(2025, 1, 31), kinds=["ingress"]).events
     assert all(e.body != "moon" for e in default)  # type: ignore[union-attr]
-    named = sky_events(date(2025, 1, 1), date(2025, 1, 31), kinds=["ingress"], bodies=["moon"]).events
-    assert len(named) >= 13 and all(e.body == "moon" for e in named)  # type: ignore[union-attr]
+    named = sky_events(
+        date(2025, 1, 1), date(2025, 1, 31), kinds=["ingress"], bodies=["moon"]
+    ).events
+    assert len(named) >= 13
+    assert all(e.body == "moon" for e in named)

@@ -29,7 +29,13 @@ PLACES = [
     (40.71, -74.01, "America/New_York", 8.0),
     (64.8, -147.7, "America/Anchorage", 40.0),
 ]
-DAYS = [date(2026, 1, 5), date(2026, 3, 20), date(2026, 6, 21), date(2026, 9, 23), date(2026, 12, 21)]
+DAYS = [
+    date(2026, 1, 5),
+    date(2026, 3, 20),
+    date(2026, 6, 21),
+    date(2026, 9, 23),
+    date(2026, 12, 21),
+]
 
 
 @pytest.mark.parametrize(("lat", "lon", "tz", "tolerance"), PLACES)
@@ -39,10 +45,17 @@ def test_sunrise_and_sunset_agree_with_rise_trans(
 ) -> None:
     hours = planetary_hours(day, lat, lon, tz)
     jd = ephemeris.julian_day(hours.sunrise) - 0.1
-    assert abs((hours.sunrise - _rise_trans(jd, lat, lon, swe.CALC_RISE)).total_seconds()) <= tolerance
-    assert abs((hours.sunset - _rise_trans(jd, lat, lon, swe.CALC_SET)).total_seconds()) <= tolerance
+    assert (
+        abs((hours.sunrise - _rise_trans(jd, lat, lon, swe.CALC_RISE)).total_seconds()) <= tolerance
+    )
+    assert (
+        abs((hours.sunset - _rise_trans(jd, lat, lon, swe.CALC_SET)).total_seconds()) <= tolerance
+    )
     nxt = ephemeris.julian_day(hours.sunset)
-    assert abs((hours.next_sunrise - _rise_trans(nxt, lat, lon, swe.CALC_RISE)).total_seconds()) <= tolerance
+    assert (
+        abs((hours.next_sunrise - _rise_trans(nxt, lat, lon, swe.CALC_RISE)).total_seconds())
+        <= tolerance
+    )
     # The sunrise falls on the local date asked for.
     assert hours.sunrise.astimezone(__import__("zoneinfo").ZoneInfo(tz)).date() == day
 
@@ -52,10 +65,18 @@ def test_24_hours_tile_the_day_and_night_in_chaldean_order() -> None:
     assert len(hours.hours) == 24
     assert hours.day_ruler == "saturn"
     assert [h.ruler for h in hours.hours[:8]] == [
-        "saturn", "jupiter", "mars", "sun", "venus", "mercury", "moon", "saturn",
+        "saturn",
+        "jupiter",
+        "mars",
+        "sun",
+        "venus",
+        "mercury",
+        "moon",
+        "saturn",
     ]
     assert [h.period for h in hours.hours] == ["day"] * 12 + ["night"] * 12
-    assert hours.hours[0].start == hours.sunrise and hours.hours[12].start == hours.sunset
+    assert hours.hours[0].start == hours.sunrise
+    assert hours.hours[12].start == hours.sunset
     assert hours.hours[-1].end == hours.next_sunrise
     for a, b in zip(hours.hours, hours.hours[1:], strict=False):
         assert abs((b.start - a.end).total_seconds()) <= 1
@@ -73,7 +94,8 @@ def test_day_hours_are_longer_than_night_hours_in_a_northern_summer() -> None:
 def test_results_are_utc_to_the_second() -> None:
     hours = planetary_hours(date(2026, 6, 1), 13.75, 100.5, "Asia/Bangkok")
     for h in hours.hours:
-        assert h.start.tzinfo == UTC and h.start.microsecond == 0
+        assert h.start.tzinfo == UTC
+        assert h.start.microsecond == 0
 
 
 @pytest.mark.parametrize("lat", [66.5, -70.0, 89.0])
@@ -81,7 +103,8 @@ def test_latitudes_beyond_66_degrees_are_refused_with_a_reason(lat: float) -> No
     with pytest.raises(CalcInputError) as err:
         planetary_hours(date(2026, 6, 21), lat, 0.0, "UTC")
     assert err.value.field == "latitude"
-    assert "66" in err.value.message and "sunrise" in err.value.message
+    assert "66" in err.value.message
+    assert "sunrise" in err.value.message
 
 
 def test_the_zone_is_found_from_the_coordinates_when_omitted() -> None:

@@ -157,16 +157,10 @@ def _solar(jd_syzygy: float, at: Position) -> FoundEclipse | None:
         zeta = math.sqrt(1.0 - m * m)
         l1s = g.l1 - zeta * g.tan_f1
         l2s = g.l2 - zeta * g.tan_f2
-        if l2s < 0.0:
-            kind = "hybrid" if g.l2 > 0.0 else "total"
-        else:
-            kind = "annular"
+        kind = ("hybrid" if g.l2 > 0.0 else "total") if l2s < 0.0 else "annular"
         magnitude = (l1s - l2s) / (l1s + l2s)
     else:
-        if m < 1.0 + abs(g.l2):
-            kind = "total" if g.l2 < 0.0 else "annular"
-        else:
-            kind = "partial"
+        kind = ("total" if g.l2 < 0.0 else "annular") if m < 1.0 + abs(g.l2) else "partial"
         magnitude = (g.l1 - (m - 1.0)) / (g.l1 + g.l2)
     return FoundEclipse(jd, "sun", kind, round(magnitude, 4), round(gamma, 4))
 

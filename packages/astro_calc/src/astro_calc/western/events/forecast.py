@@ -189,8 +189,10 @@ def _contacts(
         if merged:
             prev = merged[-1]
             left, entered = prev[3], contact[1]
-            if left is not None and entered is not None and any(
-                left <= st <= entered for st in stations
+            if (
+                left is not None
+                and entered is not None
+                and any(left <= st <= entered for st in stations)
             ):
                 merged[-1] = (prev[0], prev[1], prev[2] + contact[2], contact[3])
                 continue

@@ -80,12 +80,8 @@ def sun_altitude(jd_ut: float, latitude: float, longitude: float) -> tuple[float
     p = ephemeris.body_position(jd_ut, "sun")
     eps = math.radians(ephemeris.obliquity(jd_ut))
     lam, beta = math.radians(p.longitude), math.radians(p.latitude)
-    ra = math.atan2(
-        math.sin(lam) * math.cos(eps) - math.tan(beta) * math.sin(eps), math.cos(lam)
-    )
-    dec = math.asin(
-        math.sin(beta) * math.cos(eps) + math.cos(beta) * math.sin(eps) * math.sin(lam)
-    )
+    ra = math.atan2(math.sin(lam) * math.cos(eps) - math.tan(beta) * math.sin(eps), math.cos(lam))
+    dec = math.asin(math.sin(beta) * math.cos(eps) + math.cos(beta) * math.sin(eps) * math.sin(lam))
     hour_angle = math.radians(_gmst_deg(jd_ut) + longitude) - ra
     phi = math.radians(latitude)
     sin_h = math.sin(phi) * math.sin(dec) + math.cos(phi) * math.cos(dec) * math.cos(hour_angle)

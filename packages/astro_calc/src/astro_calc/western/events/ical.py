@@ -195,8 +195,7 @@ def forecast_calendar(
         description = f"{text.text}\n{exact}" if exact else text.text
         first = transit.exact[0] if transit.exact else start
         key = (
-            f"transit/{birth}/{transit.transiting}/{transit.aspect}/{transit.natal}/"
-            f"{_stamp(first)}"
+            f"transit/{birth}/{transit.transiting}/{transit.aspect}/{transit.natal}/{_stamp(first)}"
         )
         entries.append(CalendarEntry(key, start, text.title, description, end, ("transit",)))
     return calendar(entries, name="Personal forecast", generated_at=generated_at)

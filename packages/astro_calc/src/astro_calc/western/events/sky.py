@@ -30,6 +30,7 @@ of lunations, ingresses and stations, in ``tests/test_western_events.py``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Final, Literal
@@ -182,7 +183,7 @@ def _check_kinds(kinds: Iterable[str]) -> tuple[Kind, ...]:
         if k not in KINDS:
             raise CalcInputError("kinds", f"unknown kind {k!r}; one of {', '.join(KINDS)}")
         if k not in chosen:
-            chosen.append(k)  # type: ignore[arg-type]
+            chosen.append(k)
     if not chosen:
         raise CalcInputError("kinds", "name at least one kind")
     return tuple(chosen)
@@ -194,7 +195,9 @@ def _check_bodies(bodies: Iterable[str] | None) -> tuple[str, ...] | None:
     chosen = tuple(dict.fromkeys(bodies))
     for b in chosen:
         if b not in ALLOWED_BODIES:
-            raise CalcInputError("bodies", f"unknown body {b!r}; one of {', '.join(ALLOWED_BODIES)}")
+            raise CalcInputError(
+                "bodies", f"unknown body {b!r}; one of {', '.join(ALLOWED_BODIES)}"
+            )
     return chosen
 
 
@@ -374,7 +377,7 @@ def _pieces(track: Track, at: Position) -> list[tuple[float, float, bool]]:
         knots.append(jd)
     knots.append(track.times[-1])
     out = []
-    for a, b in zip(knots, knots[1:], strict=False):
+    for a, b in itertools.pairwise(knots):
         mid = 0.5 * (a + b)
         out.append((a, b, track.speed(mid) >= 0))
     return out
@@ -446,6 +449,8 @@ def _stations(track: Track, at: Position, jd0: float, jd1: float) -> list[Statio
     for k, (jd, retro) in enumerate(stations):
         if not jd0 <= jd <= jd1:
             continue
+        jd_r: float | None
+        jd_d: float | None
         if retro:
             jd_r, jd_d = jd, stations[k + 1][0] if k + 1 < len(stations) else None
         else:

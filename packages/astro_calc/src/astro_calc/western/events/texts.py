@@ -44,7 +44,7 @@ def _data(language: Language) -> dict[str, Any]:
 def _check(language: str) -> Language:
     if language not in LANGUAGES:
         raise CalcInputError("language", f"one of {', '.join(LANGUAGES)}")
-    return language  # type: ignore[return-value]
+    return language
 
 
 def _planet(key: str, language: Language) -> str:
