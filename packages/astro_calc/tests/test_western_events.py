@@ -383,3 +383,80 @@ def test_moon_ingresses_only_when_the_moon_is_named() -> None:
     ).events
     assert len(named) >= 13
     assert all(e.body == "moon" for e in named)
+
+
+# Local circumstances against pyswisseph's sol_eclipse_when_loc (topocentric, sea level):
+# maximum and contacts within 5 s, magnitude within 0.001, the Sun's altitude within 0.05 deg.
+SOLAR_PLACES = [
+    ("2024-04-08", 32.78, -96.8, "total"),  # Dallas, in the path of totality
+    ("2024-04-08", 40.71, -74.0, "partial"),  # New York
+    ("2023-10-14", 35.08, -106.65, "annular"),  # Albuquerque
+    ("2026-08-12", 40.42, -3.7, "partial"),  # Madrid, just outside the path, low Sun
+]
+
+
+@pytest.mark.parametrize(("day", "lat", "lon", "local_type"), SOLAR_PLACES)
+def test_solar_local_circumstances_agree_with_sol_eclipse_when_loc(
+    day: str, lat: float, lon: float, local_type: str
+) -> None:
+    d = date.fromisoformat(day)
+    (e,) = sky_events(d, d, kinds=["eclipse"], latitude=lat, longitude=lon).events
+    assert isinstance(e, EclipseEvent)
+    local = e.local
+    assert local is not None
+    assert local.eclipse_type == local_type
+    assert local.visible
+    flags, tret, attr = swe.sol_eclipse_when_loc(_jd(e.at) - 1.0, (lon, lat, 0.0), swe.FLG_MOSEPH)
+    assert abs((_jd(local.maximum) - tret[0]) * 86400.0) <= 5.0
+    names = ("first", "second", "third", "fourth")
+    for i, name in enumerate(names, start=1):
+        if tret[i] > 0.0:
+            assert abs((_jd(local.contacts[name]) - tret[i]) * 86400.0) <= 5.0, name
+        else:
+            assert name not in local.contacts
+    assert local.magnitude == pytest.approx(attr[0], abs=1e-3)
+    assert local.altitude_at_maximum == pytest.approx(attr[5], abs=0.05)
+    assert bool(flags & swe.ECL_VISIBLE)
+
+
+def test_a_solar_eclipse_below_the_horizon_is_none_there() -> None:
+    (e,) = sky_events(
+        date(2024, 4, 8), date(2024, 4, 8), kinds=["eclipse"], latitude=13.75, longitude=100.5
+    ).events
+    assert isinstance(e, EclipseEvent)
+    assert e.local is not None
+    assert (e.local.eclipse_type, e.local.visible, e.local.contacts) == ("none", False, {})
+
+
+@pytest.mark.parametrize(("lat", "lon", "visible"), [(40.71, -74.0, True), (13.75, 100.5, False)])
+def test_lunar_local_contacts_and_visibility(lat: float, lon: float, visible: bool) -> None:
+    # Contacts against lun_eclipse_when within 40 s (Danjon's shadow against Swiss Ephemeris's
+    # own enlargement of the shadow); the Moon's altitude within 0.1 deg of lun_eclipse_when_loc.
+    (e,) = sky_events(
+        date(2025, 3, 14), date(2025, 3, 14), kinds=["eclipse"], latitude=lat, longitude=lon
+    ).events
+    assert isinstance(e, EclipseEvent)
+    local = e.local
+    assert local is not None
+    assert local.visible is visible
+    _flags, tret = swe.lun_eclipse_when(_jd(e.at) - 1.0, swe.FLG_MOSEPH, 0, False)
+    expected = {
+        "partial_begin": tret[2],
+        "partial_end": tret[3],
+        "total_begin": tret[4],
+        "total_end": tret[5],
+        "penumbral_begin": tret[6],
+        "penumbral_end": tret[7],
+    }
+    assert set(local.contacts) == set(expected)
+    for name, jd in expected.items():
+        assert abs((_jd(local.contacts[name]) - jd) * 86400.0) <= 40.0, name
+    if visible:
+        _f, _t, attr = swe.lun_eclipse_when_loc(_jd(e.at) - 1.0, (lon, lat, 0.0), swe.FLG_MOSEPH)
+        assert local.altitude_at_maximum == pytest.approx(attr[5], abs=0.1)
+
+
+def test_local_circumstances_need_both_coordinates() -> None:
+    with pytest.raises(CalcInputError) as err:
+        sky_events(date(2024, 4, 8), date(2024, 4, 8), kinds=["eclipse"], latitude=10.0)
+    assert err.value.field == "longitude"

@@ -16,9 +16,10 @@ from __future__ import annotations
 import bisect
 import math
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Final
 
-from astro_calc.ephemeris import BodyPosition, angle_diff
+from astro_calc.ephemeris import BodyPosition, angle_diff, datetime_from_jd
 
 #: Polishing stops when a Newton step moves less than this (0.05 s): instants are reported
 #: rounded to the second.
@@ -125,3 +126,9 @@ def first_guess(
             break
         t = nxt
     return t
+
+
+def utc_second(jd_ut: float) -> datetime:
+    """The UTC instant of a Julian day, rounded to the second."""
+    moment = datetime_from_jd(jd_ut)
+    return (moment + timedelta(microseconds=500_000)).replace(microsecond=0)

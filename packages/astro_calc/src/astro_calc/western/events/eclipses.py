@@ -18,6 +18,18 @@ semidiameter(Sun), penumbra the same with + semidiameter(Sun). ``magnitude`` is 
 magnitude, ``penumbral_magnitude`` the penumbral; ``total`` at umbral magnitude >= 1,
 ``partial`` above 0, else ``penumbral`` when the penumbral magnitude is above 0.
 
+Local circumstances (optional, for a place at sea level): for the Sun, the Moon and the Sun
+seen from the place (topocentric: the observer's position on the WGS84 ellipsoid subtracted from
+the geocentric vectors): ``maximum`` when their centres are closest, the contacts ``first`` and
+``fourth`` (the discs touch outside) and, for a total or annular eclipse there, ``second`` and
+``third`` (inside), the local ``magnitude`` (fraction of the Sun's diameter covered) and type.
+For the Moon the contacts are the global ones (``penumbral_begin``, ``partial_begin``,
+``total_begin``, ``total_end``, ``partial_end``, ``penumbral_end``, as far as the eclipse has
+them). ``altitude_at_maximum`` is the eclipsed body's altitude (the Moon's corrected for its
+parallax); ``visible`` is whether its upper limb is above the refracted horizon (-34') at some
+moment between the first and the last contact. A solar eclipse whose discs meet only through the
+Earth (the Sun down throughout) is ``eclipse_type`` "none" there, with no contacts.
+
 Checked against: pyswisseph's ``sol_eclipse_when_glob`` and ``lun_eclipse_when`` (the same
 types; greatest eclipse within a minute) and NASA/Espenak's Five Millennium Canon dates and types
 in ``tests/test_western_events.py``.
@@ -27,12 +39,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from datetime import datetime
 from typing import Final, Literal
 
 import msgspec
 
 from astro_calc.search import refine_root
-from astro_calc.western.events._track import Position
+from astro_calc.western.events._geo import altitude, observer_vector
+from astro_calc.western.events._track import Position, utc_second
 
 EARTH_RADIUS_KM: Final = 6378.137
 AU_KM: Final = 149_597_870.7
@@ -48,6 +62,17 @@ _LUNAR_SCREEN_DEG: Final = 1.75
 _OBLIQUITY_J2000: Final = math.radians(23.4392911)
 
 
+class LocalCircumstances(msgspec.Struct, frozen=True):
+    latitude: float
+    longitude: float
+    eclipse_type: str  # total, annular, partial, penumbral, or "none" (not seen from there)
+    magnitude: float
+    maximum: datetime
+    contacts: dict[str, datetime]
+    altitude_at_maximum: float
+    visible: bool
+
+
 class FoundEclipse(msgspec.Struct, frozen=True):
     jd_ut: float
     body: Literal["sun", "moon"]
@@ -55,6 +80,7 @@ class FoundEclipse(msgspec.Struct, frozen=True):
     magnitude: float
     gamma: float
     penumbral_magnitude: float | None = None
+    local: LocalCircumstances | None = None
 
 
 def _vector(lon: float, lat: float, dist_er: float) -> tuple[float, float, float]:
@@ -133,12 +159,164 @@ def _least(measure: Callable[[float], float], jd: float) -> float:
     return refine_root(slope, lo, hi, tolerance_s=0.05)
 
 
-def eclipse_near(jd_syzygy: float, solar: bool, at: Position) -> FoundEclipse | None:
-    """The eclipse at a new (``solar``) or full Moon, or None."""
+def eclipse_near(
+    jd_syzygy: float,
+    solar: bool,
+    at: Position,
+    place: tuple[float, float] | None = None,
+) -> FoundEclipse | None:
+    """The eclipse at a new (``solar``) or full Moon, or None; with its local circumstances at
+    ``place`` (latitude, longitude) when given."""
     moon = at(jd_syzygy, "moon")
     if abs(moon.latitude) > (_SOLAR_SCREEN_DEG if solar else _LUNAR_SCREEN_DEG):
         return None
-    return _solar(jd_syzygy, at) if solar else _lunar(jd_syzygy, at)
+    found = _solar(jd_syzygy, at) if solar else _lunar(jd_syzygy, at)
+    if found is None or place is None:
+        return found
+    local = (_solar_local if solar else _lunar_local)(found.jd_ut, at, *place)
+    return msgspec.structs.replace(found, local=local)
+
+
+def _root_or_none(f: Callable[[float], float], lo: float, hi: float) -> float | None:
+    a, b = f(lo), f(hi)
+    if (a > 0) == (b > 0):
+        return None
+    return refine_root(f, lo, hi, tolerance_s=0.2, known=(a, b))
+
+
+def _topocentric(jd: float, at: Position, lat: float, lon: float) -> tuple[float, float, float]:
+    """(separation of the centres, the Moon's and the Sun's semidiameters), degrees, seen from
+    the place."""
+    m, s = at(jd, "moon"), at(jd, "sun")
+    o = observer_vector(jd, lat, lon)
+    mv = _vector(m.longitude, m.latitude, m.distance_au * AU_KM / EARTH_RADIUS_KM)
+    sv = _vector(s.longitude, s.latitude, s.distance_au * AU_KM / EARTH_RADIUS_KM)
+    a = (mv[0] - o[0], mv[1] - o[1], mv[2] - o[2])
+    b = (sv[0] - o[0], sv[1] - o[1], sv[2] - o[2])
+    cross = (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+    dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    sep = math.degrees(math.atan2(math.sqrt(sum(c * c for c in cross)), dot))
+    da = math.sqrt(sum(c * c for c in a))
+    db = math.sqrt(sum(c * c for c in b))
+    return (
+        sep,
+        math.degrees(math.asin(MOON_K_PENUMBRA / da)),
+        math.degrees(math.asin(SUN_RADIUS_ER / db)),
+    )
+
+
+def _visible(first: float, last: float, above: Callable[[float], float], maximum: float) -> bool:
+    """Whether ``above`` (the upper limb's height over the refracted horizon) is positive at
+    some moment of [first, last] (checked at the ends, the maximum and every five minutes)."""
+    t = first
+    while t < last:
+        if above(t) > 0.0:
+            return True
+        t += 5.0 / 1440.0
+    return above(last) > 0.0 or above(maximum) > 0.0
+
+
+def _solar_local(jd_global: float, at: Position, lat: float, lon: float) -> LocalCircumstances:
+    def sep(t: float) -> float:
+        return _topocentric(t, at, lat, lon)[0]
+
+    jd = _least(sep, jd_global)
+    distance, sd_m, sd_s = _topocentric(jd, at, lat, lon)
+    sun = at(jd, "sun")
+    alt_max = altitude(jd, sun.longitude, sun.latitude, lat, lon)
+    if distance >= sd_m + sd_s:
+        return LocalCircumstances(lat, lon, "none", 0.0, utc_second(jd), {}, alt_max, False)
+
+    def outer(t: float) -> float:
+        d, m, s = _topocentric(t, at, lat, lon)
+        return d - (m + s)
+
+    def inner(t: float) -> float:
+        d, m, s = _topocentric(t, at, lat, lon)
+        return d - abs(s - m)
+
+    contacts: dict[str, float] = {}
+    for name, f, lo, hi in (
+        ("first", outer, jd - 0.3, jd),
+        ("second", inner, jd - 0.1, jd),
+        ("third", inner, jd, jd + 0.1),
+        ("fourth", outer, jd, jd + 0.3),
+    ):
+        root = _root_or_none(f, lo, hi)
+        if root is not None:
+            contacts[name] = root
+    if distance < abs(sd_s - sd_m):
+        kind = "total" if sd_m > sd_s else "annular"
+    else:
+        kind = "partial"
+    magnitude = (sd_s + sd_m - distance) / (2.0 * sd_s)
+
+    def above(t: float) -> float:
+        p = at(t, "sun")
+        return altitude(t, p.longitude, p.latitude, lat, lon) + 34.0 / 60.0 + sd_s
+
+    first = contacts.get("first", jd - 0.3)
+    last = contacts.get("fourth", jd + 0.3)
+    if not _visible(first, last, above, jd):
+        # The discs overlap only through the Earth: the Sun is down for the whole eclipse.
+        return LocalCircumstances(lat, lon, "none", 0.0, utc_second(jd), {}, alt_max, False)
+    return LocalCircumstances(
+        lat,
+        lon,
+        kind,
+        round(magnitude, 4),
+        utc_second(jd),
+        {k: utc_second(v) for k, v in contacts.items()},
+        round(alt_max, 3),
+        True,
+    )
+
+
+def _moon_topocentric_altitude(t: float, at: Position, lat: float, lon: float) -> float:
+    m = at(t, "moon")
+    h = altitude(t, m.longitude, m.latitude, lat, lon)
+    parallax = math.degrees(math.asin(EARTH_RADIUS_KM / (m.distance_au * AU_KM)))
+    return h - parallax * math.cos(math.radians(h))
+
+
+def _lunar_local(jd: float, at: Position, lat: float, lon: float) -> LocalCircumstances:
+    delta, umbra, penumbra, sd_m = _lunar_geometry(jd, at)
+    umbral = (umbra + sd_m - delta) / (2 * sd_m)
+    kind = "total" if umbral >= 1.0 else "partial" if umbral > 0.0 else "penumbral"
+
+    def level(which: str) -> Callable[[float], float]:
+        def f(t: float) -> float:
+            d, u, p, s = _lunar_geometry(t, at)
+            edge = {"penumbral": p + s, "partial": u + s, "total": u - s}[which]
+            return d - edge
+
+        return f
+
+    contacts: dict[str, float] = {}
+    for which in ("penumbral", "partial", "total"):
+        f = level(which)
+        begin = _root_or_none(f, jd - 0.3, jd)
+        end = _root_or_none(f, jd, jd + 0.3)
+        if begin is not None and end is not None:
+            contacts[f"{which}_begin"] = begin
+            contacts[f"{which}_end"] = end
+
+    def above(t: float) -> float:
+        return _moon_topocentric_altitude(t, at, lat, lon) + 34.0 / 60.0 + sd_m
+
+    first = contacts.get("penumbral_begin", jd)
+    last = contacts.get("penumbral_end", jd)
+    ordered = sorted(contacts.items(), key=lambda kv: kv[1])
+    return LocalCircumstances(
+        lat,
+        lon,
+        kind,
+        round(umbral, 4),
+        utc_second(jd),
+        {k: utc_second(v) for k, v in ordered},
+        round(_moon_topocentric_altitude(jd, at, lat, lon), 3),
+        _visible(first, last, above, jd),
+    )
 
 
 def _solar(jd_syzygy: float, at: Position) -> FoundEclipse | None:

@@ -32,6 +32,7 @@ from astro_calc import ephemeris
 from astro_calc import time as ltime
 from astro_calc.errors import CalcInputError
 from astro_calc.search import refine_root
+from astro_calc.western.events._geo import altitude
 from astro_calc.western.events.sky import utc_second
 
 CHALDEAN: Final = ("saturn", "jupiter", "mars", "sun", "venus", "mercury", "moon")
@@ -62,31 +63,12 @@ class PlanetaryHours(msgspec.Struct, frozen=True):
     hours: tuple[PlanetaryHour, ...]
 
 
-def _gmst_deg(jd_ut: float) -> float:
-    """Greenwich mean sidereal time in degrees (Meeus, eq. 12.4)."""
-    t = (jd_ut - 2451545.0) / 36525.0
-    theta = (
-        280.46061837
-        + 360.98564736629 * (jd_ut - 2451545.0)
-        + 0.000387933 * t * t
-        - t * t * t / 38710000.0
-    )
-    return theta % 360.0
-
-
 def sun_altitude(jd_ut: float, latitude: float, longitude: float) -> tuple[float, float]:
     """(geometric altitude of the Sun's centre, its semidiameter), degrees, seen from the
     Earth's centre."""
     p = ephemeris.body_position(jd_ut, "sun")
-    eps = math.radians(ephemeris.obliquity(jd_ut))
-    lam, beta = math.radians(p.longitude), math.radians(p.latitude)
-    ra = math.atan2(math.sin(lam) * math.cos(eps) - math.tan(beta) * math.sin(eps), math.cos(lam))
-    dec = math.asin(math.sin(beta) * math.cos(eps) + math.cos(beta) * math.sin(eps) * math.sin(lam))
-    hour_angle = math.radians(_gmst_deg(jd_ut) + longitude) - ra
-    phi = math.radians(latitude)
-    sin_h = math.sin(phi) * math.sin(dec) + math.cos(phi) * math.cos(dec) * math.cos(hour_angle)
     semidiameter = math.degrees(math.asin(_SUN_RADIUS_KM / (p.distance_au * _AU_KM)))
-    return math.degrees(math.asin(sin_h)), semidiameter
+    return altitude(jd_ut, p.longitude, p.latitude, latitude, longitude), semidiameter
 
 
 def _horizon_crossings(

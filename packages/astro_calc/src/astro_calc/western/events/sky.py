@@ -43,7 +43,7 @@ from astro_calc.ephemeris import BodyPosition, angle_diff
 from astro_calc.errors import CalcInputError
 from astro_calc.search import refine_root
 from astro_calc.western.events import eclipses as ecl
-from astro_calc.western.events._track import Position, Track, first_guess, polish
+from astro_calc.western.events._track import Position, Track, first_guess, polish, utc_second
 from astro_calc.western.subject import SIGNS
 
 Kind = Literal["eclipse", "lunation", "ingress", "station", "void_of_course"]
@@ -90,7 +90,8 @@ class EclipseEvent(msgspec.Struct, frozen=True, tag_field="kind", tag="eclipse")
     """``at``: the global greatest eclipse. ``magnitude``: for the Sun the fraction of its
     diameter covered at greatest eclipse (ratio of the apparent diameters for a central
     eclipse), for the Moon the umbral magnitude (negative for a penumbral eclipse);
-    ``penumbral_magnitude`` for the Moon only; ``gamma`` in Earth radii (see :mod:`.eclipses`)."""
+    ``penumbral_magnitude`` for the Moon only; ``gamma`` in Earth radii; ``local`` the
+    circumstances at the place asked for (see :mod:`.eclipses`)."""
 
     at: datetime
     body: Literal["sun", "moon"]
@@ -98,6 +99,7 @@ class EclipseEvent(msgspec.Struct, frozen=True, tag_field="kind", tag="eclipse")
     magnitude: float
     gamma: float
     penumbral_magnitude: float | None = None
+    local: ecl.LocalCircumstances | None = None
 
 
 class LunationEvent(msgspec.Struct, frozen=True, tag_field="kind", tag="lunation"):
@@ -141,12 +143,6 @@ class SkyEvents(msgspec.Struct, frozen=True):
     kinds: tuple[str, ...]
     void_of_course_rule: str
     events: tuple[SkyEvent, ...]
-
-
-def utc_second(jd_ut: float) -> datetime:
-    """The UTC instant of a Julian day, rounded to the second."""
-    moment = ephemeris.datetime_from_jd(jd_ut)
-    return (moment + timedelta(microseconds=500_000)).replace(microsecond=0)
 
 
 def window(
@@ -209,16 +205,28 @@ def sky_events(
     bodies: Iterable[str] | None = None,
     timezone: str | None = None,
     void_of_course_rule: str = "traditional",
+    latitude: float | None = None,
+    longitude: float | None = None,
 ) -> SkyEvents:
     """Every event of ``kinds`` in the window, sorted by ``at`` (see the module docstring).
 
     ``bodies`` limits ingresses and stations (default: the Sun and Mercury through Pluto; the
-    Moon's ingresses only when named)."""
+    Moon's ingresses only when named). ``latitude`` and ``longitude`` (degrees, east positive;
+    both or neither) add each eclipse's local circumstances there."""
     t0, t1 = window(start, end, timezone)
     chosen = _check_kinds(kinds)
     named = _check_bodies(bodies)
     if void_of_course_rule not in ("traditional", "modern"):
         raise CalcInputError("void_of_course_rule", "one of traditional, modern")
+    place: tuple[float, float] | None = None
+    if (latitude is None) != (longitude is None):
+        raise CalcInputError(
+            "longitude" if longitude is None else "latitude",
+            "give both latitude and longitude for local eclipse circumstances, or neither",
+        )
+    if latitude is not None and longitude is not None:
+        ltime._check_coordinates(latitude, longitude)
+        place = (latitude, longitude)
     jd0, jd1 = ephemeris.julian_day(t0), ephemeris.julian_day(t1)
     ingress_bodies = INGRESS_BODIES if named is None else named
     station_bodies = tuple(b for b in (named or STATION_BODIES) if b in STATION_BODIES)
@@ -259,7 +267,7 @@ def sky_events(
                 events.extend(e for e in lunations if _inside(e.at, jd0, jd1))
             if "eclipse" in chosen:
                 for lun, jd in _syzygies(lunations):
-                    found = ecl.eclipse_near(jd, lun.phase == "new", at)
+                    found = ecl.eclipse_near(jd, lun.phase == "new", at, place)
                     if found is not None and jd0 <= found.jd_ut <= jd1:
                         events.append(
                             EclipseEvent(
@@ -269,6 +277,7 @@ def sky_events(
                                 magnitude=found.magnitude,
                                 gamma=found.gamma,
                                 penumbral_magnitude=found.penumbral_magnitude,
+                                local=found.local,
                             )
                         )
         if "void_of_course" in chosen:
