@@ -245,10 +245,8 @@ def _solar_local(jd_global: float, at: Position, lat: float, lon: float) -> Loca
         root = _root_or_none(f, lo, hi)
         if root is not None:
             contacts[name] = root
-    if distance < abs(sd_s - sd_m):
-        kind = "total" if sd_m > sd_s else "annular"
-    else:
-        kind = "partial"
+    central = distance < abs(sd_s - sd_m)
+    kind = ("total" if sd_m > sd_s else "annular") if central else "partial"
     magnitude = (sd_s + sd_m - distance) / (2.0 * sd_s)
 
     def above(t: float) -> float:
@@ -280,7 +278,7 @@ def _moon_topocentric_altitude(t: float, at: Position, lat: float, lon: float) -
 
 
 def _lunar_local(jd: float, at: Position, lat: float, lon: float) -> LocalCircumstances:
-    delta, umbra, penumbra, sd_m = _lunar_geometry(jd, at)
+    delta, umbra, _penumbra, sd_m = _lunar_geometry(jd, at)
     umbral = (umbra + sd_m - delta) / (2 * sd_m)
     kind = "total" if umbral >= 1.0 else "partial" if umbral > 0.0 else "penumbral"
 

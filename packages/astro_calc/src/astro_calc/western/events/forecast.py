@@ -33,8 +33,8 @@ import msgspec
 from astro_calc import ephemeris
 from astro_calc.ephemeris import angle_diff
 from astro_calc.errors import CalcInputError
-from astro_calc.western.events._track import Position, Track
-from astro_calc.western.events.sky import _STEP, _crossings, _pieces, utc_second, window
+from astro_calc.western.events._track import Position, Track, utc_second
+from astro_calc.western.events.sky import _STEP, _crossings, _pieces, window
 from astro_calc.western.natal import PLANETS, chart_at
 from astro_calc.western.subject import BirthSubject, SubjectTime, resolve_subject
 

@@ -33,7 +33,7 @@ from astro_calc import time as ltime
 from astro_calc.errors import CalcInputError
 from astro_calc.search import refine_root
 from astro_calc.western.events._geo import altitude
-from astro_calc.western.events.sky import utc_second
+from astro_calc.western.events._track import utc_second
 
 CHALDEAN: Final = ("saturn", "jupiter", "mars", "sun", "venus", "mercury", "moon")
 #: Ruler of the first hour by Python weekday (Monday 0).
