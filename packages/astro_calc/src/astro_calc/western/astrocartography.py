@@ -32,7 +32,8 @@ Conventions
 Checked against: every point against pyswisseph's own ``azalt`` (altitude, ECL2HOR without
 refraction) and ``sidtime`` + equatorial ``calc_ut`` (hour angle), to 1e-6 degrees; zodiacal
 lines against ``houses_ex`` (the MC or ascendant equals the body's longitude); parans against
-both bodies' altitudes and hour angles at the paran's sidereal time (tests/test_western_astrocartography.py).
+both bodies' altitudes and hour angles at the paran's sidereal time
+(``tests/test_western_astrocartography.py``).
 Reference: Jim Lewis, *The Psychology of Astro*Carto*Graphy* (1997), and the spherical
 astronomy of Meeus, *Astronomical Algorithms* (2nd ed.), ch. 13 and 15.
 """
