@@ -239,3 +239,47 @@ def test_bad_options_name_their_field(kwargs: dict, field: str) -> None:
     with pytest.raises(CalcInputError) as err:
         astrocartography(s, **kwargs)
     assert err.value.field == field
+
+
+def test_every_meridian_horizon_paran_is_found_as_the_closed_form_predicts() -> None:
+    # One body on the MC or IC fixes the sidereal time c; the other is rising (setting) there
+    # where its hour angle is -H0 (+H0): cos H0 = -tan(lat) tan(dec) has one solution when
+    # that hour angle lies in the right half of the circle (Meeus eq. 15.1 inverted).
+    s = BirthSubject(date(1984, 11, 23), "05:40", -33.9, 18.4, timezone_offset_minutes=120)
+    acg = astrocartography(s, bodies=BODIES, parans=True)
+    equ = {b.body: b for b in acg.bodies}
+    order = [b.body for b in acg.bodies]
+    expected = set()
+    for i, first in enumerate(order):
+        for second in order[i + 1 :]:
+            for meridian_body, horizon_body, meridian_first in (
+                (first, second, True),
+                (second, first, False),
+            ):
+                m, h = equ[meridian_body], equ[horizon_body]
+                for m_angle, offset in (("mc", 0.0), ("ic", 180.0)):
+                    c = m.right_ascension + offset
+                    for h_angle, sign in (("asc", -1.0), ("dsc", 1.0)):
+                        h0 = (sign * (c - h.right_ascension)) % 360.0
+                        if not 0.0 < h0 < 180.0:
+                            continue
+                        lat = math.degrees(
+                            math.atan(
+                                -math.cos(math.radians(h0)) / math.tan(math.radians(h.declination))
+                            )
+                        )
+                        if abs(lat) > MAX_LATITUDE:
+                            continue
+                        key = (
+                            (meridian_body, m_angle, horizon_body, h_angle)
+                            if meridian_first
+                            else (horizon_body, h_angle, meridian_body, m_angle)
+                        )
+                        expected.add((*key, round(lat, 6)))
+    found = {
+        (p.body_a, p.angle_a, p.body_b, p.angle_b, round(p.latitude, 6))
+        for p in acg.parans
+        if "mc" in (p.angle_a, p.angle_b) or "ic" in (p.angle_a, p.angle_b)
+    }
+    assert found == expected
+    assert len(expected) > 50

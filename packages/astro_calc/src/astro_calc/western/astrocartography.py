@@ -258,79 +258,111 @@ def _horizon_lines(
 
 # --- parans ---------------------------------------------------------------------------------------
 
+#: Each angle as (offset, sign): the sidereal time at which a body is on it is
+#: ``ra + offset + sign * H0(latitude)``.
+_ANGLE_TERMS: Final[dict[str, tuple[float, float]]] = {
+    "mc": (0.0, 0.0),
+    "ic": (180.0, 0.0),
+    "asc": (0.0, -1.0),
+    "dsc": (0.0, 1.0),
+}
+_PARAN_GRID_STEP: Final = 0.25
 
-def _ramc(ra: float, dec: float, angle: AngleName, lat: np.ndarray) -> np.ndarray:
-    """The sidereal time (RAMC, degrees) at which the body is on ``angle`` at each latitude."""
-    if angle == "mc":
-        return np.full_like(lat, ra)
-    if angle == "ic":
-        return np.full_like(lat, ra + 180.0)
-    h0 = semi_arc(lat, dec)
-    result: np.ndarray = ra - h0 if angle == "asc" else ra + h0
-    return result
 
-
-def _paran_latitudes(
-    a: BodyEquatorial, angle_a: AngleName, b: BodyEquatorial, angle_b: AngleName
-) -> list[float]:
-    limit = MAX_LATITUDE
-    if angle_a in ("asc", "dsc"):
-        limit = min(limit, circumpolar_limit(a.declination))
-    if angle_b in ("asc", "dsc"):
-        limit = min(limit, circumpolar_limit(b.declination))
-    grid = np.linspace(-limit, limit, 4 * math.ceil(limit) + 1)
-
-    def f(lat: np.ndarray) -> np.ndarray:
-        d = _ramc(a.right_ascension, a.declination, angle_a, lat) - _ramc(
-            b.right_ascension, b.declination, angle_b, lat
-        )
-        wrapped: np.ndarray = (d + 180.0) % 360.0 - 180.0
-        return wrapped
-
-    values = f(grid)
-    found: list[float] = []
-    for i in np.nonzero((values[:-1] * values[1:] <= 0.0) & (abs(values[:-1]) < 90.0))[0]:
-        lo, hi = float(grid[i]), float(grid[i + 1])
-        f_lo = float(values[i])
-        if abs(float(values[i + 1])) >= 90.0:
-            continue  # a wrap of +-180, not a root
-        for _ in range(60):
-            mid = 0.5 * (lo + hi)
-            f_mid = float(f(np.array([mid]))[0])
-            if (f_mid > 0) == (f_lo > 0) and f_mid != 0.0:
-                lo, f_lo = mid, f_mid
-            else:
-                hi = mid
-        root = 0.5 * (lo + hi)
-        if not found or abs(root - found[-1]) > 1e-6:
-            found.append(root)
-    return found
+def _wrap(values: np.ndarray) -> np.ndarray:
+    wrapped: np.ndarray = (values + 180.0) % 360.0 - 180.0
+    return wrapped
 
 
 def _parans(equ: list[BodyEquatorial], orb: float) -> list[Paran]:
-    out: list[Paran] = []
-    for i, a in enumerate(equ):
-        for b in equ[i + 1 :]:
+    """Every paran latitude: on a 0.25-degree grid (plus each body's circumpolar limit) the
+    sidereal times at which each body is on
+    each angle are compared for every pair, and each sign change of their difference (not a
+    wrap of +-180) is refined by bisection, all brackets at once, to 1e-12 degrees."""
+    n = round(MAX_LATITUDE / _PARAN_GRID_STEP)
+    # The circumpolar limits join the grid: near one, H0 changes fastest.
+    limits = [circumpolar_limit(e.declination) for e in equ]
+    extra = [x for lim in limits if lim < MAX_LATITUDE for x in (-lim, lim)]
+    grid = np.unique(np.concatenate((np.arange(-n, n + 1, dtype=float) * _PARAN_GRID_STEP, extra)))
+    combos: list[tuple[int, str, int, str]] = []
+    diffs: list[np.ndarray] = []
+    ramc: dict[tuple[int, str], np.ndarray] = {}
+    for i, e in enumerate(equ):
+        # Beyond the circumpolar limit H0 is held at 0 or 180 (clipped): a bracket across the
+        # limit still holds a root below it, and roots beyond it are dropped below.
+        h0 = semi_arc(grid, e.declination)
+        for angle, (offset, sign) in _ANGLE_TERMS.items():
+            ramc[(i, angle)] = e.right_ascension + offset + sign * h0
+    for i in range(len(equ)):
+        for j in range(i + 1, len(equ)):
             for angle_a in ANGLES:
                 for angle_b in ANGLES:
                     if angle_a in ("mc", "ic") and angle_b in ("mc", "ic"):
                         continue
-                    for lat in _paran_latitudes(a, angle_a, b, angle_b):
-                        st = float(
-                            _ramc(a.right_ascension, a.declination, angle_a, np.array([lat]))[0]
-                        )
-                        out.append(
-                            Paran(
-                                a.body,
-                                angle_a,
-                                b.body,
-                                angle_b,
-                                lat,
-                                max(-90.0, lat - orb),
-                                min(90.0, lat + orb),
-                                st % 360.0,
-                            )
-                        )
+                    combos.append((i, angle_a, j, angle_b))
+                    diffs.append(ramc[(i, angle_a)] - ramc[(j, angle_b)])
+    if not combos:
+        return []
+    f = _wrap(np.array(diffs))
+    left, right = f[:, :-1], f[:, 1:]
+    bracket = (left * right <= 0.0) & (np.abs(left) < 90.0) & (np.abs(right) < 90.0)
+    rows, cols = np.nonzero(bracket)
+    if len(rows) == 0:
+        return []
+    ra_a = np.array([equ[combos[r][0]].right_ascension for r in rows])
+    ra_b = np.array([equ[combos[r][2]].right_ascension for r in rows])
+    tan_a = np.tan(np.array([equ[combos[r][0]].declination for r in rows]) * _RAD)
+    tan_b = np.tan(np.array([equ[combos[r][2]].declination for r in rows]) * _RAD)
+    off_a = np.array([_ANGLE_TERMS[combos[r][1]][0] for r in rows])
+    off_b = np.array([_ANGLE_TERMS[combos[r][3]][0] for r in rows])
+    sign_a = np.array([_ANGLE_TERMS[combos[r][1]][1] for r in rows])
+    sign_b = np.array([_ANGLE_TERMS[combos[r][3]][1] for r in rows])
+
+    def g(lat: np.ndarray) -> np.ndarray:
+        t = np.tan(lat * _RAD)
+        h_a = np.arccos(np.clip(-t * tan_a, -1.0, 1.0)) * _DEG
+        h_b = np.arccos(np.clip(-t * tan_b, -1.0, 1.0)) * _DEG
+        return _wrap((ra_a + off_a + sign_a * h_a) - (ra_b + off_b + sign_b * h_b))
+
+    lo, hi = grid[cols].copy(), grid[cols + 1].copy()
+    g_lo = g(lo)
+    for _ in range(48):
+        mid = 0.5 * (lo + hi)
+        g_mid = g(mid)
+        same = (g_mid > 0) == (g_lo > 0)
+        lo = np.where(same, mid, lo)
+        g_lo = np.where(same, g_mid, g_lo)
+        hi = np.where(same, hi, mid)
+    roots = 0.5 * (lo + hi)
+    out: list[Paran] = []
+    seen: set[tuple[int, float]] = set()
+    for k, r in enumerate(rows):
+        i, angle_a, j, angle_b = combos[r]
+        lat = float(roots[k])
+        key = (int(r), round(lat, 6))
+        if key in seen:  # a root on a grid point is bracketed twice
+            continue
+        seen.add(key)
+        a, b = equ[i], equ[j]
+        if (angle_a in ("asc", "dsc") and abs(lat) > circumpolar_limit(a.declination)) or (
+            angle_b in ("asc", "dsc") and abs(lat) > circumpolar_limit(b.declination)
+        ):
+            continue  # the body does not rise or set there
+        offset, sign = _ANGLE_TERMS[angle_a]
+        h0 = float(semi_arc(np.array([lat]), a.declination)[0])
+        st = (a.right_ascension + offset + sign * h0) % 360.0
+        out.append(
+            Paran(
+                a.body,
+                angle_a,  # type: ignore[arg-type]
+                b.body,
+                angle_b,  # type: ignore[arg-type]
+                lat,
+                max(-90.0, lat - orb),
+                min(90.0, lat + orb),
+                st,
+            )
+        )
     out.sort(key=lambda p: (-p.latitude, p.body_a, p.body_b))
     return out
 
