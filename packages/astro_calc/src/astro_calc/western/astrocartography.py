@@ -284,7 +284,7 @@ def _parans(equ: list[BodyEquatorial], orb: float) -> list[Paran]:
     limits = [circumpolar_limit(e.declination) for e in equ]
     extra = [x for lim in limits if lim < MAX_LATITUDE for x in (-lim, lim)]
     grid = np.unique(np.concatenate((np.arange(-n, n + 1, dtype=float) * _PARAN_GRID_STEP, extra)))
-    combos: list[tuple[int, str, int, str]] = []
+    combos: list[tuple[int, AngleName, int, AngleName]] = []
     diffs: list[np.ndarray] = []
     ramc: dict[tuple[int, str], np.ndarray] = {}
     for i, e in enumerate(equ):
@@ -337,26 +337,26 @@ def _parans(equ: list[BodyEquatorial], orb: float) -> list[Paran]:
     out: list[Paran] = []
     seen: set[tuple[int, float]] = set()
     for k, r in enumerate(rows):
-        i, angle_a, j, angle_b = combos[r]
+        i, first_angle, j, second_angle = combos[r]
         lat = float(roots[k])
         key = (int(r), round(lat, 6))
         if key in seen:  # a root on a grid point is bracketed twice
             continue
         seen.add(key)
         a, b = equ[i], equ[j]
-        if (angle_a in ("asc", "dsc") and abs(lat) > circumpolar_limit(a.declination)) or (
-            angle_b in ("asc", "dsc") and abs(lat) > circumpolar_limit(b.declination)
+        if (first_angle in ("asc", "dsc") and abs(lat) > circumpolar_limit(a.declination)) or (
+            second_angle in ("asc", "dsc") and abs(lat) > circumpolar_limit(b.declination)
         ):
             continue  # the body does not rise or set there
-        offset, sign = _ANGLE_TERMS[angle_a]
-        h0 = float(semi_arc(np.array([lat]), a.declination)[0])
-        st = (a.right_ascension + offset + sign * h0) % 360.0
+        offset, sign = _ANGLE_TERMS[first_angle]
+        semi = float(semi_arc(np.array([lat]), a.declination)[0])
+        st = (a.right_ascension + offset + sign * semi) % 360.0
         out.append(
             Paran(
                 a.body,
-                angle_a,  # type: ignore[arg-type]
+                first_angle,
                 b.body,
-                angle_b,  # type: ignore[arg-type]
+                second_angle,
                 lat,
                 max(-90.0, lat - orb),
                 min(90.0, lat + orb),
