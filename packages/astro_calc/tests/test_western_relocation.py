@@ -13,7 +13,7 @@ from astro_calc.errors import CalcInputError
 from astro_calc.glossary import find_forbidden
 from astro_calc.western import BirthSubject, natal_chart
 from astro_calc.western.astrocartography import astrocartography
-from astro_calc.western.relocation import great_circle_km, relocation
+from astro_calc.western.relocation import great_circle_km, line_interpretations, relocation
 
 BANGKOK = BirthSubject(date(1990, 5, 1), "07:30", 13.75, 100.5, timezone="Asia/Bangkok")
 
@@ -111,3 +111,24 @@ def test_bad_input_names_the_field(kwargs: dict, field: str) -> None:
     with pytest.raises(CalcInputError) as err:
         relocation(BANGKOK, **kwargs)
     assert err.value.field == field
+
+
+@pytest.mark.parametrize("language", ["en", "th"])
+def test_every_planet_and_the_node_have_a_text_for_each_of_the_four_lines(language) -> None:
+    acg = astrocartography(BANGKOK)  # ten planets and the true node
+    result = line_interpretations(acg, language=language, level="full")
+    keys = [i.key for i in result.items]
+    assert len(keys) == 44
+    assert len(set(keys)) == 44
+    assert "acg_line.true_node.dsc" in keys
+    texts = {i.text for i in result.items}
+    assert len(texts) == 44  # no text repeated
+    for item in result.items:
+        assert not find_forbidden(item.title + item.text), item.key
+
+
+def test_line_texts_skip_bodies_without_one() -> None:
+    acg = astrocartography(BANGKOK, bodies=["venus", "mean_lilith"])
+    keys = [i.key for i in line_interpretations(acg).items]
+    assert keys == ["acg_line.venus.mc", "acg_line.venus.ic", "acg_line.venus.asc",
+                    "acg_line.venus.dsc"]  # fmt: skip

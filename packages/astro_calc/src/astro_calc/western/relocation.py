@@ -39,6 +39,7 @@ from astro_calc.western.astrocartography import (
     DEFAULT_ACG_BODIES,
     AcgLine,
     AngleName,
+    Astrocartography,
     astrocartography_at,
 )
 from astro_calc.western.natal import (
@@ -162,6 +163,43 @@ def texts(language: Language) -> dict[str, Any]:
     return load_data("western", f"astrocartography/{language}.json")
 
 
+def _line_item(body: str, angle: str, title: str, language: Language, level: Level) -> Item | None:
+    data = texts(language)
+    key_body = _TEXT_BODY.get(body, body)
+    entry = data["lines"].get(key_body, {}).get(angle)
+    if entry is None:
+        return None
+    text = entry["summary"] if level == "summary" else f"{entry['summary']} {entry['detail']}"
+    return Item(f"acg_line.{body}.{angle}", "lines", title, text, Basis(body=body, angle=angle))
+
+
+def line_interpretations(
+    acg: Astrocartography, *, language: Language = "en", level: Level = "summary"
+) -> Interpretations:
+    """One text per body and angle of an astrocartography result ("Venus on the Descendant
+    line": what living or travelling near that line brings), in the result's line order; bodies
+    without a text (Lilith, Chiron) are skipped. Keys ``acg_line.<body>.<angle>``."""
+    check(language, level)
+    data = texts(language)
+    items: list[Item] = []
+    seen: set[tuple[str, str]] = set()
+    for line in acg.lines:
+        if (line.body, line.angle) in seen:
+            continue
+        seen.add((line.body, line.angle))
+        key_body = _TEXT_BODY.get(line.body, line.body)
+        if key_body not in data["bodies"]:
+            continue
+        title = fill(
+            data["titles"]["line_plain"],
+            {"body": data["bodies"][key_body], "angle": data["angles"][line.angle]},
+        )
+        item = _line_item(line.body, line.angle, title, language, level)
+        if item is not None:
+            items.append(item)
+    return Interpretations(language, level, tuple(items))
+
+
 def _angle_shift(field: AngleField, natal: NatalChart, moved: NatalChart) -> AngleShift:
     a: AnglePoint = getattr(natal.angles, field)
     b: AnglePoint = getattr(moved.angles, field)
@@ -181,24 +219,17 @@ def _items(
     items: list[Item] = []
     for line in lines:
         key_body = _TEXT_BODY.get(line.body, line.body)
-        entry = data["lines"].get(key_body, {}).get(line.angle)
-        if entry is None:
+        if key_body not in data["bodies"]:
             continue
         values = {
             "body": data["bodies"][key_body],
             "angle": data["angles"][line.angle],
             "distance_km": f"{line.distance_km:.0f}",
         }
-        text = entry["summary"] if level == "summary" else f"{entry['summary']} {entry['detail']}"
-        items.append(
-            Item(
-                f"acg_line.{line.body}.{line.angle}",
-                "lines",
-                fill(data["titles"]["line"], values),
-                text,
-                Basis(body=line.body, angle=line.angle),
-            )
-        )
+        title = fill(data["titles"]["line"], values)
+        item = _line_item(line.body, line.angle, title, language, level)
+        if item is not None:
+            items.append(item)
     for field in ("ascendant", "midheaven"):
         sign = getattr(moved.angles, field).sign
         entry = natal_data["angles"][field][sign]
