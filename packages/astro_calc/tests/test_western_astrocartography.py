@@ -283,3 +283,30 @@ def test_every_meridian_horizon_paran_is_found_as_the_closed_form_predicts() -> 
     }
     assert found == expected
     assert len(expected) > 50
+
+
+def test_local_space_circles_stay_in_range_and_split_at_the_antimeridian() -> None:
+    s = BirthSubject(date(1969, 7, 20), "20:17", 28.6, -80.6, timezone_offset_minutes=0)
+    acg = astrocartography(s, bodies=BODIES, local_space=True)
+    for ls in acg.local_space:
+        assert all(-180.0 <= p.longitude <= 180.0 for p in ls.points)
+        for a, b in itertools.pairwise(ls.points):
+            assert abs(a.longitude - b.longitude) < 180.0
+    pieces = {}
+    for ls in acg.local_space:
+        pieces.setdefault(ls.body, []).append(ls)
+    assert set(pieces) == set(BODIES)
+    for body, parts in pieces.items():
+        # a great circle crosses the antimeridian once or twice (more pieces), never zero times
+        # unless it runs along a meridian; each cut ends exactly on +-180
+        ends = [abs(p.longitude) for ln in parts for p in (ln.points[0], ln.points[-1])]
+        assert len(parts) >= 2, body
+        assert ends.count(180.0) >= 2, body
+
+
+def test_meta_sidereal_time_is_greenwich_apparent_sidereal_time() -> None:
+    s = BirthSubject(date(1990, 5, 1), "07:30", 13.75, 100.5, timezone_offset_minutes=420)
+    acg = astrocartography(s, bodies=["sun"])
+    assert acg.meta.sidereal_time_deg == pytest.approx(
+        swe.sidtime(acg.meta.julian_day) * 15.0, abs=1e-9
+    )
