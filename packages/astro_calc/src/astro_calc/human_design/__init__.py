@@ -31,6 +31,16 @@ from astro_calc.human_design.chart import (
     chart_at,
     human_design_chart,
 )
+from astro_calc.human_design.readings import chart_interpretation, names
+from astro_calc.human_design.relations import (
+    CompositeCenter,
+    Connection,
+    HumanDesignComposite,
+    HumanDesignTransits,
+    TransitChannel,
+    composite,
+    transits,
+)
 
 __all__ = [
     "AUTHORITY_ORDER",
@@ -45,13 +55,22 @@ __all__ = [
     "Activation",
     "Activations",
     "Center",
+    "CompositeCenter",
+    "Connection",
     "HumanDesignChart",
+    "HumanDesignComposite",
+    "HumanDesignTransits",
     "IncarnationCross",
+    "TransitChannel",
     "WheelPlace",
     "activations_at",
     "angle_of_profile",
     "chart_at",
+    "chart_interpretation",
+    "composite",
     "cross_name",
     "human_design_chart",
+    "names",
+    "transits",
     "wheel_place",
 ]
