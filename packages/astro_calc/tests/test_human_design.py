@@ -264,3 +264,16 @@ def test_the_mean_node_is_an_option_and_an_unknown_node_names_the_field() -> Non
     with pytest.raises(CalcInputError) as err:
         chart_at(2451545.0, node="osculating")
     assert err.value.field == "node"
+
+
+def test_bad_birth_input_names_the_field() -> None:
+    with pytest.raises(CalcInputError) as err:
+        human_design_chart(
+            BirthSubject(date=date(1990, 5, 1), time="25:00", latitude=13.75, longitude=100.5)
+        )
+    assert err.value.field == "time"
+    with pytest.raises(CalcInputError) as err:
+        human_design_chart(
+            BirthSubject(date=date(1990, 5, 1), time="07:30", latitude=95.0, longitude=100.5)
+        )
+    assert err.value.field == "latitude"

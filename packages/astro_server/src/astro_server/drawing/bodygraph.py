@@ -84,6 +84,8 @@ _FILL: Final[dict[str, dict[str, str]]] = {
         "root": "#9A6F44",
     },
 }
+#: Channels drawn with a bend (their straight line would cross another centre).
+_BEND: Final[dict[str, tuple[float, float]]] = {"20-34": (408.0, 566.0)}
 _DESIGN_RED: Final = {"light": "#C8302C", "dark": "#FF6B5C"}
 
 
@@ -134,7 +136,8 @@ def bodygraph_svg(
     for a, b in CHANNELS:
         key = f"{a}-{b}"
         (xa, ya), (xb, yb) = GATE_XY[a], GATE_XY[b]
-        mx, my = (xa + xb) / 2.0, (ya + yb) / 2.0
+        # Where the two halves meet: the middle, or a bend that keeps 20-34 off the G.
+        mx, my = _BEND.get(key, ((xa + xb) / 2.0, (ya + yb) / 2.0))
         parts = [
             f'<g class="channel" data-channel="{key}" '
             f'data-defined="{"true" if key in defined_channels else "false"}">'
