@@ -277,3 +277,48 @@ def test_bad_birth_input_names_the_field() -> None:
             BirthSubject(date=date(1990, 5, 1), time="07:30", latitude=95.0, longitude=100.5)
         )
     assert err.value.field == "latitude"
+
+
+# Published crosses with their canonical gates (personality Sun/Earth | design Sun/Earth), as
+# Jovian Archive lists them (the same list appears in several public chart services).
+PUBLISHED_CROSSES = [
+    ("Right Angle Cross of the Sphinx 1", "right", (13, 7, 1, 2)),
+    ("Right Angle Cross of Eden 1", "right", (36, 6, 11, 12)),
+    ("Right Angle Cross of Penetration 2", "right", (53, 54, 51, 57)),
+    ("Right Angle Cross of the Vessel of Love 4", "right", (10, 15, 46, 25)),
+    ("Right Angle Cross of Consciousness 3", "right", (64, 63, 35, 5)),
+    ("Left Angle Cross of Healing 1", "left", (25, 46, 58, 52)),
+    ("Left Angle Cross of Separation 2", "left", (5, 35, 47, 22)),
+    ("Left Angle Cross of Refinement 1", "left", (33, 19, 2, 1)),
+    ("Left Angle Cross of Obscuration 2", "left", (61, 62, 50, 3)),
+    ("Juxtaposition Cross of Habits", "juxtaposition", (5, 35, 47, 22)),
+    ("Juxtaposition Cross of the Trickster", "juxtaposition", (26, 45, 6, 36)),
+    ("Juxtaposition Cross of Need", "juxtaposition", (19, 33, 1, 2)),
+    ("Juxtaposition Cross of Formulization", "juxtaposition", (4, 49, 8, 14)),
+]
+
+
+@pytest.mark.parametrize(("name", "angle", "gates"), PUBLISHED_CROSSES)
+def test_published_crosses_and_their_canonical_design_gates(
+    name: str, angle: str, gates: tuple[int, int, int, int]
+) -> None:
+    from astro_calc.human_design._mechanics import WHEEL
+
+    assert cross_name(gates[0], angle) == name  # type: ignore[arg-type]
+    # The Earth is opposite the Sun; the canonical design Sun stands 16 gates (right angle) or
+    # 15 gates (left angle, juxtaposition) before the personality Sun on the wheel.
+    sun = WHEEL.index(gates[0])
+    assert WHEEL[(sun + 32) % 64] == gates[1]
+    back = 16 if angle == "right" else 15
+    assert WHEEL[(sun - back) % 64] == gates[2]
+    assert WHEEL[(sun - back + 32) % 64] == gates[3]
+
+
+def test_the_cross_table_has_16_right_32_left_and_64_juxtaposition_names() -> None:
+    def family(name: str) -> str:
+        return name.rstrip("1234 ")
+
+    right = {family(cross_name(g, "right")) for g in range(1, 65)}
+    left = {family(cross_name(g, "left")) for g in range(1, 65)}
+    juxtaposition = {cross_name(g, "juxtaposition") for g in range(1, 65)}
+    assert (len(right), len(left), len(juxtaposition)) == (16, 32, 64)
