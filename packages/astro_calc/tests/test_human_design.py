@@ -322,3 +322,9 @@ def test_the_cross_table_has_16_right_32_left_and_64_juxtaposition_names() -> No
     left = {family(cross_name(g, "left")) for g in range(1, 65)}
     juxtaposition = {cross_name(g, "juxtaposition") for g in range(1, 65)}
     assert (len(right), len(left), len(juxtaposition)) == (16, 32, 64)
+    with pytest.raises(CalcInputError) as err:
+        human_design_chart(
+            BirthSubject(date=date(1990, 5, 1), time="7h", latitude=13.75, longitude=100.5),
+            field_prefix="subject_b.",
+        )
+    assert err.value.field == "subject_b.time"

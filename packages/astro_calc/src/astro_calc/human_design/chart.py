@@ -255,15 +255,18 @@ def chart_at(jd_ut: float, *, node: str = "true") -> HumanDesignChart:
     )
 
 
-def human_design_chart(subject: BirthSubject, *, node: str = "true") -> HumanDesignChart:
+def human_design_chart(
+    subject: BirthSubject, *, node: str = "true", field_prefix: str = ""
+) -> HumanDesignChart:
     """The Human Design chart of a birth subject (local date, time and place; the clock rules
     of :func:`astro_calc.western.subject.resolve_subject`).
 
     ``node``: ``"true"`` (default, as Jovian Archive) or ``"mean"``. See the module docstring
     for the conventions; checked against renlei-tu on random births and against published
-    charts (tests/test_human_design.py)."""
+    charts (tests/test_human_design.py). ``field_prefix`` is put before the field names of
+    input errors (``"subject_b."`` for the second chart of a composite)."""
     kind = check_node(node)
-    echo = resolve_subject(subject)
+    echo = resolve_subject(subject, field_prefix)
     jd_design, acts = _both_sides(echo.julian_day, kind)
     return chart_from_activations(
         acts,
