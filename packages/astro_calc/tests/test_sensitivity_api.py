@@ -21,6 +21,7 @@ def test_the_exported_names() -> None:
         "combined",
         "dasha_sensitivity",
         "hr_sensitivity",
+        "human_design_sensitivity",
         "matching_sensitivity",
         "natal_sensitivity",
         "natal_sensitivity_at",

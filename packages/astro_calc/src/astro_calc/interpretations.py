@@ -36,7 +36,8 @@ class Basis(msgspec.Struct, frozen=True, omit_defaults=True):
     contiguous span in orb around it), ``orb_days`` or ``orb_years``. Vedic: ``graha``,
     ``sign`` (rashi), ``house`` (bhava), ``dignity``, ``yoga``, ``cancelled``, ``rules``,
     ``lord``, ``level`` (dasha level), ``start``/``end``, ``koota``, ``score``, ``max``,
-    ``dosha``, ``person``.
+    ``dosha``, ``person``. Human Design: ``hd_type``, ``strategy``, ``authority``, ``profile``,
+    ``center`` with ``defined``.
     """
 
     body: str | None = None
@@ -73,6 +74,13 @@ class Basis(msgspec.Struct, frozen=True, omit_defaults=True):
     max: float | None = None
     dosha: str | None = None
     person: str | None = None
+    # Human Design
+    hd_type: str | None = None
+    strategy: str | None = None
+    authority: str | None = None
+    profile: str | None = None
+    center: str | None = None
+    defined: bool | None = None
 
 
 class Item(msgspec.Struct, frozen=True):

@@ -34,6 +34,7 @@ from astro_calc.sensitivity.chinese import (
     saju_sensitivity,
 )
 from astro_calc.sensitivity.hr import hr_sensitivity
+from astro_calc.sensitivity.human_design import human_design_sensitivity
 from astro_calc.sensitivity.rectification import (
     RectificationEvent,
     RectificationWindow,
@@ -61,6 +62,7 @@ __all__ = [
     "combined",
     "dasha_sensitivity",
     "hr_sensitivity",
+    "human_design_sensitivity",
     "matching_sensitivity",
     "natal_sensitivity",
     "natal_sensitivity_at",

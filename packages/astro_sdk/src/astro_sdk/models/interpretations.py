@@ -70,6 +70,13 @@ class InterpretationBasis(ResponseModel):
     max: float | None = None
     dosha: str | None = None
     person: str | None = None
+    # Human Design
+    hd_type: str | None = None
+    strategy: str | None = None
+    authority: str | None = None
+    profile: str | None = None
+    center: str | None = None
+    defined: bool | None = None
 
 
 class InterpretationItem(ResponseModel):
