@@ -317,3 +317,29 @@ def test_the_chart_encodes_with_the_contract_field_names() -> None:
     }  # fmt: skip
     assert set(palace["decadal"]) == {"start_age", "end_age"}
     assert set(body["horoscope"]) >= {"decadal", "yearly", "monthly"}
+
+
+def test_every_name_is_the_glossary_term_in_en_th_and_zh() -> None:
+    """data/chinese/ziwei.json carries the display names; the glossary's ``ziwei`` category is
+    the reference for en, th and zh (simplified): the two must agree term by term."""
+    import json
+    from importlib import resources
+
+    from astro_calc import glossary
+
+    data = json.loads(
+        resources.files("astro_calc").joinpath("data/chinese/ziwei.json").read_text("utf-8")
+    )
+    sections = {
+        "palace": data["palaces"],
+        "transformation": data["transformations"],
+        "brightness": data["brightness"],
+        "class": data["five_elements_classes"],
+        "scope": data["horoscope_scopes"],
+        **{kind: data["stars"][kind] for kind in ("major", "minor", "adjective")},
+    }
+    terms = glossary.terms("ziwei")
+    for prefix, rows in sections.items():
+        for key, row in rows.items():
+            term = terms[f"{prefix}_{key}"]
+            assert (term.en, term.th, term.zh) == (row["en"], row["th"], row["zh-Hans"]), key
