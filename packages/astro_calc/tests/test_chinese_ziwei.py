@@ -265,7 +265,7 @@ def test_labels_follow_the_language() -> None:
     assert en.palaces[0].label == "Life"
     assert zh.palaces[0].label == "命宫"
     assert hant.palaces[0].label == "命宮"
-    assert th.palaces[0].label == "ชีวิต"
+    assert th.palaces[0].label == "วังชีวิต"
     assert msgspec.structs.replace(zh, language="en") != en  # labels differ, facts do not
     assert ours(zh) == ours(en) == ours(th) == ours(hant)
 
