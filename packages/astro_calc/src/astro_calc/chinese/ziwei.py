@@ -238,14 +238,20 @@ def branch_label(index: int, language: str) -> str:
     b = BRANCHES[index]
     if language.startswith("zh"):
         return b.character
-    return b.pinyin.capitalize() if language == "en" else _glossary_name("branch", b, language)
+    return (
+        _pinyin(b.pinyin).capitalize()
+        if language == "en"
+        else _glossary_name("branch", b, language)
+    )
 
 
 def stem_label(index: int, language: str) -> str:
     s = STEMS[index]
     if language.startswith("zh"):
         return s.character
-    return s.pinyin.capitalize() if language == "en" else _glossary_name("stem", s, language)
+    return (
+        _pinyin(s.pinyin).capitalize() if language == "en" else _glossary_name("stem", s, language)
+    )
 
 
 def _glossary_name(category: str, symbol: Any, language: str) -> str:
