@@ -65,6 +65,7 @@ def _compare(birth: date, index: int, gender: str, **options: object) -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("birth", "index", "gender"), _random_births(42, 300))
 def test_random_births_match_iztro_in_every_palace_and_star(
     birth: date, index: int, gender: str
@@ -84,6 +85,7 @@ def _leap_month_days() -> list[tuple[date, int, str]]:
     return days
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("birth", "index", "gender"), _leap_month_days())
 def test_leap_month_births_split_at_the_fifteenth_like_iztro(
     birth: date, index: int, gender: str
@@ -129,6 +131,7 @@ def _horoscope_cases() -> list[tuple[date, int, str, date]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("birth", "index", "gender", "on"), _horoscope_cases())
 def test_decadal_yearly_and_monthly_horoscopes_match_iztro(
     birth: date, index: int, gender: str, on: date
