@@ -45,7 +45,8 @@ def test_every_text_exists_in_both_languages_and_is_filled_in() -> None:
     for _ in range(200):
         birth = date(1900, 3, 1) + timedelta(days=rng.randrange(73_000))
         for r in ziwei_readings(ziwei_chart(birth, time(rng.randrange(24)), "female")):
-            assert r.en.strip() and r.th.strip()
+            assert r.en.strip()
+            assert r.th.strip()
             assert "{" not in r.en + r.th, r.key
 
 
