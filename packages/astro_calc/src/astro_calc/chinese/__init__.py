@@ -8,6 +8,7 @@ from astro_calc.chinese.readings import Reading, bazi_readings
 from astro_calc.chinese.saju import SajuChart, korean_saju
 from astro_calc.chinese.solar_terms import SolarTerm, solar_terms
 from astro_calc.chinese.ziwei import ZiweiChart, ziwei_chart
+from astro_calc.chinese.ziwei_readings import ZiweiReading, ziwei_readings
 
 __all__ = [
     "BaziChart",
@@ -17,6 +18,7 @@ __all__ = [
     "SajuChart",
     "SolarTerm",
     "ZiweiChart",
+    "ZiweiReading",
     "bazi_chart",
     "bazi_from_instant",
     "bazi_readings",
@@ -27,4 +29,5 @@ __all__ = [
     "qimen_chart",
     "solar_terms",
     "ziwei_chart",
+    "ziwei_readings",
 ]

@@ -294,6 +294,8 @@ class ZiweiStar(msgspec.Struct, frozen=True):
     label: str
     brightness: Brightness | None
     transformation: Transformation | None
+    brightness_label: str | None = None
+    transformation_label: str | None = None
 
 
 class DecadalRange(msgspec.Struct, frozen=True):
@@ -414,12 +416,16 @@ class _Builder:
         self.brightness = _data()["brightness_table"]
 
     def put(self, kind: str, key: str, branch: int) -> None:
-        bright = self.brightness.get(key) if kind != "adjective" else None
+        table = self.brightness.get(key) if kind != "adjective" else None
+        bright = table[branch] if table else None
+        mark = self.transformed.get(key) if kind != "adjective" else None
         star = ZiweiStar(
             key,
             label("stars", key, self.language, kind),
-            bright[branch] if bright else None,
-            self.transformed.get(key) if kind != "adjective" else None,
+            bright,
+            mark,
+            label("brightness", bright, self.language) if bright else None,
+            label("transformations", mark, self.language) if mark else None,
         )
         getattr(self, kind)[branch].append(star)
         if kind != "adjective":
