@@ -48,6 +48,7 @@ from astro_calc.sensitivity.vedic import (
     vedic_sensitivity,
 )
 from astro_calc.sensitivity.western import natal_sensitivity, natal_sensitivity_at
+from astro_calc.sensitivity.ziwei import ziwei_sensitivity
 
 __all__ = [
     "DEFAULT_HORIZON_MINUTES",
@@ -73,4 +74,5 @@ __all__ = [
     "thai_sensitivity",
     "uranian_sensitivity",
     "vedic_sensitivity",
+    "ziwei_sensitivity",
 ]
