@@ -156,8 +156,6 @@ def profections_at(echo: SubjectTime, ascendant: float, on_date: date) -> Profec
     if on_date < local.date():
         raise CalcInputError("on_date", "must not be before the birth date")
     age = on_date.year - local.year
-    if (on_date.month, on_date.day) < (local.month, local.day):
-        age -= 1
     if _anniversary(local, age).date() > on_date:  # 29 February kept on the 28th
         age -= 1
     if age > MAX_AGE_YEARS:
