@@ -335,3 +335,40 @@ def test_firdaria_options_are_checked() -> None:
     with pytest.raises(CalcInputError) as err:
         firdaria(BANGKOK, on_date=date(1980, 1, 1))
     assert err.value.field == "on_date"
+
+
+# --- a published worked example -------------------------------------------------------------------
+
+#: Emperor Akihito, 23 December 1933, 06:39 JST, Tokyo (Astrodatabank, rating AA), whose
+#: releasing from Spirit was published in "Zodiacal Releasing - part 3" (windsoftheplanets.com,
+#: 15 August 2016, "Person A") around his abdication address of 8 August 2016: Fortune in Libra,
+#: Spirit in Pisces; level 1 Leo 28 Oct 2012 - 21 Jul 2031; level 2 Libra 11 Jan - 6 Sep 2016
+#: (a peak), Scorpio 7 Sep 2016 - 1 Dec 2017; level 3 Aquarius 14 Jun - 27 Aug 2016; level 4
+#: Scorpio on 8 Aug 2016. The published days are the first and last calendar days of each
+#: period; ours are UTC instants (the birth was 21:39 UTC on 22 December), so the first days
+#: match exactly and a period's last day is the day before the next one starts.
+AKIHITO = BirthSubject(date(1933, 12, 23), "06:39", 35.6895, 139.6917, timezone_offset_minutes=540)
+
+
+def test_akihitos_published_releasing_from_spirit() -> None:
+    found = zodiacal_releasing(AKIHITO, levels=4, start=date(2012, 1, 1), end=date(2031, 12, 31))
+    assert (found.sect, found.fortune_sign, found.lot_sign) == ("night", "libra", "pisces")
+
+    def period(level: int, sign: str, inside: date) -> tuple[date, date]:
+        noon = datetime(inside.year, inside.month, inside.day, 12, tzinfo=UTC)
+        for p in found.periods:
+            if p.level == level and p.sign == sign and p.start <= noon < p.end:
+                return p.start.date(), (p.end - timedelta(days=1)).date()
+        raise AssertionError(f"no level {level} {sign} period on {inside}")
+
+    # The source gives some ends as the last day, others as the next period's first day.
+    assert period(1, "leo", date(2016, 8, 8))[0] == date(2012, 10, 28)
+    assert period(1, "leo", date(2016, 8, 8))[1] in (date(2031, 7, 20), date(2031, 7, 21))
+    assert period(2, "libra", date(2016, 8, 8)) == (date(2016, 1, 11), date(2016, 9, 6))
+    assert period(2, "scorpio", date(2016, 9, 8))[0] == date(2016, 9, 7)
+    assert period(2, "scorpio", date(2016, 9, 8))[1] in (date(2017, 11, 30), date(2017, 12, 1))
+    assert period(3, "aquarius", date(2016, 8, 8)) == (date(2016, 6, 14), date(2016, 8, 27))
+    period(4, "scorpio", date(2016, 8, 8))
+    libra = next(p for p in found.periods if p.level == 2 and p.sign == "libra")
+    assert libra.peak
+    assert libra.house_from_fortune == 1
