@@ -21,10 +21,14 @@ from flatlib.geopos import GeoPos
 from flatlib.tools import arabicparts
 
 from astro_calc import ephemeris
+from astro_calc.errors import CalcInputError
+from astro_calc.western.natal import natal_chart
 from astro_calc.western.subject import BirthSubject
 from astro_calc.western.traditional import (
     in_sect,
     lot_longitudes,
+    natal_dignities,
+    natal_lots,
     sect_of,
     traditional_chart,
     whole_sign_house,
@@ -123,3 +127,23 @@ def test_the_chart_lists_whole_sign_and_quadrant_houses() -> None:
     assert sun.in_sect
     assert sun.sign == "taurus"
     assert sun.house == 12
+
+
+def test_the_natal_chart_gains_the_same_sect_and_lots() -> None:
+    subject = BirthSubject(date(1990, 5, 1), "07:30", 13.75, 100.5, timezone_offset_minutes=420)
+    natal = natal_chart(subject)
+    extra = natal_lots(natal)
+    chart = traditional_chart(subject)
+    assert extra.sect == chart.sect
+    assert extra.lots == chart.lots
+    gains = natal_dignities(natal, extra.sect)
+    assert set(gains) == {p.name for p in chart.planets}
+    for p in chart.planets:
+        assert set(gains[p.name]) == set(p.dignities) & {"triplicity", "bound", "face"}
+
+
+def test_natal_lots_need_the_seven_planets() -> None:
+    subject = BirthSubject(date(1990, 5, 1), "07:30", 13.75, 100.5, timezone_offset_minutes=420)
+    with pytest.raises(CalcInputError) as err:
+        natal_lots(natal_chart(subject, bodies=("sun", "moon")))
+    assert err.value.field == "bodies"

@@ -42,13 +42,15 @@ from typing import Final, Literal
 import msgspec
 
 from astro_calc import ephemeris
-from astro_calc.western.natal import ChartMeta, HouseCusp, house_cusps, natal_chart
+from astro_calc.errors import CalcInputError
+from astro_calc.western.natal import ChartMeta, HouseCusp, NatalChart, house_cusps, natal_chart
 from astro_calc.western.subject import SIGNS, BirthSubject
 from astro_calc.western.traditional.dignities import (
     CLASSICAL_PLANETS,
     DOMICILE,
     dignities_at,
     dignity_score_of,
+    minor_dignities_at,
 )
 
 Sect = Literal["day", "night"]
@@ -240,3 +242,39 @@ def traditional_chart(
         houses=house_cusps(h.cusps),
         meta=chart.meta,
     )
+
+
+class NatalLots(msgspec.Struct, frozen=True, gc=False):
+    """What the natal chart's ``"lots": true`` adds: ``sect`` and the seven ``lots``."""
+
+    sect: str
+    lots: dict[str, Lot]
+
+
+def natal_lots(
+    chart: NatalChart, *, quadrant_house_of: Callable[[float], int] | None = None
+) -> NatalLots:
+    """Sect and the seven lots of an already computed natal chart (its ascendant and the seven
+    classical planets; ``bodies`` must include them). ``quadrant_house_of`` gives a lot's house on
+    the chart's system (default: between the chart's cusps in zodiac order)."""
+    positions = {p.name: p.longitude for p in chart.planets if p.name in CLASSICAL_PLANETS}
+    missing = [name for name in CLASSICAL_PLANETS if name not in positions]
+    if missing:
+        raise CalcInputError("bodies", f"the lots need {', '.join(missing)} in the chart")
+    asc = chart.angles.ascendant.longitude
+    sect = sect_of(positions["sun"], asc)
+    cusps = tuple(c.cusp for c in chart.houses)
+    house_of = quadrant_house_of or (lambda lon: ephemeris.house_of(lon, cusps))
+    return NatalLots(sect, lots_of(asc, positions, sect, house_of))
+
+
+def natal_dignities(
+    chart: NatalChart, sect: str, *, triplicity: str = "all"
+) -> dict[str, tuple[str, ...]]:
+    """The triplicity, bound and face each classical planet of a natal chart holds (what its
+    dignities gain beside ``rulership``/``exaltation``/``detriment``/``fall``), by planet."""
+    return {
+        p.name: minor_dignities_at(p.name, p.longitude, sect, triplicity=triplicity)
+        for p in chart.planets
+        if p.name in CLASSICAL_PLANETS
+    }
