@@ -90,7 +90,7 @@ def test_months_advance_one_sign_through_twelve_equal_parts() -> None:
     assert found.months[0].start == found.year_start
     assert found.months[-1].end == found.year_end
     spans = {m.end - m.start for m in found.months[:-1]}
-    assert max(spans) - min(spans) <= timedelta(microseconds=1)
+    assert max(spans) - min(spans) <= timedelta(seconds=1)
     assert found.current_month == 1
     assert profections_at(_echo(), 15.0, date(1993, 11, 15)).current_month == 7
 
@@ -302,7 +302,9 @@ def test_sub_periods_are_seven_equal_chaldean_parts_from_the_ruler() -> None:
         "jupiter",
         "mars",
     ]
-    assert sun.sub_periods[0].end - sun.sub_periods[0].start == timedelta(days=3652.5 / 7)
+    first = sun.sub_periods[0]
+    assert abs((first.end - first.start) - timedelta(days=3652.5 / 7)) <= timedelta(seconds=0.5)
+    assert first.end.microsecond == 0  # instants to the whole second
     assert sun.sub_periods[-1].end == sun.end
     nodes = [p for p in firdaria_at(_echo(), "day").periods if p.ruler.endswith("_node")]
     assert all(p.sub_periods == () for p in nodes)

@@ -23,6 +23,7 @@ flagged). **Peak** periods are those in the signs angular to the Lot of Fortune 
 7th and 10th signs from it; ``house_from_fortune`` says which, the 10th being the strongest).
 ``year_length_days`` defaults to 360 (Valens); 365.25 is offered for calendar-year releasing.
 Periods are returned only where they overlap the window, with ``start``/``end`` clipped to it.
+Every instant in the answers is rounded to the whole second.
 
 **Firdaria** (Abu Ma'shar, *On the Revolutions of the Years of Nativities*, tr. B. Dykes,
 *Persian Nativities IV*, 2019; Bonatti, *Book of Astronomy* Tr. 10, tr. Dykes 2007). Day charts
@@ -77,6 +78,12 @@ MAX_LEVELS: Final = 4
 MAX_WINDOW_DAYS: Final = 150 * 365.25
 MAX_AGE_YEARS: Final = 150
 _DAY_S: Final = 86400.0
+
+
+def _whole_second(moment: datetime) -> datetime:
+    """``moment`` rounded to the whole second (answers carry instants to the second)."""
+    rounded = moment + timedelta(microseconds=500_000)
+    return rounded.replace(microsecond=0) if moment.microsecond else moment
 
 
 # --- the birth ------------------------------------------------------------------------------------
@@ -174,8 +181,8 @@ def profections_at(echo: SubjectTime, ascendant: float, on_date: date) -> Profec
             sign=SIGNS[(year_index + k) % 12],
             house=(age + k) % 12 + 1,
             lord=DOMICILE[SIGNS[(year_index + k) % 12]],
-            start=start + span * k,
-            end=end if k == 11 else start + span * (k + 1),
+            start=_whole_second(start + span * k),
+            end=end if k == 11 else _whole_second(start + span * (k + 1)),
         )
         for k in range(12)
     )
@@ -290,7 +297,7 @@ def releasing_periods(
     def instant(s: float) -> datetime:
         got = edges.get(s)
         if got is None:
-            got = edges[s] = birth_utc + timedelta(seconds=s)
+            got = edges[s] = birth_utc + timedelta(seconds=round(s))
         return got
 
     lo_dt, hi_dt = window
@@ -475,8 +482,8 @@ def firdaria_at(
     for _cycle in range(cycles):
         for ruler in sequence:
             n = FIRDARIA_YEARS[ruler]
-            start = birth + year * elapsed
-            end = birth + year * (elapsed + n)
+            start = _whole_second(birth + year * elapsed)
+            end = _whole_second(birth + year * (elapsed + n))
             subs: tuple[FirdarSubPeriod, ...] = ()
             if ruler in CHALDEAN_ORDER:
                 first = CHALDEAN_ORDER.index(ruler)
@@ -484,8 +491,8 @@ def firdaria_at(
                 subs = tuple(
                     FirdarSubPeriod(
                         CHALDEAN_ORDER[(first + k) % 7],
-                        start + step * k,
-                        end if k == 6 else start + step * (k + 1),
+                        _whole_second(start + step * k),
+                        end if k == 6 else _whole_second(start + step * (k + 1)),
                     )
                     for k in range(7)
                 )
