@@ -33,6 +33,7 @@ from astro_calc.western.traditional import (
     traditional_chart,
     whole_sign_house,
 )
+from astro_calc.western.traditional.chart import sect_at, sun_altitude
 
 FLATLIB_LOTS = {
     "fortune": arabicparts.PARS_FORTUNA,
@@ -147,3 +148,29 @@ def test_natal_lots_need_the_seven_planets() -> None:
     with pytest.raises(CalcInputError) as err:
         natal_lots(natal_chart(subject, bodies=("sun", "moon")))
     assert err.value.field == "bodies"
+
+
+@pytest.mark.parametrize(
+    ("day", "clock", "sect"),
+    [(date(1990, 1, 1), "12:00", "night"), (date(1990, 6, 21), "00:00", "day")],
+)
+def test_polar_night_and_midnight_sun(day: date, clock: str, sect: str) -> None:
+    # Tromsø-like 80 N: the Sun stays below the horizon at noon in January and above it at
+    # midnight in June; the altitude decides, whatever side of the ecliptic the ascendant is.
+    chart = traditional_chart(BirthSubject(day, clock, 80.0, 20.0, timezone_offset_minutes=60))
+    assert chart.sect == sect
+
+
+@pytest.mark.parametrize(("moment", "latitude", "longitude"), _births(40))
+def test_the_ecliptic_form_agrees_with_the_altitude_below_the_polar_circles(
+    moment: datetime, latitude: float, longitude: float
+) -> None:
+    jd = ephemeris.julian_day(moment)
+    h = ephemeris.houses(jd, latitude, longitude, "W")
+    sun = ephemeris.body_position(jd, "sun")
+    altitude = sun_altitude(jd, latitude, h.armc, sun.longitude, sun.latitude)
+    if abs(altitude) < 0.01:
+        pytest.skip("the Sun is on the horizon")
+    assert sect_at(jd, latitude, h.armc, sun.longitude, sun.latitude) == sect_of(
+        sun.longitude, h.ascendant
+    )

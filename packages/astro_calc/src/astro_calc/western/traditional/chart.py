@@ -1,13 +1,15 @@
 """Sect, the seven Hermetic lots, whole-sign houses and the traditional chart.
 
 Sect (Brennan, *Hellenistic Astrology*, 2017, ch. 7): a chart is of the **day** when the Sun
-stands above the horizon, **night** otherwise. Convention: the Sun's ecliptic longitude on the
-upper half of the ecliptic, from the descendant through the midheaven to the ascendant, i.e.
-``(sun - ascendant) mod 360`` above 180 (or exactly 0); geometric (no refraction, the Sun's
-centre), so a Sun exactly on the ascendant is day (it is rising) and exactly on the descendant
-is night. The Sun's ecliptic latitude is under 1", so this equals "the Sun's altitude is
-positive" except within a second of arc of the horizon (flatlib, the test oracle, tests the
-altitude).
+stands above the horizon, **night** otherwise. Convention: the geometric altitude of the Sun's
+centre (no refraction, no semi-diameter) from the local sidereal time (the houses' ARMC), the
+Sun's right ascension and declination (true obliquity of date) and the latitude; an altitude of
+exactly 0 counts as day. Away from the polar circles this is the same as "the Sun on the upper
+half of the ecliptic, from the descendant through the midheaven to the ascendant"
+(:func:`sect_of`, ``(sun - ascendant) mod 360`` above 180), to within the Sun's ecliptic
+latitude (under 1"), and the birth-time search uses that form; inside the polar circles the
+ascendant can stand in the west, and only the altitude answers rightly (the polar night is a
+night chart at noon). flatlib, the test oracle, tests the altitude too.
 
 Lots (Paulus Alexandrinus, *Introductory Matters* ch. 23, tr. D. G. Greenbaum, 2001; the same
 formulas in Brennan 2017, ch. 16). Each is ``ascendant + to - from`` by day and
@@ -36,6 +38,7 @@ degree, in ``tests/test_western_traditional_chart.py``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Final, Literal
 
@@ -130,8 +133,34 @@ class TraditionalChart(msgspec.Struct, frozen=True, gc=False):
     meta: ChartMeta
 
 
+def sun_altitude(
+    jd_ut: float, latitude: float, armc: float, sun_longitude: float, sun_latitude: float = 0.0
+) -> float:
+    """Geometric altitude (degrees) of the Sun's centre: from its ecliptic longitude and latitude,
+    the true obliquity of date, the local sidereal time as ``armc`` (degrees) and the latitude."""
+    eps = math.radians(ephemeris.obliquity(jd_ut))
+    lam, beta, phi = math.radians(sun_longitude), math.radians(sun_latitude), math.radians(latitude)
+    sin_dec = math.sin(beta) * math.cos(eps) + math.cos(beta) * math.sin(eps) * math.sin(lam)
+    dec = math.asin(max(-1.0, min(1.0, sin_dec)))
+    ra = math.atan2(math.sin(lam) * math.cos(eps) - math.tan(beta) * math.sin(eps), math.cos(lam))
+    hour_angle = math.radians(armc) - ra
+    sin_alt = math.sin(phi) * math.sin(dec) + math.cos(phi) * math.cos(dec) * math.cos(hour_angle)
+    return math.degrees(math.asin(max(-1.0, min(1.0, sin_alt))))
+
+
+def sect_at(
+    jd_ut: float, latitude: float, armc: float, sun_longitude: float, sun_latitude: float = 0.0
+) -> Sect:
+    """``"day"`` when the Sun's geometric altitude is 0 or more (the module's convention)."""
+    altitude = sun_altitude(jd_ut, latitude, armc, sun_longitude, sun_latitude)
+    return "day" if altitude >= 0.0 else "night"
+
+
 def sect_of(sun_longitude: float, ascendant: float) -> Sect:
-    """``"day"`` when the Sun is on the upper half of the ecliptic (see the module docstring)."""
+    """The ecliptic form of the sect: ``"day"`` when the Sun is on the upper half of the
+    ecliptic, from the descendant through the midheaven to the ascendant (exactly on the
+    ascendant, rising, counts as day). Equal to :func:`sect_at` outside the polar circles up to
+    the Sun's ecliptic latitude; the birth-time search runs on it."""
     arc = (sun_longitude - ascendant) % 360.0
     return "day" if arc > 180.0 or arc == 0.0 else "night"
 
@@ -214,8 +243,9 @@ def traditional_chart(
     chart = natal_chart(subject, house_system=house_system, bodies=CLASSICAL_PLANETS)
     asc = chart.angles.ascendant.longitude
     positions = {p.name: p.longitude for p in chart.planets}
-    sect = sect_of(positions["sun"], asc)
     h = ephemeris.houses(chart.meta.julian_day, subject.latitude, subject.longitude, house_system)
+    sun = chart.planet("sun")
+    sect = sect_at(chart.meta.julian_day, subject.latitude, h.armc, sun.longitude, sun.latitude)
     house_of = h.house_of
     planets = tuple(
         TraditionalPlanet(
@@ -262,7 +292,10 @@ def natal_lots(
     if missing:
         raise CalcInputError("bodies", f"the lots need {', '.join(missing)} in the chart")
     asc = chart.angles.ascendant.longitude
-    sect = sect_of(positions["sun"], asc)
+    meta = chart.meta
+    armc = ephemeris.houses(meta.julian_day, meta.latitude, meta.longitude, "W").armc
+    sun = chart.planet("sun")
+    sect = sect_at(meta.julian_day, meta.latitude, armc, sun.longitude, sun.latitude)
     cusps = tuple(c.cusp for c in chart.houses)
     house_of = quadrant_house_of or (lambda lon: ephemeris.house_of(lon, cusps))
     return NatalLots(sect, lots_of(asc, positions, sect, house_of))

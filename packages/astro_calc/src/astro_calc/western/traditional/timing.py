@@ -35,7 +35,8 @@ into seven equal sub-periods ruled in Chaldean order (Saturn, Jupiter, Mars, Sun
 Mercury, Moon) from its own ruler; the nodes' periods have none. Years are ``year_length_days``
 long (default 365.25) from the birth instant; the sequence repeats after 75 years.
 
-Sect, the ascendant and the lots come from :mod:`astro_calc.western.traditional.chart`.
+Sect (the Sun's altitude), the ascendant and the lots come from
+:mod:`astro_calc.western.traditional.chart`.
 Checked against the published tables (profection ages, firdaria ages, the releasing rules)
 in ``tests/test_western_traditional_timing.py``.
 """
@@ -54,7 +55,7 @@ from astro_calc.western.subject import SIGNS, BirthSubject, SubjectTime, load_da
 from astro_calc.western.traditional.chart import (
     Sect,
     lot_longitudes,
-    sect_of,
+    sect_at,
     sign_index,
 )
 from astro_calc.western.traditional.dignities import CLASSICAL_PLANETS, DOMICILE
@@ -110,8 +111,10 @@ def basics_at(echo: SubjectTime, latitude: float, longitude: float) -> BirthBasi
     jd = echo.julian_day
     found, _used, _warnings = cached_positions(jd, CLASSICAL_PLANETS)
     positions = {name: p.longitude for name, p in found.items()}
-    asc = ephemeris.houses(jd, latitude, longitude, "W").ascendant
-    return BirthBasics(echo, asc, sect_of(positions["sun"], asc), positions)
+    h = ephemeris.houses(jd, latitude, longitude, "W")
+    sun = found["sun"]
+    sect = sect_at(jd, latitude, h.armc, sun.longitude, sun.latitude)
+    return BirthBasics(echo, h.ascendant, sect, positions)
 
 
 # --- profections ----------------------------------------------------------------------------------
