@@ -233,6 +233,7 @@ def test_the_bangkok_births_releasing_from_spirit() -> None:
         ({"year_length_days": 365.0}, "year_length_days"),
         ({"start": date(2000, 1, 1), "end": date(1999, 1, 1)}, "end"),
         ({"start": date(2000, 1, 1), "end": date(2200, 1, 1)}, "end"),
+        ({"start": date(2130, 1, 1), "end": date(2141, 1, 1)}, "end"),
     ],
 )
 def test_releasing_options_are_checked(kwargs: dict, field: str) -> None:

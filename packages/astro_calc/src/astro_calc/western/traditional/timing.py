@@ -75,7 +75,7 @@ RELEASING_YEAR_LENGTHS: Final = (360.0, 365.25)
 FIRDARIA_YEAR_LENGTHS: Final = (365.25, 365.2422, 360.0)
 NODE_PLACEMENTS: Final = ("after_mars", "after_mercury")
 MAX_LEVELS: Final = 4
-#: The longest releasing window, in days (150 Julian years).
+#: How far after the birth a releasing window may end, in days (150 Julian years).
 MAX_WINDOW_DAYS: Final = 150 * 365.25
 MAX_AGE_YEARS: Final = 150
 _DAY_S: Final = 86400.0
@@ -260,7 +260,8 @@ def _check_releasing(lot: str, levels: int, year_length_days: float) -> None:
 
 def _window(birth_utc: datetime, start: date | None, end: date | None) -> tuple[datetime, datetime]:
     """The window as UTC instants: ``start`` 00:00 UTC (not before the birth) to the end of
-    ``end`` (the next day's 00:00 UTC); default from the birth for 90 Julian years."""
+    ``end`` (the next day's 00:00 UTC), ending within 150 Julian years of the birth; default
+    from the birth for 90 Julian years."""
     if start is None:
         lo = birth_utc
     else:
@@ -271,8 +272,8 @@ def _window(birth_utc: datetime, start: date | None, end: date | None) -> tuple[
         hi = datetime(end.year, end.month, end.day, tzinfo=UTC) + timedelta(days=1)
         if hi <= lo:
             raise CalcInputError("end", "must be after start and after the birth")
-    if (hi - lo).total_seconds() > MAX_WINDOW_DAYS * _DAY_S:
-        raise CalcInputError("end", "the window may span at most 150 years")
+    if (hi - birth_utc).total_seconds() > MAX_WINDOW_DAYS * _DAY_S:
+        raise CalcInputError("end", "must be within 150 years of the birth")
     return lo, hi
 
 
