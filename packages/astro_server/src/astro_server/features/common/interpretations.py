@@ -65,6 +65,11 @@ def interpretation_variant(operation: str) -> Callable[[Any], str]:
     return choose
 
 
+def with_interpretations(body: bytes, found: Interpretations) -> bytes:
+    """A JSON object's bytes with ``"interpretations"`` appended."""
+    return body[:-1] + b',"interpretations":' + _encoder.encode(found) + b"}"
+
+
 def respond(
     result: msgspec.Struct,
     options: InterpretationOptions,
@@ -76,7 +81,7 @@ def respond(
     body = _encoder.encode(result)
     if options.interpretations != "none":
         found = interpret(options.language, options.interpretations)
-        body = body[:-1] + b',"interpretations":' + _encoder.encode(found) + b"}"
+        body = with_interpretations(body, found)
     if extra is not None:
         body = extra(body)
     return Response(body, status=200, content_type="application/json")

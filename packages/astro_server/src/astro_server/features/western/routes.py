@@ -10,20 +10,16 @@ loop.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
-from collections.abc import Callable
 from typing import Literal
 
 import msgspec
 from pydantic import BaseModel, Field, field_validator
-from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag
+from quart import Blueprint
 
 from astro_calc import western
 from astro_calc.ephemeris import FIRST_YEAR, LAST_YEAR
 from astro_calc.errors import CalcInputError
-from astro_calc.interpretations import Interpretations
 from astro_calc.sensitivity import (
     RectificationWindow,
     Sensitivity,
@@ -64,37 +60,27 @@ from astro_calc.western.readings import (
 )
 from astro_calc.western.transits import DEFAULT_TRANSITING
 from astro_server.drawing import bi_wheel_svg, natal_wheel_svg
+from astro_server.features.common.calculation import calculation
 from astro_server.features.common.interpretations import (
     InterpretationOptions,
-    interpretation_variant,
-    interpreted_model,
     natal_items,
-    respond,
 )
-from astro_server.features.common.pictures import PictureOptions, picture_response
+from astro_server.features.common.pictures import PictureOptions
 from astro_server.features.common.routing import (
     SPAN_TEXT,
     as_utc,
     in_ephemeris_span,
-    respond_off_loop,
 )
 from astro_server.features.common.sensitivity import (
-    SensitivityOption,
     SensitivityOptions,
-    sensitive_model,
-    with_sensitivity,
 )
 from astro_server.features.common.subject import (
     TIME_PATTERN,
     BirthSubject,
     check_zone,
-    names_subject_fields,
     offset_minutes_field,
     timezone_field,
 )
-from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable
-from astro_server.platform.msgspec_docs import response_model
 
 blueprint = Blueprint("western", __name__)
 TAG = ["Western"]
@@ -249,7 +235,7 @@ class ProgressionsResult(msgspec.Struct, frozen=True):
 
 
 def natal_inputs_sensitivity(
-    subjects: tuple[tuple[str, WesternSubject], ...], house_system: str, option: SensitivityOption
+    subjects: tuple[tuple[str, WesternSubject], ...], house_system: str, minutes: float
 ) -> Sensitivity:
     """The sensitivity of a derived chart: that of the natal chart of each birth it is computed
     from (the same house system, every body), each birth's results prefixed with its field
@@ -260,9 +246,7 @@ def natal_inputs_sensitivity(
         (
             prefix,
             natal_sensitivity(
-                subject.to_calc(),
-                house_system=house_system,
-                uncertainty_minutes=option.uncertainty_minutes,
+                subject.to_calc(), house_system=house_system, uncertainty_minutes=minutes
             ),
         )
         for prefix, subject in subjects
@@ -270,26 +254,37 @@ def natal_inputs_sensitivity(
     return combined(parts)
 
 
-async def _sensitivity_of(
-    data: SensitivityOptions, subjects: tuple[tuple[str, WesternSubject], ...], house_system: str
-) -> Callable[[bytes], bytes]:
-    """``respond``'s ``extra``: the natal inputs' sensitivity appended when asked for (computed
-    off the event loop: two charts' worth for a pair)."""
-    option = data.sensitivity
-    found = None
-    if option is not None:
-        found = await asyncio.to_thread(natal_inputs_sensitivity, subjects, house_system, option)
-    return lambda body: with_sensitivity(body, found)
+def _pair_sensitivity(data: PairRequest | CompositeRequest, minutes: float) -> Sensitivity:
+    pair = (("subject_a", data.subject_a), ("subject_b", data.subject_b))
+    return natal_inputs_sensitivity(pair, data.house_system, minutes)
 
 
-@blueprint.post("/api/v3/western/natal")
-@require_api_key
-@billable("western.natal", body=NatalRequest, variant=interpretation_variant("western.natal"))
-@document_response(sensitive_model(interpreted_model(NatalChart)), 200)
-@tag(TAG)
-@operation_id("westernNatal")
-@names_subject_fields
-async def western_natal(data: NatalRequest) -> Response:
+def _birth_sensitivity(data: ReturnsRequest | ProgressionsRequest, minutes: float) -> Sensitivity:
+    return natal_inputs_sensitivity((("", data.subject),), data.house_system, minutes)
+
+
+def _natal_sensitivity(data: NatalRequest, minutes: float) -> Sensitivity:
+    return natal_sensitivity(
+        data.subject.to_calc(),
+        house_system=data.house_system,
+        bodies=data.bodies if data.bodies is not None else DEFAULT_BODIES,
+        uncertainty_minutes=minutes,
+    )
+
+
+@calculation(
+    blueprint,
+    "POST /api/v3/western/natal",
+    operation_id="westernNatal",
+    tags=TAG,
+    price="western.natal",
+    body=NatalRequest,
+    result=NatalChart,
+    interpret=lambda chart, data: natal_items(chart, data.language, data.interpretations),
+    sensitivity=_natal_sensitivity,
+    names_subject=True,
+)
+def western_natal(data: NatalRequest) -> NatalChart:
     """Natal chart: bodies with sign, house, dignity; houses; angles; aspects; balance.
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
@@ -297,30 +292,23 @@ async def western_natal(data: NatalRequest) -> Response:
     the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close
     each birth-time result is to changing, charged as the ``.sensitivity`` row (+1 credit).
     """
-    chart = _natal_chart(data)
-    found = None
-    if data.sensitivity is not None:
-        found = natal_sensitivity(
-            data.subject.to_calc(),
-            house_system=data.house_system,
-            bodies=data.bodies if data.bodies is not None else DEFAULT_BODIES,
-            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
-        )
-    return respond(
-        chart,
-        data,
-        lambda language, level: natal_items(chart, language, level),
-        lambda body: with_sensitivity(body, found),
-    )
+    return _natal_chart(data)
 
 
-@blueprint.post("/api/v3/western/synastry")
-@require_api_key
-@billable("western.synastry", body=PairRequest, variant=interpretation_variant("western.synastry"))
-@document_response(sensitive_model(interpreted_model(Synastry)), 200)
-@tag(TAG)
-@operation_id("westernSynastry")
-async def western_synastry(data: PairRequest) -> Response:
+@calculation(
+    blueprint,
+    "POST /api/v3/western/synastry",
+    operation_id="westernSynastry",
+    tags=TAG,
+    price="western.synastry",
+    body=PairRequest,
+    result=Synastry,
+    interpret=lambda result, data: synastry_interpretation(
+        result, language=data.language, level=data.interpretations
+    ),
+    sensitivity=_pair_sensitivity,
+)
+def western_synastry(data: PairRequest) -> Synastry:
     """Inter-aspects, house overlays and a documented compatibility score (0 to 100).
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
@@ -329,32 +317,28 @@ async def western_synastry(data: PairRequest) -> Response:
     each birth's natal results (angles, houses, the Moon's sign) are to changing, named
     ``subject_a.`` and ``subject_b.``, charged as the ``.sensitivity`` row (+1 credit).
     """
-    extra = await _sensitivity_of(
-        data, (("subject_a", data.subject_a), ("subject_b", data.subject_b)), data.house_system
-    )
-    result = synastry(
+    return synastry(
         data.subject_a.to_calc(),
         data.subject_b.to_calc(),
         house_system=data.house_system,
         include_minor=data.include_minor,
     )
-    return respond(
-        result,
-        data,
-        lambda language, level: synastry_interpretation(result, language=language, level=level),
-        extra,
-    )
 
 
-@blueprint.post("/api/v3/western/composite")
-@require_api_key
-@billable(
-    "western.composite", body=CompositeRequest, variant=interpretation_variant("western.composite")
+@calculation(
+    blueprint,
+    "POST /api/v3/western/composite",
+    operation_id="westernComposite",
+    tags=TAG,
+    price="western.composite",
+    body=CompositeRequest,
+    result=CompositeChart,
+    interpret=lambda result, data: composite_interpretation(
+        result, language=data.language, level=data.interpretations
+    ),
+    sensitivity=_pair_sensitivity,
 )
-@document_response(sensitive_model(interpreted_model(CompositeChart)), 200)
-@tag(TAG)
-@operation_id("westernComposite")
-async def western_composite(data: CompositeRequest) -> Response:
+def western_composite(data: CompositeRequest) -> CompositeChart:
     """Composite chart by shorter-arc midpoints (houses derived from the composite midheaven), or
     the Davison time-and-place midpoint chart.
 
@@ -364,31 +348,29 @@ async def western_composite(data: CompositeRequest) -> Response:
     each birth's natal results (angles, houses, the Moon's sign) are to changing, named
     ``subject_a.`` and ``subject_b.``, charged as the ``.sensitivity`` row (+1 credit).
     """
-    extra = await _sensitivity_of(
-        data, (("subject_a", data.subject_a), ("subject_b", data.subject_b)), data.house_system
-    )
-    result = composite_chart(
+    return composite_chart(
         data.subject_a.to_calc(),
         data.subject_b.to_calc(),
         method=data.method,
         house_system=data.house_system,
     )
-    return respond(
-        result,
-        data,
-        lambda language, level: composite_interpretation(result, language=language, level=level),
-        extra,
-    )
 
 
-@blueprint.post("/api/v3/western/returns")
-@require_api_key
-@billable("western.returns", body=ReturnsRequest, variant=interpretation_variant("western.returns"))
-@document_response(sensitive_model(interpreted_model(ReturnChart)), 200)
-@tag(TAG)
-@operation_id("westernReturns")
-@names_subject_fields
-async def western_returns(data: ReturnsRequest) -> Response:
+@calculation(
+    blueprint,
+    "POST /api/v3/western/returns",
+    operation_id="westernReturns",
+    tags=TAG,
+    price="western.returns",
+    body=ReturnsRequest,
+    result=ReturnChart,
+    interpret=lambda result, data: returns_interpretation(
+        result, language=data.language, level=data.interpretations
+    ),
+    sensitivity=_birth_sensitivity,
+    names_subject=True,
+)
+def western_returns(data: ReturnsRequest) -> ReturnChart:
     """Solar return for a year, or the first lunar return after a date, at a chosen place.
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
@@ -398,11 +380,10 @@ async def western_returns(data: ReturnsRequest) -> Response:
     charged as the ``.sensitivity`` row (+1 credit).
     """
     subject = data.subject.to_calc()
-    extra = await _sensitivity_of(data, (("", data.subject),), data.house_system)
     if data.kind == "solar":
         if data.year is None:
             raise CalcInputError("year", "required for a solar return")
-        result = solar_return(
+        return solar_return(
             subject,
             data.year,
             latitude=data.latitude,
@@ -410,37 +391,36 @@ async def western_returns(data: ReturnsRequest) -> Response:
             timezone=data.timezone,
             house_system=data.house_system,
         )
-    else:
-        if data.after is None:
-            raise CalcInputError("after", "required for a lunar return")
-        result = lunar_return(
-            subject,
-            as_utc(data.after),
-            latitude=data.latitude,
-            longitude=data.longitude,
-            timezone=data.timezone,
-            house_system=data.house_system,
-        )
-    return respond(
-        result,
-        data,
-        lambda language, level: returns_interpretation(result, language=language, level=level),
-        extra,
+    if data.after is None:
+        raise CalcInputError("after", "required for a lunar return")
+    return lunar_return(
+        subject,
+        as_utc(data.after),
+        latitude=data.latitude,
+        longitude=data.longitude,
+        timezone=data.timezone,
+        house_system=data.house_system,
     )
 
 
-@blueprint.post("/api/v3/western/progressions")
-@require_api_key
-@billable(
-    "western.progressions",
+@calculation(
+    blueprint,
+    "POST /api/v3/western/progressions",
+    operation_id="westernProgressions",
+    tags=TAG,
+    price="western.progressions",
     body=ProgressionsRequest,
-    variant=interpretation_variant("western.progressions"),
+    result=ProgressionsResult,
+    interpret=lambda result, data: progressions_interpretation(
+        result.secondary or result.solar_arc,
+        orb_deg=data.orb_deg,
+        language=data.language,
+        level=data.interpretations,
+    ),
+    sensitivity=_birth_sensitivity,
+    names_subject=True,
 )
-@document_response(sensitive_model(interpreted_model(ProgressionsResult)), 200)
-@tag(TAG)
-@operation_id("westernProgressions")
-@names_subject_fields
-async def western_progressions(data: ProgressionsRequest) -> Response:
+def western_progressions(data: ProgressionsRequest) -> ProgressionsResult:
     """Secondary progressions (progressed angles by Naibod or solar-arc MC) or solar-arc
     directions for a target date; the one asked for by ``method`` is filled, the other null.
 
@@ -452,7 +432,6 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
     """
     subject = data.subject.to_calc()
     target = as_utc(data.target_date)
-    extra = await _sensitivity_of(data, (("", data.subject),), data.house_system)
     if data.method == "secondary":
         secondary = secondary_progressions(
             subject,
@@ -461,35 +440,27 @@ async def western_progressions(data: ProgressionsRequest) -> Response:
             house_system=data.house_system,
             orb_deg=data.orb_deg,
         )
-        return respond(
-            ProgressionsResult("secondary", secondary, None),
-            data,
-            lambda language, level: progressions_interpretation(
-                secondary, orb_deg=data.orb_deg, language=language, level=level
-            ),
-            extra,
-        )
+        return ProgressionsResult("secondary", secondary, None)
     directions = solar_arc_directions(subject, target, orb_deg=data.orb_deg)
-    return respond(
-        ProgressionsResult("solar_arc", None, directions),
-        data,
-        lambda language, level: progressions_interpretation(
-            directions, orb_deg=data.orb_deg, language=language, level=level
-        ),
-        extra,
-    )
+    return ProgressionsResult("solar_arc", None, directions)
 
 
-@blueprint.post("/api/v3/western/transits")
-@require_api_key
-@billable(
-    "western.transits", body=TransitsRequest, variant=interpretation_variant("western.transits")
+@calculation(
+    blueprint,
+    "POST /api/v3/western/transits",
+    operation_id="westernTransits",
+    tags=TAG,
+    price="western.transits",
+    body=TransitsRequest,
+    result=TransitReport,
+    interpret=lambda report, data: transits_interpretation(
+        report, language=data.language, level=data.interpretations
+    ),
+    # The natal chart a transit search reads is on Placidus cusps (its default).
+    sensitivity=lambda data, minutes: natal_inputs_sensitivity((("", data.subject),), "P", minutes),
+    names_subject=True,
 )
-@document_response(sensitive_model(interpreted_model(TransitReport)), 200)
-@tag(TAG)
-@operation_id("westernTransits")
-@names_subject_fields
-async def western_transits(data: TransitsRequest) -> Response:
+def western_transits(data: TransitsRequest) -> TransitReport:
     """Every exact transit-to-natal aspect, ingress and station in a range of up to a year.
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
@@ -498,8 +469,7 @@ async def western_transits(data: TransitsRequest) -> Response:
     the natal results it is computed from (angles, houses, the Moon's sign) are to changing,
     charged as the ``.sensitivity`` row (+1 credit).
     """
-    report = await asyncio.to_thread(
-        transits,
+    return transits(
         data.subject.to_calc(),
         as_utc(data.start),
         as_utc(data.end),
@@ -508,18 +478,6 @@ async def western_transits(data: TransitsRequest) -> Response:
         include_ingresses=data.include_ingresses,
         include_stations=data.include_stations,
     )
-    # The natal chart a transit search reads is on Placidus cusps (its default).
-    extra = await _sensitivity_of(data, (("", data.subject),), "P")
-    if data.interpretations == "none":
-        return respond(report, data, _never, extra)
-    found = await asyncio.to_thread(
-        transits_interpretation, report, language=data.language, level=data.interpretations
-    )
-    return respond(report, data, lambda language, level: found, extra)
-
-
-def _never(language: str, level: str) -> Interpretations:
-    raise AssertionError("no interpretations were asked for")
 
 
 # --- pictures ------------------------------------------------------------------------------------
@@ -558,27 +516,35 @@ def _natal_chart(data: NatalFields) -> NatalChart:
     )
 
 
-@blueprint.post("/api/v3/western/natal/wheel")
-@require_api_key
-@billable("western.natal_wheel", body=NatalWheelRequest)
-@tag(TAG)
-@operation_id("westernNatalWheel")
-@names_subject_fields
-async def western_natal_wheel(data: NatalWheelRequest) -> Response:
+@calculation(
+    blueprint,
+    "POST /api/v3/western/natal/wheel",
+    operation_id="westernNatalWheel",
+    tags=TAG,
+    picture=True,
+    price="western.natal_wheel",
+    body=NatalWheelRequest,
+    names_subject=True,
+)
+def western_natal_wheel(data: NatalWheelRequest) -> str:
     """Natal wheel picture: the ascendant at 9 o'clock, zodiac counter-clockwise, house cusps,
     bodies with degrees and retrograde marks, aspect lines by kind. SVG, or PNG rendered from it;
     each body is a group with ``data-body``/``data-longitude``, each cusp line
     ``data-cusp``/``data-longitude``, with the numbers of ``POST /api/v3/western/natal``."""
     svg = natal_wheel_svg(_natal_chart(data), **data.drawing_options())
-    return await picture_response(svg, data)
+    return svg
 
 
-@blueprint.post("/api/v3/western/synastry/wheel")
-@require_api_key
-@billable("western.synastry_wheel", body=SynastryWheelRequest)
-@tag(TAG)
-@operation_id("westernSynastryWheel")
-async def western_synastry_wheel(data: SynastryWheelRequest) -> Response:
+@calculation(
+    blueprint,
+    "POST /api/v3/western/synastry/wheel",
+    operation_id="westernSynastryWheel",
+    tags=TAG,
+    picture=True,
+    price="western.synastry_wheel",
+    body=SynastryWheelRequest,
+)
+def western_synastry_wheel(data: SynastryWheelRequest) -> str:
     """Synastry bi-wheel picture: subject A's chart inside, subject B's bodies in the outer
     ring, and the inter-aspects of ``POST /api/v3/western/synastry`` across the centre."""
     result = synastry(
@@ -594,16 +560,20 @@ async def western_synastry_wheel(data: SynastryWheelRequest) -> Response:
         kind="synastry",
         **data.drawing_options(),
     )
-    return await picture_response(svg, data)
+    return svg
 
 
-@blueprint.post("/api/v3/western/transits/wheel")
-@require_api_key
-@billable("western.transits_wheel", body=TransitsWheelRequest)
-@tag(TAG)
-@operation_id("westernTransitsWheel")
-@names_subject_fields
-async def western_transits_wheel(data: TransitsWheelRequest) -> Response:
+@calculation(
+    blueprint,
+    "POST /api/v3/western/transits/wheel",
+    operation_id="westernTransitsWheel",
+    tags=TAG,
+    picture=True,
+    price="western.transits_wheel",
+    body=TransitsWheelRequest,
+    names_subject=True,
+)
+def western_transits_wheel(data: TransitsWheelRequest) -> str:
     """Transits bi-wheel picture: the natal chart inside, the sky at ``at`` (geocentric
     positions, the same bodies as ``POST /api/v3/western/transits``) outside, and the aspects
     from each transiting body to the natal bodies and angles across the centre."""
@@ -626,7 +596,7 @@ async def western_transits_wheel(data: TransitsWheelRequest) -> Response:
     # body1 from the natal chart, body2 the transiting body (the bi-wheel's inner/outer order).
     crossing = aspects_between(natal_points, sky_points, definitions)
     svg = bi_wheel_svg(natal, sky, crossing, kind="transits", **data.drawing_options())
-    return await picture_response(svg, data)
+    return svg
 
 
 # --- rectification -------------------------------------------------------------------------------
@@ -660,7 +630,21 @@ class RectificationRequest(BaseModel):
     _in_span = field_validator("date")(in_ephemeris_span)
 
 
-def _rectification(data: RectificationRequest) -> RectificationWindow:
+@calculation(
+    blueprint,
+    "POST /api/v3/western/rectification-window",
+    operation_id="westernRectificationWindow",
+    tags=TAG,
+    price="western.rectification_window",
+    body=RectificationRequest,
+    result=RectificationWindow,
+)
+def western_rectification_window(data: RectificationRequest) -> RectificationWindow:
+    """Rectification helper: every change of ascendant sign, midheaven sign, Moon sign (tropical),
+    nakshatra pada (sidereal, ``ayanamsa``) and Chinese hour pillar between ``start_time`` and
+    ``end_time`` on ``date`` at the place, each with its exact time (UTC and local, to 1 second),
+    in time order; a starting point for an astrologer rectifying a birth time. The window is at
+    most 24 hours (``end_time`` not after ``start_time`` ends on the next day)."""
     return rectification_window(
         data.date,
         parse_time_of_day(data.start_time, "start_time"),
@@ -671,18 +655,3 @@ def _rectification(data: RectificationRequest) -> RectificationWindow:
         timezone_name=data.timezone,
         ayanamsa=data.ayanamsa,
     )
-
-
-@blueprint.post("/api/v3/western/rectification-window")
-@require_api_key
-@billable("western.rectification_window", body=RectificationRequest)
-@document_response(response_model(RectificationWindow), 200)
-@tag(TAG)
-@operation_id("westernRectificationWindow")
-async def western_rectification_window(data: RectificationRequest) -> Response:
-    """Rectification helper: every change of ascendant sign, midheaven sign, Moon sign (tropical),
-    nakshatra pada (sidereal, ``ayanamsa``) and Chinese hour pillar between ``start_time`` and
-    ``end_time`` on ``date`` at the place, each with its exact time (UTC and local, to 1 second),
-    in time order; a starting point for an astrologer rectifying a birth time. The window is at
-    most 24 hours (``end_time`` not after ``start_time`` ends on the next day)."""
-    return await respond_off_loop(_rectification, data)
