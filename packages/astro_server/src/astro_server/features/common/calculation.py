@@ -1,54 +1,77 @@
-"""One declaration per calculation route: :func:`calculation`.
+"""One declaration per calculation route: :func:`calculation`. How to add one.
 
-A calculation route is "validate the request -> compute in a worker thread -> interpretations
--> sensitivity -> respond". Write the computation as a plain function of the validated request
-and declare the route on it; the function's name is the endpoint's, its docstring the
-operation's summary and description in the OpenAPI document::
+A calculation route is "validate the request -> compute (in a worker thread) -> interpretations
+-> sensitivity -> respond". Write the computation as a plain function of the validated request,
+returning an astro_calc struct, and declare the route on it. The function's name is the
+endpoint's and its docstring the operation's summary (first line) and description in OpenAPI::
 
     @calculation(
-        blueprint, "POST /api/v3/western/synastry",
-        operation_id="westernSynastry", tags=TAG,
-        price="western.synastry",            # the row of services/pricing.py (pricing.OPERATIONS)
-        body=PairRequest,                    # the JSON body model (pydantic)
-        result=Synastry,                     # the msgspec struct compute returns: the 200's schema
-        interpret=lambda result, data: synastry_interpretation(
-            result, language=data.language, level=data.interpretations
+        blueprint,
+        "POST /api/v3/ziwei/chart",
+        operation_id="ziweiChart",
+        tags=TAG,
+        price="ziwei.chart",              # its row in platform/billing/pricing.py (OPERATIONS)
+        body=ZiweiRequest,                # pydantic; inherits InterpretationOptions and
+                                          # SensitivityOptions since it offers both
+        result=ZiweiChart,                # the struct returned: the documented 200
+        docs_prefix="Ziwei",              # prefixes its schema names (generic struct names)
+        interpret=lambda chart, data: ziwei_interpretation(
+            chart, language=data.language, level=data.interpretations
         ),
-        sensitivity=lambda data, minutes: pair_sensitivity(data, minutes),
+        sensitivity=lambda data, minutes: ziwei_sensitivity(
+            data.subject.to_calc(), uncertainty_minutes=minutes
+        ),
+        errors=(400,),                    # documents the error body of these statuses too
+        names_subject=True,               # a refused "time" is named "subject.time"
     )
-    def western_synastry(data: PairRequest) -> Synastry:
-        \"\"\"Inter-aspects, house overlays and a compatibility score (0 to 100).\"\"\"
-        return synastry(data.subject_a.to_calc(), data.subject_b.to_calc())
+    def ziwei_chart(data: ZiweiRequest) -> ZiweiChart:
+        \"\"\"Zi Wei Dou Shu chart: twelve palaces with their major and minor stars.\"\"\"
+        return ziwei(data.subject.to_calc(), school=data.school)
 
-The options, each optional but ``operation_id``, ``tags`` and ``price``:
+A GET route reads a query-string model instead of a body (``query=``); a coroutine function
+(a service reading the database) is awaited on the event loop instead of run in a thread::
 
-* ``body=`` a JSON body model (POST), or ``query=`` a query-string model (GET, e.g.
-  ``"GET /api/v3/horoscopes/daily"``); compute receives the validated instance.
-* ``result=`` the struct compute returns (``docs_prefix=`` prefixes its schema names, as a tag
-  group's generic struct names need), or a pydantic model documenting what it returns (a dict,
-  ``msgspec.Raw`` bytes). The body is the result encoded once by msgspec.
-* ``price=`` the operation charged (``None``: a free route); ``quantity=`` the unit count of a
-  per-unit row (``lambda data: len(data.records)``). Requests asking for interpretations or
-  sensitivity are charged their own rows (``<price>.interpretations_full.sensitivity``): the
-  variant is chosen here, as estimates choose it (``pricing.variant_of``).
-* ``interpret=`` ``(result, data) -> Interpretations``: the body model inherits
-  ``InterpretationOptions``; with ``interpretations`` summary or full the texts are appended as
-  ``interpretations``, in ``data.language``.
-* ``sensitivity=`` ``(data, uncertainty_minutes) -> Sensitivity``: the body model inherits
-  ``SensitivityOptions``; asked for, astro_calc.sensitivity's answer is appended as
-  ``sensitivity``. Without either option the body is the bare result's, byte for byte.
-* ``picture=True``: compute returns an SVG string, the body model inherits ``PictureOptions``
-  and the answer is the picture in the ``format`` asked for (PNG rendered from the SVG). Add the
-  operation id to ``IMAGE_OPERATIONS`` (pictures.py, and its copy in platform/mcp/server.py).
-* ``calendar=`` ``(result, data) -> str``: an iCalendar text of the result, answered instead of
-  JSON when the request's ``Accept`` prefers ``text/calendar`` (documented on the 200).
-* ``errors=`` more statuses documented with the error body (``(400,)``); ``names_subject=True``
-  names a subject field the calculation refuses by its place in the body (``subject.time``).
+    @calculation(
+        blueprint, "GET /api/v3/sky/events", operation_id="skyEvents", tags=TAG,
+        price="sky.events", query=SkyEventsQuery, result=SkyEvents,
+        calendar=sky_events_ics,          # (result, query) -> str: answered instead of JSON,
+    )                                     # as text/calendar, to ``Accept: text/calendar``
+    def sky_events(query: SkyEventsQuery) -> SkyEvents:
+        \"\"\"Eclipses, stations and ingresses between two dates.\"\"\"
+        return sky_events_between(query.start, query.end)
 
-A coroutine function as compute (a service reading the database) is awaited on the event loop
-instead of run in a thread. The route is exactly the stack a hand-written one has:
-``@blueprint.route @require_api_key @billable @validate_querystring @document_response @tag
-@operation_id``, so OpenAPI, the MCP tools, billing and estimates see no difference.
+A picture route returns the SVG text; its body model inherits ``PictureOptions`` (format
+svg/png, size, theme, colours, language), the answer is the image in the format asked for, and
+its operation id is listed in ``IMAGE_OPERATIONS`` (pictures.py and its copy in
+platform/mcp/server.py, checked by test_mcp) so that OpenAPI and the MCP tools describe an
+image::
+
+    @calculation(
+        blueprint, "POST /api/v3/ziwei/chart/diagram", operation_id="ziweiChartDiagram",
+        tags=TAG, picture=True, price="ziwei.chart_diagram", body=ZiweiDiagramRequest,
+    )
+    def ziwei_chart_diagram(data: ZiweiDiagramRequest) -> str:
+        \"\"\"The chart as the square of twelve palaces.\"\"\"
+        return ziwei_chart_svg(ziwei(data.subject.to_calc()), **data.drawing_options())
+
+What the helper does with the options:
+
+* ``price`` is charged by ``@billable`` (``None``: a free route); a request asking for
+  interpretations or sensitivity is charged the row ``<price>.interpretations_<level>``,
+  ``<price>.sensitivity`` or both (add those rows to the table with the operation's;
+  estimates choose them the same way, ``pricing.variant_of``). ``quantity=`` gives the unit
+  count of a per-unit row (``lambda data: len(data.records)``).
+* The answer is the result encoded once by msgspec (a struct, a dict, or ``msgspec.Raw`` bytes
+  already encoded; a pydantic model as ``result=`` then documents it). ``interpret`` is called
+  only for ``interpretations`` summary or full and its texts appended as ``interpretations``;
+  ``sensitivity`` only when the request has the option, after the result, and appended as
+  ``sensitivity``. Without them the body is the bare result's, byte for byte.
+* Bad input raises astro_calc's ``CalcInputError(field, ...)`` in compute: a 400 naming the
+  field, refunded like any failure.
+* The route is the stack a hand-written one has (``@blueprint.route @require_api_key
+  @billable @validate_querystring @document_response @tag @operation_id``): OpenAPI, the MCP
+  tools, billing and estimates cannot tell the difference. Routes that start jobs, take path
+  arguments or answer several shapes stay hand-written in that same order.
 """
 
 from __future__ import annotations
@@ -118,7 +141,7 @@ def calculation(
     """Register ``rule`` ("METHOD /path") on ``blueprint`` as the route computing with the
     decorated function (module docstring); the function itself is returned unchanged."""
     method, path = rule.split(" ", 1)
-    _check(operation_id, body, interpret, sensitivity, picture)
+    _check(operation_id, rule, body, interpret, sensitivity, picture)
 
     def declare(compute: Compute) -> Compute:
         def encoded(found: Any, data: Any) -> bytes:
@@ -183,6 +206,7 @@ def calculation(
 
 def _check(
     operation_id: str,
+    rule: str,
     body: type[BaseModel] | None,
     interpret: object,
     sensitivity: object,
@@ -197,6 +221,8 @@ def _check(
     for wanted, options in needs:
         if wanted and (body is None or not issubclass(body, options)):
             raise TypeError(f"{operation_id}: the body model must inherit {options.__name__}")
+    if "<" in rule:
+        raise TypeError(f"{operation_id}: a route with path arguments is written by hand")
     if picture and operation_id not in IMAGE_OPERATIONS:
         raise TypeError(f"{operation_id}: add it to IMAGE_OPERATIONS (pictures.py, mcp/server.py)")
 

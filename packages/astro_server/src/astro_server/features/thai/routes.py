@@ -66,7 +66,6 @@ from astro_server.features.common.subject import (
     timezone_field,
 )
 
-_encoder = msgspec.json.Encoder()
 #: The auspicious-time search reads a bare local clock; its sensitivity answer's instants are
 #: that clock on Thai time.
 THAI_OFFSET_MINUTES = 420
