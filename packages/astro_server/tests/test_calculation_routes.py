@@ -141,3 +141,28 @@ def test_a_route_with_path_arguments_is_written_by_hand() -> None:
             tags=["Test"],
             price=None,
         )
+
+
+SKIPPED_A = {  # 01:30 on 2021-03-28 does not exist in London (the clocks went forward)
+    "date": "2021-03-28",
+    "time": "01:30",
+    "latitude": 51.5,
+    "longitude": -0.1,
+    "timezone": "Europe/London",
+}
+GOOD_B = {"date": "1990-03-28", "time": "11:30", "latitude": 51.5, "longitude": -0.1}
+
+
+@pytest.mark.parametrize("sensitivity", [None, {"uncertainty_minutes": 5}])
+async def test_a_pair_names_the_refused_subject_with_or_without_sensitivity(
+    client: Client, sensitivity: dict[str, float] | None
+) -> None:
+    # The result is computed before the sensitivity, so the error is the calculation's own
+    # (subject_a.time), whether or not sensitivity was asked for.
+    _, key = await new_account("free", 10)
+    body = {"subject_a": SKIPPED_A, "subject_b": GOOD_B, "sensitivity": sensitivity}
+    response = await client.post("/api/v3/western/synastry", json=body, headers=key_headers(key))
+    assert response.status_code == 400
+    details = (await response.get_json())["details"]
+    assert [detail["field"] for detail in details] == ["subject_a.time"]
+    assert response.headers["X-Credits-Charged"] == "0"
