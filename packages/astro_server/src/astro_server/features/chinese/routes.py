@@ -59,7 +59,7 @@ from astro_calc.sensitivity import (
     qimen_sensitivity,
     saju_sensitivity,
 )
-from astro_server.features.common.calculation import calculation
+from astro_server.features.common.calculation import calculations
 from astro_server.features.common.routing import date_or_today
 from astro_server.features.common.sensitivity import (
     SensitivityOptions,
@@ -70,6 +70,7 @@ blueprint = Blueprint("chinese", __name__)
 TAG = ["Chinese & Korean"]
 # Struct names such as ElementBalance are also Western's: prefix this group's OpenAPI schemas.
 DOCS_PREFIX = "Chinese"
+route = calculations(blueprint, tags=TAG, docs_prefix=DOCS_PREFIX)
 
 _encoder = msgspec.json.Encoder()
 Request = TypeVar("Request")
@@ -250,15 +251,12 @@ def _bazi_sensitivity(data: BaziRequest, minutes: float) -> Sensitivity:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/chinese/bazi",
-    operation_id="chineseBazi",
-    tags=TAG,
+    "chineseBazi",
     price="chinese.bazi",
     body=BaziRequest,
     result=BaziResult,
-    docs_prefix=DOCS_PREFIX,
     sensitivity=_bazi_sensitivity,
     names_subject=True,
 )
@@ -296,15 +294,12 @@ def _qimen_sensitivity(data: QimenRequest, minutes: float) -> Sensitivity:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/chinese/qimen",
-    operation_id="chineseQimen",
-    tags=TAG,
+    "chineseQimen",
     price="chinese.qimen",
     body=QimenRequest,
     result=QimenResult,
-    docs_prefix=DOCS_PREFIX,
     sensitivity=_qimen_sensitivity,
     names_subject=True,
 )
@@ -337,15 +332,12 @@ def chinese_qimen(data: QimenRequest) -> QimenResult:
     return QimenResult(moment, chart)
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/chinese/calendar",
-    operation_id="chineseCalendar",
-    tags=TAG,
+    "chineseCalendar",
     price="chinese.calendar",
     body=ChineseCalendarRequest,
     result=CalendarResult,
-    docs_prefix=DOCS_PREFIX,
 )
 def chinese_calendar(data: ChineseCalendarRequest) -> CalendarResult:
     """A Gregorian date's Chinese date, or a year's 24 solar terms and lunar months."""
@@ -368,15 +360,12 @@ def _saju_sensitivity(data: SajuRequest, minutes: float) -> Sensitivity:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/korean/saju",
-    operation_id="koreanSaju",
-    tags=TAG,
+    "koreanSaju",
     price="korean.saju",
     body=SajuRequest,
     result=SajuResult,
-    docs_prefix=DOCS_PREFIX,
     sensitivity=_saju_sensitivity,
     names_subject=True,
 )

@@ -1,27 +1,34 @@
-"""One declaration per calculation route: :func:`calculation`. How to add one.
+"""One declaration per calculation route: :func:`calculation` (:func:`calculations` binds a tag
+group's shared options). How to add one.
 
 A calculation route is "validate the request -> compute (in a worker thread) -> interpretations
 -> sensitivity -> respond". Write the computation as a plain function of the validated request,
 returning an astro_calc struct, and declare the route on it. The function's name is the
-endpoint's and its docstring the operation's summary (first line) and description in OpenAPI::
+endpoint's and its docstring the operation's summary (first line) and description in OpenAPI.
+A tag group binds what its routes share once, at the top of its routes.py, with
+:func:`calculations` (any :func:`calculation` option; a route's own wins)::
 
-    @calculation(
-        blueprint,
+    blueprint = Blueprint("ziwei", __name__)
+    TAG = ["Zi Wei Dou Shu"]
+    route = calculations(blueprint, tags=TAG, docs_prefix="Ziwei", errors=(400,))
+    #   docs_prefix prefixes the group's schema names (generic struct names);
+    #   errors documents the error body of these statuses too
+
+A POST route with the interpretations and birth-time sensitivity options::
+
+    @route(
         "POST /api/v3/ziwei/chart",
-        operation_id="ziweiChart",
-        tags=TAG,
+        "ziweiChart",                     # the operation id
         price="ziwei.chart",              # its row in platform/billing/pricing.py (OPERATIONS)
         body=ZiweiRequest,                # pydantic; inherits InterpretationOptions and
                                           # SensitivityOptions since it offers both
         result=ZiweiChart,                # the struct returned: the documented 200
-        docs_prefix="Ziwei",              # prefixes its schema names (generic struct names)
         interpret=lambda chart, data: ziwei_interpretation(
             chart, language=data.language, level=data.interpretations
         ),
         sensitivity=lambda data, minutes: ziwei_sensitivity(
             data.subject.to_calc(), uncertainty_minutes=minutes
         ),
-        errors=(400,),                    # documents the error body of these statuses too
         names_subject=True,               # a refused "time" is named "subject.time"
     )
     def ziwei_chart(data: ZiweiRequest) -> ZiweiChart:
@@ -31,9 +38,12 @@ endpoint's and its docstring the operation's summary (first line) and descriptio
 A GET route reads a query-string model instead of a body (``query=``); a coroutine function
 (a service reading the database) is awaited on the event loop instead of run in a thread::
 
-    @calculation(
-        blueprint, "GET /api/v3/sky/events", operation_id="skyEvents", tags=TAG,
-        price="sky.events", query=SkyEventsQuery, result=SkyEvents,
+    @route(
+        "GET /api/v3/sky/events",
+        "skyEvents",
+        price="sky.events",
+        query=SkyEventsQuery,
+        result=SkyEvents,
         calendar=sky_events_ics,          # (result, query) -> str: answered instead of JSON,
     )                                     # as text/calendar, to ``Accept: text/calendar``
     def sky_events(query: SkyEventsQuery) -> SkyEvents:
@@ -46,9 +56,12 @@ its operation id is listed in ``IMAGE_OPERATIONS`` (pictures.py and its copy in
 platform/mcp/server.py, checked by test_mcp) so that OpenAPI and the MCP tools describe an
 image::
 
-    @calculation(
-        blueprint, "POST /api/v3/ziwei/chart/diagram", operation_id="ziweiChartDiagram",
-        tags=TAG, picture=True, price="ziwei.chart_diagram", body=ZiweiDiagramRequest,
+    @route(
+        "POST /api/v3/ziwei/chart/diagram",
+        "ziweiChartDiagram",
+        picture=True,
+        price="ziwei.chart_diagram",
+        body=ZiweiDiagramRequest,
     )
     def ziwei_chart_diagram(data: ZiweiDiagramRequest) -> str:
         \"\"\"The chart as the square of twelve palaces.\"\"\"
@@ -202,6 +215,21 @@ def calculation(
         return compute
 
     return declare
+
+
+def calculations(
+    blueprint: Blueprint, *, tags: list[str], **shared: Any
+) -> Callable[..., Callable[[Compute], Compute]]:
+    """A tag group's ``route``: :func:`calculation` with the group's blueprint, tags and shared
+    options (``docs_prefix``, ``errors``) bound; the rule and operation id come first and a
+    route's own options win over the shared ones."""
+
+    def route(rule: str, operation_id: str, **options: Any) -> Callable[[Compute], Compute]:
+        return calculation(
+            blueprint, rule, operation_id=operation_id, tags=tags, **{**shared, **options}
+        )
+
+    return route
 
 
 def _check(

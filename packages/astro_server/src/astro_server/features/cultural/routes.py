@@ -29,7 +29,7 @@ from astro_calc.cultural.calendar import (
     market_calendar,
     markets,
 )
-from astro_server.features.common.calculation import calculation
+from astro_server.features.common.calculation import calculations
 from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.msgspec_docs import response_model
 from astro_server.platform.responses import json_response
@@ -37,6 +37,7 @@ from astro_server.platform.responses import json_response
 blueprint = Blueprint("cultural", __name__)
 TAG = ["Cultural Intelligence"]
 DOCS_PREFIX = "Cultural"
+route = calculations(blueprint, tags=TAG, docs_prefix=DOCS_PREFIX, errors=(400,))
 
 Market = Literal["TH", "CN", "HK", "TW", "SG", "MY", "KR", "IN", "US"]
 CulturalActivity = Literal[
@@ -112,16 +113,12 @@ async def cultural_markets() -> Response:
     return json_response(MarketList(markets()))
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/cultural/calendar",
-    operation_id="culturalCalendar",
-    tags=TAG,
+    "culturalCalendar",
     price="cultural.calendar",
     body=CalendarRequest,
     result=MarketCalendar,
-    docs_prefix=DOCS_PREFIX,
-    errors=(400,),
 )
 def cultural_calendar(data: CalendarRequest) -> MarketCalendar:
     """One entry per day of a market (at most 366 days): public holidays, festivals, the date in
@@ -131,16 +128,12 @@ def cultural_calendar(data: CalendarRequest) -> MarketCalendar:
     return market_calendar(data.market, data.start, data.end, data.language)
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/cultural/best-dates",
-    operation_id="culturalBestDates",
-    tags=TAG,
+    "culturalBestDates",
     price="cultural.best_dates",
     body=BestDatesRequest,
     result=BestDates,
-    docs_prefix=DOCS_PREFIX,
-    errors=(400,),
 )
 def cultural_best_dates(data: BestDatesRequest) -> BestDates:
     """The best dates for an activity across markets, ranked by a documented score, each with

@@ -18,7 +18,7 @@ from quart import Blueprint
 from astro_calc.errors import CalcInputError
 from astro_calc.horoscope import DailyHoroscope
 from astro_calc.time import zone as iana_zone
-from astro_server.features.common.calculation import calculation
+from astro_server.features.common.calculation import calculations
 from astro_server.features.common.routing import in_ephemeris_span
 from astro_server.features.horoscopes import service as horoscopes
 from astro_server.features.horoscopes import tasks as horoscope_tasks  # noqa: F401  (registers publishing)
@@ -27,6 +27,7 @@ from astro_server.platform.msgspec_docs import response_model
 
 blueprint = Blueprint("horoscopes", __name__)
 TAG = ["Horoscopes"]
+route = calculations(blueprint, tags=TAG, errors=(400,))
 
 Sign = Literal[
     "aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius",
@@ -90,15 +91,12 @@ class HoroscopeRange(BaseModel):
     horoscopes: list[PublishedHoroscope] = Field(description="One per date, start to end")
 
 
-@calculation(
-    blueprint,
+@route(
     "GET /api/v3/horoscopes/daily",
-    operation_id="getDailyHoroscope",
-    tags=TAG,
+    "getDailyHoroscope",
     price="horoscopes.daily",
     query=DailyQuery,
     result=PublishedHoroscope,
-    errors=(400,),
 )
 async def daily(query: DailyQuery) -> dict[str, Any]:
     """The published horoscope: overall, love, career, money, health (rated 1-5), lucky number
@@ -106,15 +104,12 @@ async def daily(query: DailyQuery) -> dict[str, Any]:
     return await horoscopes.get_or_publish(query.sign, query.date, query.language, query.timezone)
 
 
-@calculation(
-    blueprint,
+@route(
     "GET /api/v3/horoscopes/range",
-    operation_id="getHoroscopeRange",
-    tags=TAG,
+    "getHoroscopeRange",
     price="horoscopes.range",
     query=RangeQuery,
     result=HoroscopeRange,
-    errors=(400,),
 )
 async def date_range(query: RangeQuery) -> dict[str, Any]:
     """Published horoscopes for each date from start to end inclusive (1 to 31 days)."""

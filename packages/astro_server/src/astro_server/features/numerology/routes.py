@@ -19,11 +19,12 @@ from astro_calc.numerology import (
     numerology_profile,
     phone_numerology,
 )
-from astro_server.features.common.calculation import calculation
+from astro_server.features.common.calculation import calculations
 from astro_server.platform.msgspec_docs import response_model
 
 blueprint = Blueprint("numerology", __name__)
 TAG = ["Tarot & Numerology"]
+route = calculations(blueprint, tags=TAG, errors=(400,))
 
 
 class ProfileRequest(BaseModel):
@@ -50,15 +51,12 @@ class NumerologyResult(BaseModel):
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/numerology/profile",
-    operation_id="numerologyProfile",
-    tags=TAG,
+    "numerologyProfile",
     price="numerology.profile",
     body=ProfileRequest,
     result=NumerologyResult,
-    errors=(400,),
 )
 def profile(data: ProfileRequest) -> dict[str, Any]:
     """Life path, expression, soul urge, personality, birthday, maturity, personal cycles."""

@@ -14,7 +14,7 @@ from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag, validate_querystring
 
 from astro_calc.tarot import TarotCard, TarotReading, draw_tarot, tarot_card, tarot_deck
-from astro_server.features.common.calculation import calculation
+from astro_server.features.common.calculation import calculations
 from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.errors import APIError
 from astro_server.platform.msgspec_docs import response_model
@@ -23,6 +23,7 @@ from astro_server.platform.schemas import ErrorBody
 
 blueprint = Blueprint("tarot", __name__)
 TAG = ["Tarot & Numerology"]
+route = calculations(blueprint, tags=TAG, errors=(400,))
 
 
 class DrawRequest(BaseModel):
@@ -53,30 +54,24 @@ class TarotCardList(BaseModel):
     cards: list[_TarotCardDoc]  # type: ignore[valid-type]
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/tarot/draw",
-    operation_id="tarotDraw",
-    tags=TAG,
+    "tarotDraw",
     price="tarot.draw",
     body=DrawRequest,
     result=TarotReading,
-    errors=(400,),
 )
 def draw(data: DrawRequest) -> TarotReading:
     """Shuffle the deck and deal a spread; the reading echoes the seed and shuffle used."""
     return draw_tarot(data.spread, seed=data.seed, reversals=data.reversals, language=data.language)
 
 
-@calculation(
-    blueprint,
+@route(
     "GET /api/v3/tarot/cards",
-    operation_id="listTarotCards",
-    tags=TAG,
+    "listTarotCards",
     price=None,
     query=CardsQuery,
     result=TarotCardList,
-    errors=(400,),
 )
 def list_cards(query: CardsQuery) -> dict[str, tuple[TarotCard, ...]]:
     """All 78 cards in deck order with keywords and upright/reversed meanings."""

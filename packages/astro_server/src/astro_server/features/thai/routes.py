@@ -54,7 +54,7 @@ from astro_calc.thai.calendar import MAX_YEAR, MIN_YEAR, month1_start, month_len
 from astro_calc.thai.suriyayatra import CS_TO_CE, year_type
 from astro_calc.time import parse_time_of_day, resolve
 from astro_server.drawing.taksa import taksa_wheel_svg
-from astro_server.features.common.calculation import calculation
+from astro_server.features.common.calculation import calculations
 from astro_server.features.common.pictures import PictureOptions
 from astro_server.features.common.sensitivity import (
     SensitivityOptions,
@@ -73,6 +73,7 @@ blueprint = Blueprint("thai", __name__)
 TAG = ["Thai Astrology"]
 # Struct names such as Festival or Reason are generic: prefix this group's OpenAPI schemas.
 DOCS_PREFIX = "Thai"
+route = calculations(blueprint, tags=TAG, docs_prefix=DOCS_PREFIX, errors=(400,))
 
 Purpose = Literal["wedding", "business_opening", "moving_house", "travel", "ordination"]
 # The zodiac of the Maha Songkran instant: the Suriyayatra (the official announcements' own
@@ -257,16 +258,12 @@ def _calendar_year(year: int, source: YearTypeSource) -> ThaiCalendarYear:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/thai/calendar",
-    operation_id="thaiCalendar",
-    tags=TAG,
+    "thaiCalendar",
     price="thai.calendar",
     body=ThaiCalendarRequest,
     result=ThaiCalendarResult,
-    docs_prefix=DOCS_PREFIX,
-    errors=(400,),
 )
 def thai_calendar(data: ThaiCalendarRequest) -> ThaiCalendarResult:
     """The Thai lunar date of a civil date (month, waxing or waning day, wan phra, BE, CS and
@@ -281,16 +278,12 @@ def thai_calendar(data: ThaiCalendarRequest) -> ThaiCalendarResult:
     return ThaiCalendarResult(source, None, _calendar_year(data.year, source))
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/thai/festivals",
-    operation_id="thaiFestivals",
-    tags=TAG,
+    "thaiFestivals",
     price="thai.festivals",
     body=ThaiFestivalsRequest,
     result=FestivalYear,
-    docs_prefix=DOCS_PREFIX,
-    errors=(400,),
 )
 def thai_festivals_route(data: ThaiFestivalsRequest) -> FestivalYear:
     """Makha, Visakha and Asanha Bucha, Khao and Ok Phansa, Loy Krathong, the Songkran holidays,
@@ -298,16 +291,12 @@ def thai_festivals_route(data: ThaiFestivalsRequest) -> FestivalYear:
     return thai_festivals(data.year, ayanamsa=data.ayanamsa, year_type_source=data.year_type_source)
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/thai/lunar",
-    operation_id="thaiLunar",
-    tags=TAG,
+    "thaiLunar",
     price="thai.lunar",
     body=ThaiLunarRequest,
     result=LunarInfo,
-    docs_prefix=DOCS_PREFIX,
-    errors=(400,),
 )
 def thai_lunar(data: ThaiLunarRequest) -> LunarInfo:
     """Moon phase, illumination, age, the Thai lunar date of the place's civil day, and the
@@ -321,19 +310,15 @@ def thai_lunar(data: ThaiLunarRequest) -> LunarInfo:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/thai/wheel",
-    operation_id="thaiWheel",
-    tags=TAG,
+    "thaiWheel",
     price="thai.wheel",
     body=ThaiWheelRequest,
     result=ThaiWheelResult,
-    docs_prefix=DOCS_PREFIX,
     sensitivity=lambda data, minutes: thai_sensitivity(
         data.subject.resolve(), uncertainty_minutes=minutes
     ),
-    errors=(400,),
     names_subject=True,
 )
 def thai_wheel(data: ThaiWheelRequest) -> ThaiWheelResult:
@@ -361,17 +346,13 @@ def _birth_sensitivity(data: ThaiAuspiciousRequest, minutes: float) -> Sensitivi
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/thai/auspicious-times",
-    operation_id="thaiAuspiciousTimes",
-    tags=TAG,
+    "thaiAuspiciousTimes",
     price="thai.auspicious_times",
     body=ThaiAuspiciousRequest,
     result=AuspiciousSearch,
-    docs_prefix=DOCS_PREFIX,
     sensitivity=_birth_sensitivity,
-    errors=(400,),
 )
 def thai_auspicious_times(data: ThaiAuspiciousRequest) -> AuspiciousSearch:
     """Auspicious days and daytime watches for a purpose over at most 366 days, each day with
@@ -395,15 +376,12 @@ class ThaiWheelDiagramRequest(ThaiWheelRequest, PictureOptions):
     """The Taksa wheel request plus the picture options."""
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/thai/wheel/diagram",
-    operation_id="thaiWheelDiagram",
-    tags=TAG,
+    "thaiWheelDiagram",
     picture=True,
     price="thai.wheel_diagram",
     body=ThaiWheelDiagramRequest,
-    errors=(400,),
     names_subject=True,
 )
 def thai_wheel_diagram(data: ThaiWheelDiagramRequest) -> str:

@@ -36,7 +36,7 @@ from astro_calc.uranian import (
     uranian_positions,
 )
 from astro_server.drawing.dial import uranian_dial_svg
-from astro_server.features.common.calculation import calculation
+from astro_server.features.common.calculation import calculations
 from astro_server.features.common.pictures import PictureOptions
 from astro_server.features.common.routing import in_ephemeris_span
 from astro_server.features.common.sensitivity import (
@@ -46,6 +46,7 @@ from astro_server.features.common.subject import check_zone, offset_minutes_fiel
 
 blueprint = Blueprint("uranian", __name__)
 TAG = ["Uranian"]
+route = calculations(blueprint, tags=TAG)
 
 
 class UranianChartRequest(BaseModel):
@@ -194,11 +195,9 @@ def _chart_sensitivity(data: UranianSensitiveChartRequest, minutes: float) -> Se
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/uranian/chart",
-    operation_id="uranianChart",
-    tags=TAG,
+    "uranianChart",
     price="uranian.chart",
     body=UranianSensitiveChartRequest,
     result=UranianChart,
@@ -213,11 +212,9 @@ def uranian_chart_route(data: UranianSensitiveChartRequest) -> msgspec.Raw:
     return msgspec.Raw(chart_body(_factors(data)))
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/uranian/midpoints",
-    operation_id="uranianMidpoints",
-    tags=TAG,
+    "uranianMidpoints",
     price="uranian.midpoints",
     body=UranianChartRequest,
     result=UranianMidpoints,
@@ -227,11 +224,9 @@ def uranian_midpoints_route(data: UranianChartRequest) -> msgspec.Raw:
     return msgspec.Raw(midpoints_body(_factors(data)))
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/uranian/planetary-pictures",
-    operation_id="uranianPlanetaryPictures",
-    tags=TAG,
+    "uranianPlanetaryPictures",
     price="uranian.planetary_pictures",
     body=UranianChartRequest,
     result=UranianPictures,
@@ -255,11 +250,9 @@ class UranianDialRequest(UranianChartRequest, PictureOptions):
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/uranian/dial",
-    operation_id="uranianDial",
-    tags=TAG,
+    "uranianDial",
     picture=True,
     price="uranian.dial",
     body=UranianDialRequest,

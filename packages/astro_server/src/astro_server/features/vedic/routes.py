@@ -48,7 +48,7 @@ from astro_calc.vedic.readings import (
 from astro_calc.vedic.subject import birth_moment
 from astro_calc.vedic.varga import VARGAS
 from astro_server.drawing.vedic import vedic_chart_svg
-from astro_server.features.common.calculation import calculation
+from astro_server.features.common.calculation import calculations
 from astro_server.features.common.interpretations import (
     InterpretationOptions,
 )
@@ -73,6 +73,7 @@ blueprint = Blueprint("vedic", __name__)
 TAG = ["Vedic"]
 # Struct names such as Panchanga or Lagna are generic: prefix this group's OpenAPI schemas.
 DOCS_PREFIX = "Vedic"
+route = calculations(blueprint, tags=TAG, docs_prefix=DOCS_PREFIX, errors=(400,))
 
 Ayanamsa = Literal["lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"]
 
@@ -186,22 +187,18 @@ class RemediesRequest(BaseModel):
     _in_span = field_validator("at")(in_ephemeris_span)
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/vedic/chart",
-    operation_id="vedicChart",
-    tags=TAG,
+    "vedicChart",
     price="vedic.chart",
     body=ChartRequest,
     result=SiderealChart,
-    docs_prefix=DOCS_PREFIX,
     interpret=lambda chart, data: chart_interpretation(
         chart, language=data.language, level=data.interpretations
     ),
     sensitivity=lambda data, minutes: vedic_sensitivity(
         data.subject.to_calc(), uncertainty_minutes=minutes
     ),
-    errors=(400,),
     names_subject=True,
 )
 def vedic_chart(data: ChartRequest) -> SiderealChart:
@@ -221,22 +218,18 @@ def vedic_chart(data: ChartRequest) -> SiderealChart:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/vedic/kundli-matching",
-    operation_id="vedicKundliMatching",
-    tags=TAG,
+    "vedicKundliMatching",
     price="vedic.kundli_matching",
     body=MatchRequest,
     result=KundliMatch,
-    docs_prefix=DOCS_PREFIX,
     interpret=lambda match, data: matching_interpretation(
         match, language=data.language, level=data.interpretations
     ),
     sensitivity=lambda data, minutes: matching_sensitivity(
         data.boy.to_calc(), data.girl.to_calc(), school=data.school, uncertainty_minutes=minutes
     ),
-    errors=(400,),
 )
 def vedic_kundli_matching(data: MatchRequest) -> KundliMatch:
     """Ashtakoota (36 points), Nadi/Bhakoot/Manglik doshas with cancellations, verdict.
@@ -274,15 +267,12 @@ async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
     return job_accepted(handle)
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/vedic/dasha",
-    operation_id="vedicDasha",
-    tags=TAG,
+    "vedicDasha",
     price="vedic.dasha",
     body=DashaRequest,
     result=VimshottariDasha,
-    docs_prefix=DOCS_PREFIX,
     interpret=lambda result, data: dasha_interpretation(
         result,
         sidereal_chart(data.subject.to_calc(), divisional_charts=()),
@@ -292,7 +282,6 @@ async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
     sensitivity=lambda data, minutes: dasha_sensitivity(
         data.subject.to_calc(), year_days=float(data.year_days), uncertainty_minutes=minutes
     ),
-    errors=(400,),
     names_subject=True,
 )
 def vedic_dasha(data: DashaRequest) -> VimshottariDasha:
@@ -315,16 +304,12 @@ def vedic_dasha(data: DashaRequest) -> VimshottariDasha:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/vedic/panchanga",
-    operation_id="vedicPanchanga",
-    tags=TAG,
+    "vedicPanchanga",
     price="vedic.panchanga",
     body=PanchangaRequest,
     result=Panchanga,
-    docs_prefix=DOCS_PREFIX,
-    errors=(400,),
 )
 def vedic_panchanga(data: PanchangaRequest) -> Panchanga:
     """Tithi, vara, nakshatra, yoga, karana, sunrise and sunset with start and end times."""
@@ -347,16 +332,12 @@ def vedic_panchanga(data: PanchangaRequest) -> Panchanga:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/vedic/remedies",
-    operation_id="vedicRemedies",
-    tags=TAG,
+    "vedicRemedies",
     price="vedic.remedies",
     body=RemediesRequest,
     result=RemedyReport,
-    docs_prefix=DOCS_PREFIX,
-    errors=(400,),
     names_subject=True,
 )
 def vedic_remedies(data: RemediesRequest) -> RemedyReport:
@@ -385,15 +366,12 @@ class ChartDiagramRequest(PictureOptions):
         return value.upper()
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/vedic/chart/diagram",
-    operation_id="vedicChartDiagram",
-    tags=TAG,
+    "vedicChartDiagram",
     picture=True,
     price="vedic.chart_diagram",
     body=ChartDiagramRequest,
-    errors=(400,),
     names_subject=True,
 )
 def vedic_chart_diagram(data: ChartDiagramRequest) -> str:

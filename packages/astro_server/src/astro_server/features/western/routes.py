@@ -50,7 +50,7 @@ from astro_calc.western.readings import (
 )
 from astro_calc.western.transits import DEFAULT_TRANSITING
 from astro_server.drawing import bi_wheel_svg, natal_wheel_svg
-from astro_server.features.common.calculation import calculation
+from astro_server.features.common.calculation import calculations
 from astro_server.features.common.interpretations import natal_items
 from astro_server.features.common.routing import as_utc
 from astro_server.features.western.requests import (
@@ -73,6 +73,7 @@ from astro_server.features.western.requests import (
 
 blueprint = Blueprint("western", __name__)
 TAG = ["Western"]
+route = calculations(blueprint, tags=TAG)
 
 
 def natal_inputs_sensitivity(
@@ -113,11 +114,9 @@ def _natal_sensitivity(data: NatalRequest, minutes: float) -> Sensitivity:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/western/natal",
-    operation_id="westernNatal",
-    tags=TAG,
+    "westernNatal",
     price="western.natal",
     body=NatalRequest,
     result=NatalChart,
@@ -136,11 +135,9 @@ def western_natal(data: NatalRequest) -> NatalChart:
     return _natal_chart(data)
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/western/synastry",
-    operation_id="westernSynastry",
-    tags=TAG,
+    "westernSynastry",
     price="western.synastry",
     body=PairRequest,
     result=Synastry,
@@ -166,11 +163,9 @@ def western_synastry(data: PairRequest) -> Synastry:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/western/composite",
-    operation_id="westernComposite",
-    tags=TAG,
+    "westernComposite",
     price="western.composite",
     body=CompositeRequest,
     result=CompositeChart,
@@ -197,11 +192,9 @@ def western_composite(data: CompositeRequest) -> CompositeChart:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/western/returns",
-    operation_id="westernReturns",
-    tags=TAG,
+    "westernReturns",
     price="western.returns",
     body=ReturnsRequest,
     result=ReturnChart,
@@ -244,11 +237,9 @@ def western_returns(data: ReturnsRequest) -> ReturnChart:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/western/progressions",
-    operation_id="westernProgressions",
-    tags=TAG,
+    "westernProgressions",
     price="western.progressions",
     body=ProgressionsRequest,
     result=ProgressionsResult,
@@ -286,11 +277,9 @@ def western_progressions(data: ProgressionsRequest) -> ProgressionsResult:
     return ProgressionsResult("solar_arc", None, directions)
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/western/transits",
-    operation_id="westernTransits",
-    tags=TAG,
+    "westernTransits",
     price="western.transits",
     body=TransitsRequest,
     result=TransitReport,
@@ -335,11 +324,9 @@ def _natal_chart(data: NatalFields) -> NatalChart:
     )
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/western/natal/wheel",
-    operation_id="westernNatalWheel",
-    tags=TAG,
+    "westernNatalWheel",
     picture=True,
     price="western.natal_wheel",
     body=NatalWheelRequest,
@@ -354,11 +341,9 @@ def western_natal_wheel(data: NatalWheelRequest) -> str:
     return svg
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/western/synastry/wheel",
-    operation_id="westernSynastryWheel",
-    tags=TAG,
+    "westernSynastryWheel",
     picture=True,
     price="western.synastry_wheel",
     body=SynastryWheelRequest,
@@ -382,11 +367,9 @@ def western_synastry_wheel(data: SynastryWheelRequest) -> str:
     return svg
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/western/transits/wheel",
-    operation_id="westernTransitsWheel",
-    tags=TAG,
+    "westernTransitsWheel",
     picture=True,
     price="western.transits_wheel",
     body=TransitsWheelRequest,
@@ -421,11 +404,9 @@ def western_transits_wheel(data: TransitsWheelRequest) -> str:
 # --- rectification -------------------------------------------------------------------------------
 
 
-@calculation(
-    blueprint,
+@route(
     "POST /api/v3/western/rectification-window",
-    operation_id="westernRectificationWindow",
-    tags=TAG,
+    "westernRectificationWindow",
     price="western.rectification_window",
     body=RectificationRequest,
     result=RectificationWindow,
