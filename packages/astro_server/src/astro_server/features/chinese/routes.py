@@ -29,15 +29,12 @@ that refuses a subject field names it as ``subject.<field>``.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
-from collections.abc import Callable
 from typing import Literal, TypeVar
 
 import msgspec
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
-from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag
+from quart import Blueprint
 
 from astro_calc.chinese import (
     BaziChart,
@@ -62,22 +59,18 @@ from astro_calc.sensitivity import (
     qimen_sensitivity,
     saju_sensitivity,
 )
-from astro_server.features.common.routing import date_or_today, respond_off_loop
+from astro_server.features.common.calculation import calculations
+from astro_server.features.common.routing import date_or_today
 from astro_server.features.common.sensitivity import (
     SensitivityOptions,
-    sensitive_model,
-    sensitivity_variant,
-    with_sensitivity,
 )
-from astro_server.features.common.subject import BirthSubject, subject_errors, timezone_field
-from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable
-from astro_server.platform.msgspec_docs import response_model
+from astro_server.features.common.subject import BirthSubject, timezone_field
 
 blueprint = Blueprint("chinese", __name__)
 TAG = ["Chinese & Korean"]
 # Struct names such as ElementBalance are also Western's: prefix this group's OpenAPI schemas.
 DOCS_PREFIX = "Chinese"
+route = calculations(blueprint, tags=TAG, docs_prefix=DOCS_PREFIX)
 
 _encoder = msgspec.json.Encoder()
 Request = TypeVar("Request")
@@ -246,84 +239,87 @@ class CalendarResult(msgspec.Struct, frozen=True):
     lunar_months: tuple[LunarMonth, ...]
 
 
-def _bazi(data: BaziRequest) -> BaziResult:
+def _bazi_sensitivity(data: BaziRequest, minutes: float) -> Sensitivity:
     subject = data.subject
-    with subject_errors():
-        chart = bazi_chart(
-            subject.date,
-            subject.local_time(),
-            **subject.zone_inputs(),
-            gender=data.gender,
-            day_boundary=data.day_boundary,
-            solar_time=data.solar_time,
-            luck_pillar_count=data.luck_pillar_count,
-            annual_years=data.annual_years(),
-            reference_date=data.reference(),
-        )
+    return bazi_sensitivity(
+        subject.date,
+        subject.local_time(),
+        **subject.zone_inputs(),
+        day_boundary=data.day_boundary,
+        solar_time=data.solar_time,
+        uncertainty_minutes=minutes,
+    )
+
+
+@route(
+    "POST /api/v3/chinese/bazi",
+    "chineseBazi",
+    price="chinese.bazi",
+    body=BaziRequest,
+    result=BaziResult,
+    sensitivity=_bazi_sensitivity,
+    names_subject=True,
+)
+def chinese_bazi(data: BaziRequest) -> BaziResult:
+    """BaZi: four pillars with hidden stems, ten gods, na yin, life stages; element balance,
+    day-master strength, favourable elements; luck and annual pillars; en/th readings.
+    ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close the hour, day and
+    month pillars are to changing, charged as ``chinese.bazi.sensitivity`` (+1 credit)."""
+    subject = data.subject
+    chart = bazi_chart(
+        subject.date,
+        subject.local_time(),
+        **subject.zone_inputs(),
+        gender=data.gender,
+        day_boundary=data.day_boundary,
+        solar_time=data.solar_time,
+        luck_pillar_count=data.luck_pillar_count,
+        annual_years=data.annual_years(),
+        reference_date=data.reference(),
+    )
     return BaziResult(chart, bazi_readings(chart))
 
 
-def _bazi_sensitivity(data: BaziRequest) -> Sensitivity | None:
-    if data.sensitivity is None:
-        return None
+def _qimen_sensitivity(data: QimenRequest, minutes: float) -> Sensitivity:
     subject = data.subject
-    with subject_errors():
-        return bazi_sensitivity(
-            subject.date,
-            subject.local_time(),
-            **subject.zone_inputs(),
-            day_boundary=data.day_boundary,
-            solar_time=data.solar_time,
-            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
-        )
+    return qimen_sensitivity(
+        subject.date,
+        subject.local_time(),
+        latitude=subject.latitude,
+        longitude=subject.longitude,
+        offset_minutes=subject.resolve().offset_minutes,
+        method=data.method,
+        day_boundary=data.day_boundary,
+        uncertainty_minutes=minutes,
+    )
 
 
-def _saju(data: SajuRequest) -> SajuResult:
+@route(
+    "POST /api/v3/chinese/qimen",
+    "chineseQimen",
+    price="chinese.qimen",
+    body=QimenRequest,
+    result=QimenResult,
+    sensitivity=_qimen_sensitivity,
+    names_subject=True,
+)
+def chinese_qimen(data: QimenRequest) -> QimenResult:
+    """Qi Men Dun Jia hourly chart (rotating plate): term, yuan, dun and ju; nine palaces with
+    heaven and earth stems, star, door and deity; chief star and door; void and horse.
+    ``sensitivity`` adds how close the chart's ju is to changing, charged as
+    ``chinese.qimen.sensitivity`` (+1 credit)."""
     subject = data.subject
-    with subject_errors():
-        chart = korean_saju(
-            subject.date,
-            subject.local_time(),
-            **subject.zone_inputs(),
-            gender=data.gender,
-            hour_basis=data.hour_basis,
-            day_boundary=data.day_boundary,
-            luck_pillar_count=data.luck_pillar_count,
-            annual_years=data.annual_years(),
-            reference_date=data.reference(),
-        )
-    return SajuResult(chart, bazi_readings(chart.bazi))
-
-
-def _saju_sensitivity(data: SajuRequest) -> Sensitivity | None:
-    if data.sensitivity is None:
-        return None
-    subject = data.subject
-    with subject_errors():
-        return saju_sensitivity(
-            subject.date,
-            subject.local_time(),
-            **subject.zone_inputs(),
-            hour_basis=data.hour_basis,
-            day_boundary=data.day_boundary,
-            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
-        )
-
-
-def _qimen(data: QimenRequest) -> QimenResult:
-    subject = data.subject
-    with subject_errors():
-        resolved = subject.resolve()
-        # The offset just resolved, so the chart and the echoed moment are the same instant.
-        chart = qimen_chart(
-            subject.date,
-            subject.local_time(),
-            latitude=subject.latitude,
-            longitude=subject.longitude,
-            offset_minutes=resolved.offset_minutes,
-            method=data.method,
-            day_boundary=data.day_boundary,
-        )
+    resolved = subject.resolve()
+    # The offset just resolved, so the chart and the echoed moment are the same instant.
+    chart = qimen_chart(
+        subject.date,
+        subject.local_time(),
+        latitude=subject.latitude,
+        longitude=subject.longitude,
+        offset_minutes=resolved.offset_minutes,
+        method=data.method,
+        day_boundary=data.day_boundary,
+    )
     moment = BirthMoment(
         resolved.local,
         resolved.utc,
@@ -336,47 +332,15 @@ def _qimen(data: QimenRequest) -> QimenResult:
     return QimenResult(moment, chart)
 
 
-def _qimen_sensitivity(data: QimenRequest) -> Sensitivity | None:
-    if data.sensitivity is None:
-        return None
-    subject = data.subject
-    with subject_errors():
-        resolved = subject.resolve()
-        return qimen_sensitivity(
-            subject.date,
-            subject.local_time(),
-            latitude=subject.latitude,
-            longitude=subject.longitude,
-            offset_minutes=resolved.offset_minutes,
-            method=data.method,
-            day_boundary=data.day_boundary,
-            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
-        )
-
-
-def _with_sensitivity(
-    calculate: Callable[[Request], msgspec.Struct],
-    sensitivity_of: Callable[[Request], Sensitivity | None],
-) -> Callable[[Request], Response]:
-    """A calculation whose encoded answer gains ``sensitivity`` when the request asks for it
-    (both computed off the event loop; the body is unchanged without the option)."""
-
-    def run(data: Request) -> Response:
-        body = with_sensitivity(_encoder.encode(calculate(data)), sensitivity_of(data))
-        return Response(body, status=200, content_type="application/json")
-
-    return run
-
-
-async def _respond_sensitive(
-    calculate: Callable[[Request], msgspec.Struct],
-    sensitivity_of: Callable[[Request], Sensitivity | None],
-    data: Request,
-) -> Response:
-    return await asyncio.to_thread(_with_sensitivity(calculate, sensitivity_of), data)
-
-
-def _calendar(data: ChineseCalendarRequest) -> CalendarResult:
+@route(
+    "POST /api/v3/chinese/calendar",
+    "chineseCalendar",
+    price="chinese.calendar",
+    body=ChineseCalendarRequest,
+    result=CalendarResult,
+)
+def chinese_calendar(data: ChineseCalendarRequest) -> CalendarResult:
+    """A Gregorian date's Chinese date, or a year's 24 solar terms and lunar months."""
     if data.year is not None:
         year = data.year
         return CalendarResult("year", None, year, solar_terms(year), lunar_year_months(year))
@@ -384,53 +348,41 @@ def _calendar(data: ChineseCalendarRequest) -> CalendarResult:
     return CalendarResult("date", chinese_date(data.date), None, (), ())
 
 
-@blueprint.post("/api/v3/chinese/bazi")
-@require_api_key
-@billable("chinese.bazi", body=BaziRequest, variant=sensitivity_variant("chinese.bazi"))
-@document_response(sensitive_model(response_model(BaziResult, prefix=DOCS_PREFIX)), 200)
-@tag(TAG)
-@operation_id("chineseBazi")
-async def chinese_bazi(data: BaziRequest) -> Response:
-    """BaZi: four pillars with hidden stems, ten gods, na yin, life stages; element balance,
-    day-master strength, favourable elements; luck and annual pillars; en/th readings.
-    ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close the hour, day and
-    month pillars are to changing, charged as ``chinese.bazi.sensitivity`` (+1 credit)."""
-    return await _respond_sensitive(_bazi, _bazi_sensitivity, data)
+def _saju_sensitivity(data: SajuRequest, minutes: float) -> Sensitivity:
+    subject = data.subject
+    return saju_sensitivity(
+        subject.date,
+        subject.local_time(),
+        **subject.zone_inputs(),
+        hour_basis=data.hour_basis,
+        day_boundary=data.day_boundary,
+        uncertainty_minutes=minutes,
+    )
 
 
-@blueprint.post("/api/v3/chinese/qimen")
-@require_api_key
-@billable("chinese.qimen", body=QimenRequest, variant=sensitivity_variant("chinese.qimen"))
-@document_response(sensitive_model(response_model(QimenResult, prefix=DOCS_PREFIX)), 200)
-@tag(TAG)
-@operation_id("chineseQimen")
-async def chinese_qimen(data: QimenRequest) -> Response:
-    """Qi Men Dun Jia hourly chart (rotating plate): term, yuan, dun and ju; nine palaces with
-    heaven and earth stems, star, door and deity; chief star and door; void and horse.
-    ``sensitivity`` adds how close the chart's ju is to changing, charged as
-    ``chinese.qimen.sensitivity`` (+1 credit)."""
-    return await _respond_sensitive(_qimen, _qimen_sensitivity, data)
-
-
-@blueprint.post("/api/v3/chinese/calendar")
-@require_api_key
-@billable("chinese.calendar", body=ChineseCalendarRequest)
-@document_response(response_model(CalendarResult, prefix=DOCS_PREFIX), 200)
-@tag(TAG)
-@operation_id("chineseCalendar")
-async def chinese_calendar(data: ChineseCalendarRequest) -> Response:
-    """A Gregorian date's Chinese date, or a year's 24 solar terms and lunar months."""
-    return await respond_off_loop(_calendar, data)
-
-
-@blueprint.post("/api/v3/korean/saju")
-@require_api_key
-@billable("korean.saju", body=SajuRequest, variant=sensitivity_variant("korean.saju"))
-@document_response(sensitive_model(response_model(SajuResult, prefix=DOCS_PREFIX)), 200)
-@tag(TAG)
-@operation_id("koreanSaju")
-async def korean_saju_chart(data: SajuRequest) -> Response:
+@route(
+    "POST /api/v3/korean/saju",
+    "koreanSaju",
+    price="korean.saju",
+    body=SajuRequest,
+    result=SajuResult,
+    sensitivity=_saju_sensitivity,
+    names_subject=True,
+)
+def korean_saju_chart(data: SajuRequest) -> SajuResult:
     """Korean Saju: the BaZi chart with hangul and hanja, Korea's historical meridians and
     daylight saving, the almanac's hours; en/th readings. ``sensitivity`` adds how close the
     pillars are to changing, charged as ``korean.saju.sensitivity`` (+1 credit)."""
-    return await _respond_sensitive(_saju, _saju_sensitivity, data)
+    subject = data.subject
+    chart = korean_saju(
+        subject.date,
+        subject.local_time(),
+        **subject.zone_inputs(),
+        gender=data.gender,
+        hour_basis=data.hour_basis,
+        day_boundary=data.day_boundary,
+        luck_pillar_count=data.luck_pillar_count,
+        annual_years=data.annual_years(),
+        reference_date=data.reference(),
+    )
+    return SajuResult(chart, bazi_readings(chart.bazi))

@@ -1,15 +1,17 @@
 """The ``interpretations`` option of the calculation endpoints: one mechanism for every route.
 
-A request model takes the option by inheriting :class:`InterpretationOptions` (``interpretations``
-``none`` (default) | ``summary`` | ``full``, ``language`` ``en`` | ``th``). The route:
+A route offers it by declaring ``interpret=`` (:mod:`astro_server.features.common.calculation`
+does the rest); its request model takes the option by inheriting
+:class:`InterpretationOptions` (``interpretations`` ``none`` (default) | ``summary`` | ``full``,
+``language`` ``en`` | ``th``). The route:
 
 * is priced by ``@billable(base, variant=interpretation_variant)``: ``none`` charges the bare
   operation (its tier and price unchanged), ``summary``/``full`` the rows
   ``<base>.interpretations_summary`` / ``<base>.interpretations_full`` of the one price table
   (:func:`astro_server.platform.billing.pricing.variant_of`, which estimates use too);
-* answers with :func:`respond`: the calculation's body as before, plus ``interpretations``
-  (``{language, level, items}``) when asked for. With ``none`` the key is omitted and the body
-  is byte for byte the bare calculation's;
+* answers the calculation's body as before, plus ``interpretations`` (``{language, level,
+  items}``, :func:`with_interpretations`) when asked for. With ``none`` the key is omitted and
+  the body is byte for byte the bare calculation's;
 * documents its 200 with :func:`interpreted_model`: the result's schema plus the optional
   ``interpretations``.
 
@@ -25,7 +27,6 @@ from typing import Any, Literal
 
 import msgspec
 from pydantic import BaseModel, Field, create_model
-from quart import Response
 
 from astro_calc.interpretations import Basis, Interpretations, Item
 from astro_calc.western.interpretation import natal_interpretation
@@ -65,21 +66,9 @@ def interpretation_variant(operation: str) -> Callable[[Any], str]:
     return choose
 
 
-def respond(
-    result: msgspec.Struct,
-    options: InterpretationOptions,
-    interpret: Callable[[Literal["en", "th"], Literal["summary", "full"]], Interpretations],
-    extra: Callable[[bytes], bytes] | None = None,
-) -> Response:
-    """The result encoded once; with a level asked for, ``interpretations`` appended to it;
-    ``extra`` appends more keys after that (the ``sensitivity`` option)."""
-    body = _encoder.encode(result)
-    if options.interpretations != "none":
-        found = interpret(options.language, options.interpretations)
-        body = body[:-1] + b',"interpretations":' + _encoder.encode(found) + b"}"
-    if extra is not None:
-        body = extra(body)
-    return Response(body, status=200, content_type="application/json")
+def with_interpretations(body: bytes, found: Interpretations) -> bytes:
+    """A JSON object's bytes with ``"interpretations"`` appended."""
+    return body[:-1] + b',"interpretations":' + _encoder.encode(found) + b"}"
 
 
 def natal_items(

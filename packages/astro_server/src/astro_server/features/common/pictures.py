@@ -34,6 +34,10 @@ IMAGE_OPERATIONS: Final = frozenset(
         "thaiWheelDiagram",
     }
 )
+#: Operation ids of the routes that also answer iCalendar (``Accept: text/calendar``), added by
+#: :func:`astro_server.features.common.calculation.calculation` as it declares them.
+CALENDAR_OPERATIONS: Final[set[str]] = set()
+CALENDAR_TYPE: Final = "text/calendar"
 
 
 class PictureColors(BaseModel):
@@ -81,9 +85,14 @@ async def picture_response(svg: str, options: PictureOptions) -> Response:
 
 def document_images(document: dict[str, Any]) -> None:
     """The 200 of every picture route: the image, SVG or PNG (quart-schema documents JSON
-    bodies only)."""
+    bodies only); and the iCalendar alternative of the routes offering it."""
     for path_item in document["paths"].values():
         for operation in path_item.values():
+            if operation.get("operationId") in CALENDAR_OPERATIONS:
+                responses = operation.get("responses", {})
+                ok = responses.get(200) or responses.get("200")
+                if ok is not None:
+                    ok.setdefault("content", {})[CALENDAR_TYPE] = {"schema": {"type": "string"}}
             if operation.get("operationId") not in IMAGE_OPERATIONS:
                 continue
             operation.setdefault("responses", {})[200] = {

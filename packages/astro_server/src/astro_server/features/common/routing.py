@@ -1,16 +1,11 @@
-"""Small helpers the tag groups' handlers share: UTC defaults and calculations off the loop."""
+"""Small helpers the tag groups' requests share: UTC defaults and the ephemeris span."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
-from collections.abc import Callable
 from typing import TypeVar
 
-from quart import Response
-
 from astro_calc.ephemeris import FIRST_YEAR, LAST_YEAR
-from astro_server.platform.responses import json_response
 
 Request = TypeVar("Request")
 Moment = TypeVar("Moment", bound=dt.date | None)  # dates and datetimes (a datetime is a date)
@@ -39,9 +34,3 @@ def utc_or_now(moment: dt.datetime | None) -> dt.datetime:
 def date_or_today(day: dt.date | None) -> dt.date:
     """A request's reference date, or today in UTC when it leaves it out."""
     return day if day is not None else dt.datetime.now(dt.UTC).date()
-
-
-async def respond_off_loop(calculate: Callable[[Request], object], data: Request) -> Response:
-    """Run a calculation in a worker thread (root finding can take a while, and the event loop
-    must keep serving) and encode its result once."""
-    return json_response(await asyncio.to_thread(calculate, data))

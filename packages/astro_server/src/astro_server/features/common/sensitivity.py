@@ -1,6 +1,7 @@
 """The birth-time ``sensitivity`` option of the birth-based calculations (issue 34).
 
-A request model takes the option by inheriting :class:`SensitivityOptions`
+A route offers it by declaring ``sensitivity=`` (:mod:`astro_server.features.common.calculation`
+does the rest); its request model takes the option by inheriting :class:`SensitivityOptions`
 (``sensitivity: {"uncertainty_minutes": N}``, N from 0 to 720; outside, a 400 naming
 ``sensitivity.uncertainty_minutes``). The route:
 

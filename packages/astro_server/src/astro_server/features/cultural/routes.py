@@ -29,16 +29,15 @@ from astro_calc.cultural.calendar import (
     market_calendar,
     markets,
 )
-from astro_server.features.common.routing import respond_off_loop
+from astro_server.features.common.calculation import calculations
 from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable
 from astro_server.platform.msgspec_docs import response_model
 from astro_server.platform.responses import json_response
-from astro_server.platform.schemas import ErrorBody
 
 blueprint = Blueprint("cultural", __name__)
 TAG = ["Cultural Intelligence"]
 DOCS_PREFIX = "Cultural"
+route = calculations(blueprint, tags=TAG, docs_prefix=DOCS_PREFIX, errors=(400,))
 
 Market = Literal["TH", "CN", "HK", "TW", "SG", "MY", "KR", "IN", "US"]
 CulturalActivity = Literal[
@@ -114,39 +113,31 @@ async def cultural_markets() -> Response:
     return json_response(MarketList(markets()))
 
 
-def _calendar(data: CalendarRequest) -> MarketCalendar:
-    return market_calendar(data.market, data.start, data.end, data.language)
-
-
-def _best(data: BestDatesRequest) -> BestDates:
-    return best_dates(
-        tuple(data.markets), data.start, data.end, data.activity, data.count, data.language
-    )
-
-
-@blueprint.post("/api/v3/cultural/calendar")
-@require_api_key
-@billable("cultural.calendar", body=CalendarRequest)
-@document_response(response_model(MarketCalendar, prefix=DOCS_PREFIX), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("culturalCalendar")
-async def cultural_calendar(data: CalendarRequest) -> Response:
+@route(
+    "POST /api/v3/cultural/calendar",
+    "culturalCalendar",
+    price="cultural.calendar",
+    body=CalendarRequest,
+    result=MarketCalendar,
+)
+def cultural_calendar(data: CalendarRequest) -> MarketCalendar:
     """One entry per day of a market (at most 366 days): public holidays, festivals, the date in
     the market's own calendars (Thai lunar; Chinese lunar with its ganzhi and Tong Shu almanac;
     Hindu tithi and month), the day's business rating with the facts behind it, Mercury
     retrograde and the void-of-course Moon. Every fact names its tradition and source."""
-    return await respond_off_loop(_calendar, data)
+    return market_calendar(data.market, data.start, data.end, data.language)
 
 
-@blueprint.post("/api/v3/cultural/best-dates")
-@require_api_key
-@billable("cultural.best_dates", body=BestDatesRequest)
-@document_response(response_model(BestDates, prefix=DOCS_PREFIX), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("culturalBestDates")
-async def cultural_best_dates(data: BestDatesRequest) -> Response:
+@route(
+    "POST /api/v3/cultural/best-dates",
+    "culturalBestDates",
+    price="cultural.best_dates",
+    body=BestDatesRequest,
+    result=BestDates,
+)
+def cultural_best_dates(data: BestDatesRequest) -> BestDates:
     """The best dates for an activity across markets, ranked by a documented score, each with
     the reasons for it and the warnings against it per market."""
-    return await respond_off_loop(_best, data)
+    return best_dates(
+        tuple(data.markets), data.start, data.end, data.activity, data.count, data.language
+    )

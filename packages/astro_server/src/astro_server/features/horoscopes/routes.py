@@ -10,27 +10,24 @@ horoscope's (issue 35).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag, validate_querystring
+from quart import Blueprint
 
 from astro_calc.errors import CalcInputError
 from astro_calc.horoscope import DailyHoroscope
 from astro_calc.time import zone as iana_zone
+from astro_server.features.common.calculation import calculations
 from astro_server.features.common.routing import in_ephemeris_span
 from astro_server.features.horoscopes import service as horoscopes
 from astro_server.features.horoscopes import tasks as horoscope_tasks  # noqa: F401  (registers publishing)
-from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable
 from astro_server.platform.errors import validation_error
 from astro_server.platform.msgspec_docs import response_model
-from astro_server.platform.responses import json_response
-from astro_server.platform.schemas import ErrorBody
 
 blueprint = Blueprint("horoscopes", __name__)
 TAG = ["Horoscopes"]
+route = calculations(blueprint, tags=TAG, errors=(400,))
 
 Sign = Literal[
     "aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius",
@@ -94,35 +91,29 @@ class HoroscopeRange(BaseModel):
     horoscopes: list[PublishedHoroscope] = Field(description="One per date, start to end")
 
 
-@blueprint.get("/api/v3/horoscopes/daily")
-@require_api_key
-@billable("horoscopes.daily")
-@validate_querystring(DailyQuery)
-@document_response(PublishedHoroscope, 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("getDailyHoroscope")
-async def daily(query_args: DailyQuery) -> Response:
+@route(
+    "GET /api/v3/horoscopes/daily",
+    "getDailyHoroscope",
+    price="horoscopes.daily",
+    query=DailyQuery,
+    result=PublishedHoroscope,
+)
+async def daily(query: DailyQuery) -> dict[str, Any]:
     """The published horoscope: overall, love, career, money, health (rated 1-5), lucky number
     and colour, and the sky facts it rests on."""
-    return json_response(
-        await horoscopes.get_or_publish(
-            query_args.sign, query_args.date, query_args.language, query_args.timezone
-        )
-    )
+    return await horoscopes.get_or_publish(query.sign, query.date, query.language, query.timezone)
 
 
-@blueprint.get("/api/v3/horoscopes/range")
-@require_api_key
-@billable("horoscopes.range")
-@validate_querystring(RangeQuery)
-@document_response(HoroscopeRange, 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("getHoroscopeRange")
-async def date_range(query_args: RangeQuery) -> Response:
+@route(
+    "GET /api/v3/horoscopes/range",
+    "getHoroscopeRange",
+    price="horoscopes.range",
+    query=RangeQuery,
+    result=HoroscopeRange,
+)
+async def date_range(query: RangeQuery) -> dict[str, Any]:
     """Published horoscopes for each date from start to end inclusive (1 to 31 days)."""
-    days = (query_args.end - query_args.start).days + 1
+    days = (query.end - query.start).days + 1
     if days < 1:
         raise validation_error([{"field": "end", "message": "must not be before start"}])
     if days > horoscopes.MAX_RANGE_DAYS:
@@ -130,13 +121,11 @@ async def date_range(query_args: RangeQuery) -> Response:
             [{"field": "end", "message": f"at most {horoscopes.MAX_RANGE_DAYS} days per request"}]
         )
     items = await horoscopes.published_range(
-        query_args.sign, query_args.start, query_args.end, query_args.language, query_args.timezone
+        query.sign, query.start, query.end, query.language, query.timezone
     )
-    return json_response(
-        {
-            "sign": query_args.sign,
-            "language": query_args.language,
-            "timezone": query_args.timezone,
-            "horoscopes": items,
-        }
-    )
+    return {
+        "sign": query.sign,
+        "language": query.language,
+        "timezone": query.timezone,
+        "horoscopes": items,
+    }

@@ -8,11 +8,10 @@ Calculation and references: :mod:`astro_calc.numerology`.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
-from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag
+from quart import Blueprint
 
 from astro_calc.numerology import (
     NumerologyProfile,
@@ -20,14 +19,12 @@ from astro_calc.numerology import (
     numerology_profile,
     phone_numerology,
 )
-from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable
+from astro_server.features.common.calculation import calculations
 from astro_server.platform.msgspec_docs import response_model
-from astro_server.platform.responses import json_response
-from astro_server.platform.schemas import ErrorBody
 
 blueprint = Blueprint("numerology", __name__)
 TAG = ["Tarot & Numerology"]
+route = calculations(blueprint, tags=TAG, errors=(400,))
 
 
 class ProfileRequest(BaseModel):
@@ -54,14 +51,14 @@ class NumerologyResult(BaseModel):
     )
 
 
-@blueprint.post("/api/v3/numerology/profile")
-@require_api_key
-@billable("numerology.profile", body=ProfileRequest)
-@document_response(NumerologyResult, 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("numerologyProfile")
-async def profile(data: ProfileRequest) -> Response:
+@route(
+    "POST /api/v3/numerology/profile",
+    "numerologyProfile",
+    price="numerology.profile",
+    body=ProfileRequest,
+    result=NumerologyResult,
+)
+def profile(data: ProfileRequest) -> dict[str, Any]:
     """Life path, expression, soul urge, personality, birthday, maturity, personal cycles."""
     result = numerology_profile(
         data.name,
@@ -71,4 +68,4 @@ async def profile(data: ProfileRequest) -> Response:
         language=data.language,
     )
     phone = phone_numerology(data.phone, data.language) if data.phone is not None else None
-    return json_response({"profile": result, "phone": phone})
+    return {"profile": result, "phone": phone}

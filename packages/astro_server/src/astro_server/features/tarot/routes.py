@@ -11,16 +11,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 from quart import Blueprint, Response
-from quart_schema import (
-    document_response,
-    operation_id,
-    tag,
-    validate_querystring,
-)
+from quart_schema import document_response, operation_id, tag, validate_querystring
 
 from astro_calc.tarot import TarotCard, TarotReading, draw_tarot, tarot_card, tarot_deck
+from astro_server.features.common.calculation import calculations
 from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable
 from astro_server.platform.errors import APIError
 from astro_server.platform.msgspec_docs import response_model
 from astro_server.platform.responses import json_response
@@ -28,6 +23,7 @@ from astro_server.platform.schemas import ErrorBody
 
 blueprint = Blueprint("tarot", __name__)
 TAG = ["Tarot & Numerology"]
+route = calculations(blueprint, tags=TAG, errors=(400,))
 
 
 class DrawRequest(BaseModel):
@@ -58,30 +54,28 @@ class TarotCardList(BaseModel):
     cards: list[_TarotCardDoc]  # type: ignore[valid-type]
 
 
-@blueprint.post("/api/v3/tarot/draw")
-@require_api_key
-@billable("tarot.draw", body=DrawRequest)
-@document_response(response_model(TarotReading), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("tarotDraw")
-async def draw(data: DrawRequest) -> Response:
+@route(
+    "POST /api/v3/tarot/draw",
+    "tarotDraw",
+    price="tarot.draw",
+    body=DrawRequest,
+    result=TarotReading,
+)
+def draw(data: DrawRequest) -> TarotReading:
     """Shuffle the deck and deal a spread; the reading echoes the seed and shuffle used."""
-    return json_response(
-        draw_tarot(data.spread, seed=data.seed, reversals=data.reversals, language=data.language)
-    )
+    return draw_tarot(data.spread, seed=data.seed, reversals=data.reversals, language=data.language)
 
 
-@blueprint.get("/api/v3/tarot/cards")
-@require_api_key
-@validate_querystring(CardsQuery)
-@document_response(TarotCardList, 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("listTarotCards")
-async def list_cards(query_args: CardsQuery) -> Response:
+@route(
+    "GET /api/v3/tarot/cards",
+    "listTarotCards",
+    price=None,
+    query=CardsQuery,
+    result=TarotCardList,
+)
+def list_cards(query: CardsQuery) -> dict[str, tuple[TarotCard, ...]]:
     """All 78 cards in deck order with keywords and upright/reversed meanings."""
-    return json_response({"cards": tarot_deck(query_args.language)})
+    return {"cards": tarot_deck(query.language)}
 
 
 @blueprint.get("/api/v3/tarot/cards/<card_id>")

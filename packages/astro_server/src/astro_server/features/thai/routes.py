@@ -28,11 +28,10 @@ from typing import Literal
 
 import msgspec
 from pydantic import AwareDatetime, BaseModel, Field, ValidationInfo, field_validator
-from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag
+from quart import Blueprint
 
 from astro_calc.errors import CalcInputError
-from astro_calc.sensitivity import thai_sensitivity
+from astro_calc.sensitivity import Sensitivity, thai_sensitivity
 from astro_calc.thai import (
     MAX_RANGE_DAYS,
     AuspiciousSearch,
@@ -55,27 +54,18 @@ from astro_calc.thai.calendar import MAX_YEAR, MIN_YEAR, month1_start, month_len
 from astro_calc.thai.suriyayatra import CS_TO_CE, year_type
 from astro_calc.time import parse_time_of_day, resolve
 from astro_server.drawing.taksa import taksa_wheel_svg
-from astro_server.features.common.pictures import PictureOptions, picture_response
+from astro_server.features.common.calculation import calculations
+from astro_server.features.common.pictures import PictureOptions
 from astro_server.features.common.sensitivity import (
     SensitivityOptions,
-    sensitive_model,
-    sensitivity_variant,
-    with_sensitivity,
 )
 from astro_server.features.common.subject import (
     TIME_PATTERN,
     BirthSubject,
     check_zone,
-    names_subject_fields,
     timezone_field,
 )
-from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable
-from astro_server.platform.msgspec_docs import response_model
-from astro_server.platform.responses import json_response
-from astro_server.platform.schemas import ErrorBody
 
-_encoder = msgspec.json.Encoder()
 #: The auspicious-time search reads a bare local clock; its sensitivity answer's instants are
 #: that clock on Thai time.
 THAI_OFFSET_MINUTES = 420
@@ -83,6 +73,7 @@ blueprint = Blueprint("thai", __name__)
 TAG = ["Thai Astrology"]
 # Struct names such as Festival or Reason are generic: prefix this group's OpenAPI schemas.
 DOCS_PREFIX = "Thai"
+route = calculations(blueprint, tags=TAG, docs_prefix=DOCS_PREFIX, errors=(400,))
 
 Purpose = Literal["wedding", "business_opening", "moving_house", "travel", "ordination"]
 # The zodiac of the Maha Songkran instant: the Suriyayatra (the official announcements' own
@@ -267,71 +258,70 @@ def _calendar_year(year: int, source: YearTypeSource) -> ThaiCalendarYear:
     )
 
 
-@blueprint.post("/api/v3/thai/calendar")
-@require_api_key
-@billable("thai.calendar", body=ThaiCalendarRequest)
-@document_response(response_model(ThaiCalendarResult, prefix=DOCS_PREFIX), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("thaiCalendar")
-async def thai_calendar(data: ThaiCalendarRequest) -> Response:
+@route(
+    "POST /api/v3/thai/calendar",
+    "thaiCalendar",
+    price="thai.calendar",
+    body=ThaiCalendarRequest,
+    result=ThaiCalendarResult,
+)
+def thai_calendar(data: ThaiCalendarRequest) -> ThaiCalendarResult:
     """The Thai lunar date of a civil date (month, waxing or waning day, wan phra, BE, CS and
     animal years), or a lunar year's type, Suriyayatra elements, months and holy days; the year
     types from the published almanac table (default) or the Suriyayatra rule."""
     source = data.year_type_source
     if data.date is not None:
         lunar = thai_lunar_date(data.date, year_type_source=source)
-        return json_response(ThaiCalendarResult(source, lunar, None))
+        return ThaiCalendarResult(source, lunar, None)
     if data.year is None:  # the model refuses this; kept for the type checker
         raise CalcInputError("year", "give date or year")
-    return json_response(ThaiCalendarResult(source, None, _calendar_year(data.year, source)))
+    return ThaiCalendarResult(source, None, _calendar_year(data.year, source))
 
 
-@blueprint.post("/api/v3/thai/festivals")
-@require_api_key
-@billable("thai.festivals", body=ThaiFestivalsRequest)
-@document_response(response_model(FestivalYear, prefix=DOCS_PREFIX), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("thaiFestivals")
-async def thai_festivals_route(data: ThaiFestivalsRequest) -> Response:
+@route(
+    "POST /api/v3/thai/festivals",
+    "thaiFestivals",
+    price="thai.festivals",
+    body=ThaiFestivalsRequest,
+    result=FestivalYear,
+)
+def thai_festivals_route(data: ThaiFestivalsRequest) -> FestivalYear:
     """Makha, Visakha and Asanha Bucha, Khao and Ok Phansa, Loy Krathong, the Songkran holidays,
     Maha Songkran (instant), Wan Nao and Wan Thaloeng Sok, with Thai and English names."""
-    return json_response(
-        thai_festivals(data.year, ayanamsa=data.ayanamsa, year_type_source=data.year_type_source)
-    )
+    return thai_festivals(data.year, ayanamsa=data.ayanamsa, year_type_source=data.year_type_source)
 
 
-@blueprint.post("/api/v3/thai/lunar")
-@require_api_key
-@billable("thai.lunar", body=ThaiLunarRequest)
-@document_response(response_model(LunarInfo, prefix=DOCS_PREFIX), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("thaiLunar")
-async def thai_lunar(data: ThaiLunarRequest) -> Response:
+@route(
+    "POST /api/v3/thai/lunar",
+    "thaiLunar",
+    price="thai.lunar",
+    body=ThaiLunarRequest,
+    result=LunarInfo,
+)
+def thai_lunar(data: ThaiLunarRequest) -> LunarInfo:
     """Moon phase, illumination, age, the Thai lunar date of the place's civil day, and the
     previous new moon and next new and full moons."""
-    return json_response(
-        lunar_info(
-            data.moment,
-            data.latitude,
-            data.longitude,
-            timezone_name=data.timezone,
-            year_type_source=data.year_type_source,
-        )
+    return lunar_info(
+        data.moment,
+        data.latitude,
+        data.longitude,
+        timezone_name=data.timezone,
+        year_type_source=data.year_type_source,
     )
 
 
-@blueprint.post("/api/v3/thai/wheel")
-@require_api_key
-@billable("thai.wheel", body=ThaiWheelRequest, variant=sensitivity_variant("thai.wheel"))
-@document_response(sensitive_model(response_model(ThaiWheelResult, prefix=DOCS_PREFIX)), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("thaiWheel")
-@names_subject_fields
-async def thai_wheel(data: ThaiWheelRequest) -> Response:
+@route(
+    "POST /api/v3/thai/wheel",
+    "thaiWheel",
+    price="thai.wheel",
+    body=ThaiWheelRequest,
+    result=ThaiWheelResult,
+    sensitivity=lambda data, minutes: thai_sensitivity(
+        data.subject.resolve(), uncertainty_minutes=minutes
+    ),
+    names_subject=True,
+)
+def thai_wheel(data: ThaiWheelRequest) -> ThaiWheelResult:
     """The Taksa wheel of a birth (Thai day from 06:00, Wednesday night from 18:00): eight
     positions with planets, kalakini, colours and name letters; with ``on_date`` the moving
     Taksa for that age. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close
@@ -340,26 +330,31 @@ async def thai_wheel(data: ThaiWheelRequest) -> Response:
     subject = data.subject
     resolved = subject.resolve()
     wheel = taksa_wheel(subject.date, subject.local_time(), on_date=data.on_date)
-    found = None
-    if data.sensitivity is not None:
-        found = thai_sensitivity(resolved, uncertainty_minutes=data.sensitivity.uncertainty_minutes)
-    result = ThaiWheelResult(resolved.utc, resolved.offset_minutes, resolved.timezone, wheel)
-    body = with_sensitivity(_encoder.encode(result), found)
-    return Response(body, status=200, content_type="application/json")
+    return ThaiWheelResult(resolved.utc, resolved.offset_minutes, resolved.timezone, wheel)
 
 
-@blueprint.post("/api/v3/thai/auspicious-times")
-@require_api_key
-@billable(
-    "thai.auspicious_times",
+def _birth_sensitivity(data: ThaiAuspiciousRequest, minutes: float) -> Sensitivity:
+    """The person's Thai birth day and Taksa planet, the clock read as Thai time."""
+    if data.birth_date is None:
+        raise CalcInputError("birth_date", "required for birth-time sensitivity")
+    if data.birth_time is None:
+        raise CalcInputError("birth_time", "required for birth-time sensitivity")
+    birth_time = parse_time_of_day(data.birth_time, "birth_time")
+    return thai_sensitivity(
+        resolve(data.birth_date, birth_time, offset_minutes=THAI_OFFSET_MINUTES),
+        uncertainty_minutes=minutes,
+    )
+
+
+@route(
+    "POST /api/v3/thai/auspicious-times",
+    "thaiAuspiciousTimes",
+    price="thai.auspicious_times",
     body=ThaiAuspiciousRequest,
-    variant=sensitivity_variant("thai.auspicious_times"),
+    result=AuspiciousSearch,
+    sensitivity=_birth_sensitivity,
 )
-@document_response(sensitive_model(response_model(AuspiciousSearch, prefix=DOCS_PREFIX)), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("thaiAuspiciousTimes")
-async def thai_auspicious_times(data: ThaiAuspiciousRequest) -> Response:
+def thai_auspicious_times(data: ThaiAuspiciousRequest) -> AuspiciousSearch:
     """Auspicious days and daytime watches for a purpose over at most 366 days, each day with
     the rules that decided it (Thai and English). ``sensitivity``
     (``{"uncertainty_minutes": 0..720}``, with ``birth_date`` and ``birth_time``) adds how close
@@ -367,17 +362,7 @@ async def thai_auspicious_times(data: ThaiAuspiciousRequest) -> Response:
     are to changing (the clock read as Thai time, UTC+7), charged as
     ``thai.auspicious_times.sensitivity`` (+1 credit)."""
     birth_time = parse_time_of_day(data.birth_time, "birth_time") if data.birth_time else None
-    found = None
-    if data.sensitivity is not None:
-        if data.birth_date is None:
-            raise CalcInputError("birth_date", "required for birth-time sensitivity")
-        if birth_time is None:
-            raise CalcInputError("birth_time", "required for birth-time sensitivity")
-        found = thai_sensitivity(
-            resolve(data.birth_date, birth_time, offset_minutes=THAI_OFFSET_MINUTES),
-            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
-        )
-    result = auspicious_times(
+    return auspicious_times(
         data.start_date,
         data.end_date,
         data.purpose,
@@ -385,27 +370,25 @@ async def thai_auspicious_times(data: ThaiAuspiciousRequest) -> Response:
         birth_time=birth_time,
         year_type_source=data.year_type_source,
     )
-    body = with_sensitivity(_encoder.encode(result), found)
-    return Response(body, status=200, content_type="application/json")
 
 
 class ThaiWheelDiagramRequest(ThaiWheelRequest, PictureOptions):
     """The Taksa wheel request plus the picture options."""
 
 
-@blueprint.post("/api/v3/thai/wheel/diagram")
-@require_api_key
-@billable("thai.wheel_diagram", body=ThaiWheelDiagramRequest)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("thaiWheelDiagram")
-@names_subject_fields
-async def thai_wheel_diagram(data: ThaiWheelDiagramRequest) -> Response:
+@route(
+    "POST /api/v3/thai/wheel/diagram",
+    "thaiWheelDiagram",
+    picture=True,
+    price="thai.wheel_diagram",
+    body=ThaiWheelDiagramRequest,
+    names_subject=True,
+)
+def thai_wheel_diagram(data: ThaiWheelDiagramRequest) -> str:
     """The Taksa wheel picture: the eight directions with the birth day's Taksa roles
     (kalakini marked, the favoured roles highlighted), and with ``on_date`` the moving Taksa's
     planet ringed; the numbers of ``POST /api/v3/thai/wheel``."""
     subject = data.subject
     subject.resolve()
     wheel = taksa_wheel(subject.date, subject.local_time(), on_date=data.on_date)
-    svg = taksa_wheel_svg(wheel, **data.drawing_options())
-    return await picture_response(svg, data)
+    return taksa_wheel_svg(wheel, **data.drawing_options())

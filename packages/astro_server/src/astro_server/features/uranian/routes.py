@@ -15,10 +15,9 @@ from typing import Final, Literal
 
 import msgspec
 from pydantic import BaseModel, Field, field_validator
-from quart import Blueprint, Response
-from quart_schema import document_response, operation_id, tag
+from quart import Blueprint
 
-from astro_calc.sensitivity import uranian_sensitivity
+from astro_calc.sensitivity import Sensitivity, uranian_sensitivity
 from astro_calc.uranian import (
     PICTURE_COUNT,
     Midpoint,
@@ -37,22 +36,17 @@ from astro_calc.uranian import (
     uranian_positions,
 )
 from astro_server.drawing.dial import uranian_dial_svg
-from astro_server.features.common.pictures import PictureOptions, picture_response
+from astro_server.features.common.calculation import calculations
+from astro_server.features.common.pictures import PictureOptions
 from astro_server.features.common.routing import in_ephemeris_span
 from astro_server.features.common.sensitivity import (
     SensitivityOptions,
-    sensitive_model,
-    sensitivity_variant,
-    with_sensitivity,
 )
 from astro_server.features.common.subject import check_zone, offset_minutes_field, timezone_field
-from astro_server.platform.auth.guards import require_api_key
-from astro_server.platform.billing.billable import billable
-from astro_server.platform.msgspec_docs import response_model
-from astro_server.platform.schemas import ErrorBody
 
 blueprint = Blueprint("uranian", __name__)
 TAG = ["Uranian"]
+route = calculations(blueprint, tags=TAG)
 
 
 class UranianChartRequest(BaseModel):
@@ -183,67 +177,63 @@ def midpoints_body(factors: UranianFactors) -> bytes:
     return _body(factors, with_midpoints=True, with_pictures=False)
 
 
-def _json(body: bytes) -> Response:
-    return Response(body, content_type="application/json")
-
-
 def _factors(data: UranianChartRequest) -> UranianFactors:
     return uranian_factors(**data.calc_kwargs())  # type: ignore[arg-type]
 
 
-@blueprint.post("/api/v3/uranian/chart")
-@require_api_key
-@billable(
-    "uranian.chart",
+def _chart_sensitivity(data: UranianSensitiveChartRequest, minutes: float) -> Sensitivity:
+    return uranian_sensitivity(
+        data.birth_date,
+        data.birth_time,
+        data.birth_lat,
+        data.birth_lon,
+        dial_mode=float(data.dial_mode),
+        orb_max=data.orb_max,
+        timezone=data.timezone,
+        timezone_offset_minutes=data.timezoneOffsetMinutes,
+        uncertainty_minutes=minutes,
+    )
+
+
+@route(
+    "POST /api/v3/uranian/chart",
+    "uranianChart",
+    price="uranian.chart",
     body=UranianSensitiveChartRequest,
-    variant=sensitivity_variant("uranian.chart"),
+    result=UranianChart,
+    sensitivity=_chart_sensitivity,
+    errors=(500,),
 )
-@document_response(sensitive_model(response_model(UranianChart)), 200)
-@document_response(ErrorBody, 500)
-@tag(TAG)
-@operation_id("uranianChart")
-async def uranian_chart_route(data: UranianSensitiveChartRequest) -> Response:
+def uranian_chart_route(data: UranianSensitiveChartRequest) -> msgspec.Raw:
     """Uranian chart: positions with dial positions (Hamburg bodies flagged), all midpoints, and
     planetary pictures within ``orb_max`` on the chosen dial, interpreted in English and Thai.
     ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close the pictures at the
     personal points are to changing, charged as ``uranian.chart.sensitivity`` (+1 credit)."""
-    body = chart_body(_factors(data))
-    if data.sensitivity is not None:
-        found = uranian_sensitivity(
-            data.birth_date,
-            data.birth_time,
-            data.birth_lat,
-            data.birth_lon,
-            dial_mode=float(data.dial_mode),
-            orb_max=data.orb_max,
-            timezone=data.timezone,
-            timezone_offset_minutes=data.timezoneOffsetMinutes,
-            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
-        )
-        body = with_sensitivity(body, found)
-    return _json(body)
+    return msgspec.Raw(chart_body(_factors(data)))
 
 
-@blueprint.post("/api/v3/uranian/midpoints")
-@require_api_key
-@billable("uranian.midpoints", body=UranianChartRequest)
-@document_response(response_model(UranianMidpoints), 200)
-@tag(TAG)
-@operation_id("uranianMidpoints")
-async def uranian_midpoints_route(data: UranianChartRequest) -> Response:
+@route(
+    "POST /api/v3/uranian/midpoints",
+    "uranianMidpoints",
+    price="uranian.midpoints",
+    body=UranianChartRequest,
+    result=UranianMidpoints,
+)
+def uranian_midpoints_route(data: UranianChartRequest) -> msgspec.Raw:
     """Positions and every midpoint on the shorter arc, with dial positions and texts."""
-    return _json(midpoints_body(_factors(data)))
+    return msgspec.Raw(midpoints_body(_factors(data)))
 
 
-@blueprint.post("/api/v3/uranian/planetary-pictures")
-@require_api_key
-@billable("uranian.planetary_pictures", body=UranianChartRequest)
-@document_response(response_model(UranianPictures), 200)
-@tag(TAG)
-@operation_id("uranianPlanetaryPictures")
-async def uranian_planetary_pictures_route(data: UranianChartRequest) -> Response:
+@route(
+    "POST /api/v3/uranian/planetary-pictures",
+    "uranianPlanetaryPictures",
+    price="uranian.planetary_pictures",
+    body=UranianChartRequest,
+    result=UranianPictures,
+)
+def uranian_planetary_pictures_route(data: UranianChartRequest) -> msgspec.Raw:
     """Positions and planetary pictures (C = A/B and A + B - C = D) within ``orb_max``."""
-    return _json(pictures_body(_factors(data)))
+    return msgspec.Raw(pictures_body(_factors(data)))
 
 
 class UranianDialRequest(UranianChartRequest, PictureOptions):
@@ -260,12 +250,14 @@ class UranianDialRequest(UranianChartRequest, PictureOptions):
     )
 
 
-@blueprint.post("/api/v3/uranian/dial")
-@require_api_key
-@billable("uranian.dial", body=UranianDialRequest)
-@tag(TAG)
-@operation_id("uranianDial")
-async def uranian_dial_route(data: UranianDialRequest) -> Response:
+@route(
+    "POST /api/v3/uranian/dial",
+    "uranianDial",
+    picture=True,
+    price="uranian.dial",
+    body=UranianDialRequest,
+)
+def uranian_dial_route(data: UranianDialRequest) -> str:
     """The Uranian dial picture (90, 45 or 22.5 degrees of ``dial_mode``, 0 at the top,
     counter-clockwise): every factor at its dial position (each a group with ``data-body`` and
     ``data-longitude``), and with ``pointer_deg`` the factors and midpoints within ``orb_max``
@@ -277,7 +269,7 @@ async def uranian_dial_route(data: UranianDialRequest) -> Response:
     caption = [factors.birth_place, local]
     if data.pointer_deg is not None:
         caption.append(f"\u2192 {data.pointer_deg % dial:.2f}\u00b0  \u00b1{meta.orb_max:g}\u00b0")
-    svg = uranian_dial_svg(
+    return uranian_dial_svg(
         uranian_positions(lons, dial),
         midpoints(lons, dial),
         dial=dial,
@@ -286,4 +278,3 @@ async def uranian_dial_route(data: UranianDialRequest) -> Response:
         caption=caption,
         **data.drawing_options(),
     )
-    return await picture_response(svg, data)

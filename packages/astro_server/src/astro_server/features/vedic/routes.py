@@ -18,7 +18,6 @@ The OpenAPI document describes each success body from the astro_calc struct the 
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 from typing import Literal
 
@@ -49,37 +48,32 @@ from astro_calc.vedic.readings import (
 from astro_calc.vedic.subject import birth_moment
 from astro_calc.vedic.varga import VARGAS
 from astro_server.drawing.vedic import vedic_chart_svg
+from astro_server.features.common.calculation import calculations
 from astro_server.features.common.interpretations import (
     InterpretationOptions,
-    interpretation_variant,
-    interpreted_model,
-    respond,
 )
-from astro_server.features.common.pictures import PictureOptions, picture_response
+from astro_server.features.common.pictures import PictureOptions
 from astro_server.features.common.routing import in_ephemeris_span, utc_or_now
 from astro_server.features.common.sensitivity import (
     SensitivityOptions,
-    sensitive_model,
-    with_sensitivity,
 )
 from astro_server.features.common.subject import (
     TIME_PATTERN,
     BirthSubject,
-    names_subject_fields,
     timezone_field,
 )
 from astro_server.features.vedic import tasks as vedic_tasks
 from astro_server.platform.auth.guards import current_caller, require_api_key
 from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.jobs import creator_of, enqueue_job
-from astro_server.platform.msgspec_docs import response_model
-from astro_server.platform.responses import job_accepted, json_response
+from astro_server.platform.responses import job_accepted
 from astro_server.platform.schemas import ErrorBody, JobHandle
 
 blueprint = Blueprint("vedic", __name__)
 TAG = ["Vedic"]
 # Struct names such as Panchanga or Lagna are generic: prefix this group's OpenAPI schemas.
 DOCS_PREFIX = "Vedic"
+route = calculations(blueprint, tags=TAG, docs_prefix=DOCS_PREFIX, errors=(400,))
 
 Ayanamsa = Literal["lahiri", "raman", "krishnamurti", "fagan_bradley", "true_chitra", "yukteshwar"]
 
@@ -193,15 +187,21 @@ class RemediesRequest(BaseModel):
     _in_span = field_validator("at")(in_ephemeris_span)
 
 
-@blueprint.post("/api/v3/vedic/chart")
-@require_api_key
-@billable("vedic.chart", body=ChartRequest, variant=interpretation_variant("vedic.chart"))
-@document_response(sensitive_model(interpreted_model(SiderealChart, prefix=DOCS_PREFIX)), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("vedicChart")
-@names_subject_fields
-async def vedic_chart(data: ChartRequest) -> Response:
+@route(
+    "POST /api/v3/vedic/chart",
+    "vedicChart",
+    price="vedic.chart",
+    body=ChartRequest,
+    result=SiderealChart,
+    interpret=lambda chart, data: chart_interpretation(
+        chart, language=data.language, level=data.interpretations
+    ),
+    sensitivity=lambda data, minutes: vedic_sensitivity(
+        data.subject.to_calc(), uncertainty_minutes=minutes
+    ),
+    names_subject=True,
+)
+def vedic_chart(data: ChartRequest) -> SiderealChart:
     """Sidereal chart: grahas, lagna, nakshatras, whole-sign houses, dignities, vargas.
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
@@ -210,36 +210,28 @@ async def vedic_chart(data: ChartRequest) -> Response:
     lagna, the Moon's sign, nakshatra and pada and the dasha lord at birth are to changing,
     charged as the ``.sensitivity`` row (+1 credit).
     """
-    subject = data.subject.to_calc()
-    chart = sidereal_chart(
-        subject,
+    return sidereal_chart(
+        data.subject.to_calc(),
         node=data.node,
         house_system=data.house_system,
         divisional_charts=data.divisional_charts,
     )
-    found = None
-    if data.sensitivity is not None:
-        found = vedic_sensitivity(subject, uncertainty_minutes=data.sensitivity.uncertainty_minutes)
-    return respond(
-        chart,
-        data,
-        lambda language, level: chart_interpretation(chart, language=language, level=level),
-        lambda body: with_sensitivity(body, found),
-    )
 
 
-@blueprint.post("/api/v3/vedic/kundli-matching")
-@require_api_key
-@billable(
-    "vedic.kundli_matching",
+@route(
+    "POST /api/v3/vedic/kundli-matching",
+    "vedicKundliMatching",
+    price="vedic.kundli_matching",
     body=MatchRequest,
-    variant=interpretation_variant("vedic.kundli_matching"),
+    result=KundliMatch,
+    interpret=lambda match, data: matching_interpretation(
+        match, language=data.language, level=data.interpretations
+    ),
+    sensitivity=lambda data, minutes: matching_sensitivity(
+        data.boy.to_calc(), data.girl.to_calc(), school=data.school, uncertainty_minutes=minutes
+    ),
 )
-@document_response(sensitive_model(interpreted_model(KundliMatch, prefix=DOCS_PREFIX)), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("vedicKundliMatching")
-async def vedic_kundli_matching(data: MatchRequest) -> Response:
+def vedic_kundli_matching(data: MatchRequest) -> KundliMatch:
     """Ashtakoota (36 points), Nadi/Bhakoot/Manglik doshas with cancellations, verdict.
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
@@ -249,23 +241,7 @@ async def vedic_kundli_matching(data: MatchRequest) -> Response:
     score (that person's time moved) are to changing, charged as the ``.sensitivity`` row (+1
     credit).
     """
-    boy, girl = data.boy.to_calc(), data.girl.to_calc()
-    match = kundli_match(boy, girl, school=data.school)
-    found = None
-    if data.sensitivity is not None:
-        found = await asyncio.to_thread(
-            matching_sensitivity,
-            boy,
-            girl,
-            school=data.school,
-            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
-        )
-    return respond(
-        match,
-        data,
-        lambda language, level: matching_interpretation(match, language=language, level=level),
-        lambda body: with_sensitivity(body, found),
-    )
+    return kundli_match(data.boy.to_calc(), data.girl.to_calc(), school=data.school)
 
 
 @blueprint.post("/api/v3/vedic/kundli-matching/batch")
@@ -291,15 +267,24 @@ async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
     return job_accepted(handle)
 
 
-@blueprint.post("/api/v3/vedic/dasha")
-@require_api_key
-@billable("vedic.dasha", body=DashaRequest, variant=interpretation_variant("vedic.dasha"))
-@document_response(sensitive_model(interpreted_model(VimshottariDasha, prefix=DOCS_PREFIX)), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("vedicDasha")
-@names_subject_fields
-async def vedic_dasha(data: DashaRequest) -> Response:
+@route(
+    "POST /api/v3/vedic/dasha",
+    "vedicDasha",
+    price="vedic.dasha",
+    body=DashaRequest,
+    result=VimshottariDasha,
+    interpret=lambda result, data: dasha_interpretation(
+        result,
+        sidereal_chart(data.subject.to_calc(), divisional_charts=()),
+        language=data.language,
+        level=data.interpretations,
+    ),
+    sensitivity=lambda data, minutes: dasha_sensitivity(
+        data.subject.to_calc(), year_days=float(data.year_days), uncertainty_minutes=minutes
+    ),
+    names_subject=True,
+)
+def vedic_dasha(data: DashaRequest) -> VimshottariDasha:
     """Vimshottari mahadasha, antardasha, pratyantardasha; the periods running at ``at``.
 
     ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
@@ -310,39 +295,23 @@ async def vedic_dasha(data: DashaRequest) -> Response:
     """
     subject = data.subject.to_calc()
     moment = birth_moment(subject)
-    result = vimshottari_dasha(
+    return vimshottari_dasha(
         moment.jd_ut,
         ayanamsa=subject.ayanamsa,
         year_days=float(data.year_days),
         depth=data.depth,
         at_jd_ut=ephemeris.julian_day(utc_or_now(data.at)),
     )
-    found = None
-    if data.sensitivity is not None:
-        found = await asyncio.to_thread(
-            dasha_sensitivity,
-            subject,
-            year_days=float(data.year_days),
-            uncertainty_minutes=data.sensitivity.uncertainty_minutes,
-        )
-    return respond(
-        result,
-        data,
-        lambda language, level: dasha_interpretation(
-            result, sidereal_chart(subject, divisional_charts=()), language=language, level=level
-        ),
-        lambda body: with_sensitivity(body, found),
-    )
 
 
-@blueprint.post("/api/v3/vedic/panchanga")
-@require_api_key
-@billable("vedic.panchanga", body=PanchangaRequest)
-@document_response(response_model(Panchanga, prefix=DOCS_PREFIX), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("vedicPanchanga")
-async def vedic_panchanga(data: PanchangaRequest) -> Response:
+@route(
+    "POST /api/v3/vedic/panchanga",
+    "vedicPanchanga",
+    price="vedic.panchanga",
+    body=PanchangaRequest,
+    result=Panchanga,
+)
+def vedic_panchanga(data: PanchangaRequest) -> Panchanga:
     """Tithi, vara, nakshatra, yoga, karana, sunrise and sunset with start and end times."""
     subject = vedic.BirthSubject(
         data.date,
@@ -354,31 +323,28 @@ async def vedic_panchanga(data: PanchangaRequest) -> Response:
         data.timezone,
     )
     moment = birth_moment(subject)
-    return json_response(
-        panchanga_at(
-            moment.jd_ut,
-            data.latitude,
-            data.longitude,
-            ayanamsa=data.ayanamsa,
-            sunrise=data.sunrise,
-        )
+    return panchanga_at(
+        moment.jd_ut,
+        data.latitude,
+        data.longitude,
+        ayanamsa=data.ayanamsa,
+        sunrise=data.sunrise,
     )
 
 
-@blueprint.post("/api/v3/vedic/remedies")
-@require_api_key
-@billable("vedic.remedies", body=RemediesRequest)
-@document_response(response_model(RemedyReport, prefix=DOCS_PREFIX), 200)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("vedicRemedies")
-@names_subject_fields
-async def vedic_remedies(data: RemediesRequest) -> Response:
+@route(
+    "POST /api/v3/vedic/remedies",
+    "vedicRemedies",
+    price="vedic.remedies",
+    body=RemediesRequest,
+    result=RemedyReport,
+    names_subject=True,
+)
+def vedic_remedies(data: RemediesRequest) -> RemedyReport:
     """Rule-based remedies, each tied to the reason found (en or th)."""
-    report = remedies(
+    return remedies(
         data.subject.to_calc(), utc_or_now(data.at), language=data.language, node=data.node
     )
-    return json_response(report)
 
 
 class ChartDiagramRequest(PictureOptions):
@@ -400,18 +366,18 @@ class ChartDiagramRequest(PictureOptions):
         return value.upper()
 
 
-@blueprint.post("/api/v3/vedic/chart/diagram")
-@require_api_key
-@billable("vedic.chart_diagram", body=ChartDiagramRequest)
-@document_response(ErrorBody, 400)
-@tag(TAG)
-@operation_id("vedicChartDiagram")
-@names_subject_fields
-async def vedic_chart_diagram(data: ChartDiagramRequest) -> Response:
+@route(
+    "POST /api/v3/vedic/chart/diagram",
+    "vedicChartDiagram",
+    picture=True,
+    price="vedic.chart_diagram",
+    body=ChartDiagramRequest,
+    names_subject=True,
+)
+def vedic_chart_diagram(data: ChartDiagramRequest) -> str:
     """A Vedic chart picture, North Indian (diamond) or South Indian (fixed signs), of the rasi
     chart or any varga of ``POST /api/v3/vedic/chart``: lagna and grahas in their houses or
     signs, abbreviated in English or Thai (each a group with ``data-body``, ``data-longitude``
     and ``data-sign``)."""
     chart = sidereal_chart(data.subject.to_calc(), node=data.node, divisional_charts=[data.varga])
-    svg = vedic_chart_svg(chart, style=data.style, varga=data.varga, **data.drawing_options())
-    return await picture_response(svg, data)
+    return vedic_chart_svg(chart, style=data.style, varga=data.varga, **data.drawing_options())
