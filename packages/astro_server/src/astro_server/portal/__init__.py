@@ -128,6 +128,16 @@ def _language() -> str:
     return request.accept_languages.best_match(i18n.LANGUAGES) or i18n.DEFAULT
 
 
+def page_language() -> str:
+    """The language of the page being served (chosen once per request by the portal's context)."""
+    return cast(str, g.portal_lang)
+
+
+def has_session_cookie() -> bool:
+    """Whether the request carries the portal's session cookie (signed in, as far as it shows)."""
+    return bool(g.get("portal_token"))
+
+
 @blueprint.before_request
 async def _portal_context() -> Response | None:
     g.portal_lang = _language()

@@ -16,7 +16,7 @@ import asyncio
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final
 
-from quart import Response, g, request
+from quart import Response, request
 
 from astro_server.portal import (
     _go,
@@ -25,6 +25,7 @@ from astro_server.portal import (
     api,
     api_found,
     blueprint,
+    has_session_cookie,
     page,
     signed_in,
     t,
@@ -60,7 +61,7 @@ def _mode() -> dict[str, str]:
 
 @blueprint.context_processor
 async def _mode_context() -> dict[str, Any]:
-    return {"test_mode": bool(g.get("portal_token")) and current_mode() == "test"}
+    return {"test_mode": has_session_cookie() and current_mode() == "test"}
 
 
 @blueprint.post("/mode")

@@ -18,7 +18,7 @@ import json
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final
 
-from quart import Response, g, request
+from quart import Response, request
 
 from astro_server.portal import (
     NotFoundPage,
@@ -28,6 +28,7 @@ from astro_server.portal import (
     api_found,
     blueprint,
     page,
+    page_language,
     signed_in,
     t,
 )
@@ -439,5 +440,5 @@ async def visual_analytics() -> Response:
             "days": len(days),
             "actual_cost_micros": sum(r["actual_cost_micros"] for r in totals.values()),
         },
-        lang_code=g.portal_lang,
+        lang_code=page_language(),
     )
