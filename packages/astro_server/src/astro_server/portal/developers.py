@@ -13,7 +13,7 @@ endpoints; test calls leave no ledger rows) and every page shows a test-mode ban
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any, Final
 
 from quart import Response, request
@@ -25,6 +25,7 @@ from astro_server.portal import (
     api,
     api_found,
     blueprint,
+    date_window,
     has_session_cookie,
     page,
     signed_in,
@@ -35,7 +36,6 @@ from astro_server.portal import charts as chart_layout
 MODE_COOKIE: Final = "astro_portal_mode"
 DEV: Final = "/v1/developer"
 HOOKS: Final = f"{DEV}/webhook-endpoints"
-DEFAULT_DAYS: Final = 30
 #: The scopes a key can be given (the API's one list, platform/auth/scopes.py).
 SCOPES: Final = (
     "western", "vedic", "thai", "chinese", "uranian", "tarot", "horoscopes", "reports",
@@ -86,13 +86,6 @@ async def switch_mode() -> Response:
 # --- overview: balance, tier, month, usage charts ------------------------------------------------
 
 
-def _window() -> tuple[str, str]:
-    today = datetime.now(UTC).date()
-    start = request.args.get("from") or (today - timedelta(days=DEFAULT_DAYS - 1)).isoformat()
-    end = request.args.get("to") or today.isoformat()
-    return start, end
-
-
 def _days(start: str, end: str) -> list[str] | None:
     """Every day of the inclusive window, or ``None`` when the dates do not parse or run
     backwards."""
@@ -135,7 +128,7 @@ def usage_charts(
 @blueprint.get("/developers")
 @signed_in
 async def developers() -> Response:
-    start, end = _window()
+    start, end = date_window()
     days = _days(start, end)
     errors: dict[str, str] = {}
     charts = None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any, Final
 
 from quart import Response, request
@@ -27,6 +27,7 @@ from astro_server.portal import (
     api,
     api_found,
     blueprint,
+    date_window,
     page,
     page_language,
     signed_in,
@@ -48,7 +49,6 @@ PRODUCTS: Final = ("palm_reading", "face_reading")
 VALUE_KEYS: Final = ("value", "dominant", "class", "shape", "longer", "found")
 #: A line's ``found: false`` is shown as this code (the writer's "missing" text).
 NOT_FOUND: Final = "missing"
-DEFAULT_DAYS: Final = 30
 
 
 # --- JSON steps of the browser upload -----------------------------------------------------------
@@ -354,14 +354,6 @@ def money(micros: int) -> str:
     return f"{sign}{whole:,}.{fraction:06d}"
 
 
-def _window() -> tuple[str, str]:
-    """The page's ``from``/``to`` (dates, both inclusive); default the last 30 days."""
-    today = datetime.now(UTC).date()
-    start = request.args.get("from") or (today - timedelta(days=DEFAULT_DAYS - 1)).isoformat()
-    end = request.args.get("to") or today.isoformat()
-    return start, end
-
-
 def _api_window(start: str, end: str) -> dict[str, str] | None:
     """The API's ``[from, to)`` instants for inclusive dates; ``None`` if not dates."""
     try:
@@ -381,7 +373,7 @@ def _by(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 @blueprint.get("/visual/analytics")
 @signed_in
 async def visual_analytics() -> Response:
-    start, end = _window()
+    start, end = date_window()
     window = _api_window(start, end)
     errors: dict[str, str] = {}
     result = None

@@ -70,7 +70,7 @@ from quart_schema import (
 
 from astro_server.platform import clock, db
 from astro_server.platform.auth import credentials, roles, scopes
-from astro_server.platform.caller import Caller
+from astro_server.platform.caller import Caller, CredentialKind
 from astro_server.platform.errors import APIError, unauthorized
 from astro_server.platform.handler_args import keep_caller, wants_caller
 from astro_server.platform.models.accounts import Account, Customer, CustomerSession
@@ -79,6 +79,7 @@ from astro_server.platform.runtime import platform
 from astro_server.platform.schemas import ErrorBody
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+T = TypeVar("T")
 
 API_KEY_SECURITY: list[dict[str, list[str]]] = [{"ApiKeyHeader": []}, {"ApiKeyBearer": []}]
 SESSION_SECURITY: list[dict[str, list[str]]] = [{"SessionBearer": []}]
@@ -397,21 +398,57 @@ def _document_auth_errors(func: F) -> F:
     return document_response(ErrorBody, 429)(func)
 
 
+async def _identified(identify: Callable[[], Awaitable[T]]) -> T:
+    """The request's credential; a 401 is first counted against the client address."""
+    try:
+        return await identify()
+    except APIError as error:
+        if error.status == 401:
+            await limit_unauthenticated()
+        raise
+
+
+def _note_credential(account: Account, credential_id: str) -> None:
+    """For the access log, before the rate limit (a 429 still names the account)."""
+    g.account = account
+    g.credential_id = credential_id
+
+
+def _request_caller(
+    account: Account, credential_id: str, kind: CredentialKind, **fields: Any
+) -> Caller:
+    """The request's :class:`Caller` (with its request id and client address), kept for the
+    plumbing (:mod:`~astro_server.platform.handler_args`)."""
+    return keep_caller(
+        Caller(
+            account.id,
+            account.tier,
+            credential_id,
+            kind,
+            request_id=getattr(g, "request_id", None),
+            client_address=request.remote_addr or None,
+            **fields,
+        )
+    )
+
+
+async def _run_handler(
+    func: Callable[..., Any], caller: Caller | None, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
+    """Call the guarded handler, with ``caller=`` when it declares the parameter."""
+    if caller is not None:
+        kwargs["caller"] = caller
+    return await current_app.ensure_async(func)(*args, **kwargs)
+
+
 def require_api_key(func: F) -> F:
     """Route decorator: an API key is required (see module docstring)."""
     inject = wants_caller(func)
 
     @wraps(func)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            key, account, known_as_of, key_hash = await _identify_api_key()
-        except APIError as error:
-            if error.status == 401:
-                await limit_unauthenticated()
-            raise
-        g.account = account
-        g.credential_id = key.key_id
-        g.credential_kind = "api_key"
+        key, account, known_as_of, key_hash = await _identified(_identify_api_key)
+        _note_credential(account, key.key_id)
         current = await enforce_rate_limit(key.key_id, account.tier, key.livemode)
         if current != known_as_of:  # a key was revoked or rotated since: read this one again
             _drop_cached(key_hash)
@@ -422,21 +459,10 @@ def require_api_key(func: F) -> F:
             assert needed is not None
             raise _forbidden_scope(needed)
         g.account = account
-        caller = keep_caller(
-            Caller(
-                account.id,
-                account.tier,
-                key.key_id,
-                "api_key",
-                key.livemode,
-                tuple(sorted(key.scopes)),
-                request_id=getattr(g, "request_id", None),
-                client_address=request.remote_addr or None,
-            )
+        caller = _request_caller(
+            account, key.key_id, "api_key", livemode=key.livemode, scopes=tuple(sorted(key.scopes))
         )
-        if inject:
-            kwargs["caller"] = caller
-        return await current_app.ensure_async(func)(*args, **kwargs)
+        return await _run_handler(func, caller if inject else None, args, kwargs)
 
     # 403: a key without the route's scope (platform/auth/scopes.py).
     wrapper = document_response(ErrorBody, 403)(wrapper)
@@ -449,34 +475,16 @@ def require_session(func: F) -> F:
 
     @wraps(func)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            session, customer, account = await _identify_session()
-        except APIError as error:
-            if error.status == 401:
-                await limit_unauthenticated()
-            raise
-        g.account = account
-        g.credential_id = session.id
-        g.credential_kind = "session"
+        session, customer, account = await _identified(_identify_session)
+        _note_credential(account, session.id)
         await enforce_rate_limit(session.id, account.tier)
         needed = roles.needed_role(func, request.method)
         if not roles.at_least(customer.role, needed):
             raise roles.forbidden_role(needed, customer.role)
-        caller = keep_caller(
-            Caller(
-                account.id,
-                account.tier,
-                session.id,
-                "session",
-                role=customer.role,
-                customer_id=customer.id,
-                request_id=getattr(g, "request_id", None),
-                client_address=request.remote_addr or None,
-            )
+        caller = _request_caller(
+            account, session.id, "session", role=customer.role, customer_id=customer.id
         )
-        if inject:
-            kwargs["caller"] = caller
-        return await current_app.ensure_async(func)(*args, **kwargs)
+        return await _run_handler(func, caller if inject else None, args, kwargs)
 
     # 403: a login whose role is below the route's (platform/auth/roles.py).
     wrapper = document_response(ErrorBody, 403)(wrapper)
