@@ -637,7 +637,7 @@ async def test_key_requests_are_checked_at_their_limits(
         # At most MAX_ACTIVE_KEYS unrevoked keys per environment: the last one fits, one more not.
         active = 2  # the account's first key and "n" * 100
         for _ in range(keys.MAX_ACTIVE_KEYS - active):
-            await keys.create_key(account_id, caller=Caller.operator(account_id))
+            await keys.create_key(Caller.operator(account_id), account_id)
         with pytest.raises(astro_sdk.ConflictError):
             await client.keys.create()
         await client.keys.revoke(made.key.id)

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 from _platform_support import key_headers, new_account, running_app, settings_for
-from quart import Blueprint, Response, g
+from quart import Blueprint, Response
 from quart.typing import TestClientProtocol as Client
 from werkzeug.datastructures import Headers
 
 from astro_server.platform.auth import accounts, credentials
 from astro_server.platform.auth.guards import require_api_key, require_session
+from astro_server.platform.caller import Caller
 from astro_server.platform.models.accounts import ApiKey, CustomerSession
 from astro_server.platform.responses import json_response
 from astro_server.settings import Settings
@@ -23,14 +24,14 @@ routes = Blueprint("auth_test_routes", __name__)
 
 @routes.get("/test/key-route")
 @require_api_key
-async def key_route() -> Response:
-    return json_response({"account_id": g.account.id, "credential_id": g.credential_id})
+async def key_route(caller: Caller) -> Response:
+    return json_response({"account_id": caller.account_id, "credential_id": caller.credential_id})
 
 
 @routes.get("/test/session-route")
 @require_session
-async def session_route() -> Response:
-    return json_response({"customer_id": g.customer.id, "account_id": g.account.id})
+async def session_route(caller: Caller) -> Response:
+    return json_response({"customer_id": caller.customer_id, "account_id": caller.account_id})
 
 
 @pytest.fixture

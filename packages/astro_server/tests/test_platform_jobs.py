@@ -23,9 +23,10 @@ from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
 from astro_server.platform import jobs
-from astro_server.platform.auth.guards import current_caller, require_api_key
+from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.billing import ledger as billing
 from astro_server.platform.billing.billable import billable, current_charge
+from astro_server.platform.caller import Caller
 from astro_server.platform.jobs import JobKind, Progress, enqueue_job
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.billing import LedgerEntry
@@ -48,8 +49,7 @@ class Work(BaseModel):
 @routes.post("/test/jobs")
 @require_api_key
 @billable("vedic.kundli_matching_batch", body=Work, quantity=lambda body: len(body.records))
-async def queue_work(data: Work) -> Response:
-    caller = current_caller()
+async def queue_work(data: Work, caller: Caller) -> Response:
     handle = await enqueue_job(
         TEST_KINDS[data.kind],
         Records(data.records),

@@ -459,7 +459,7 @@ def cmd_crypto_shred(args: argparse.Namespace) -> int:
 
     async def shred() -> int:
         count = await crypto_shred(args.account)
-        await record_audit("account.crypto_shredded", args.account, Caller.operator(args.account))
+        await record_audit(Caller.operator(args.account), "account.crypto_shredded", args.account)
         return count
 
     count = _with_db(shred)

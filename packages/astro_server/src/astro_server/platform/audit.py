@@ -21,14 +21,14 @@ from astro_server.platform.paging import numeric_cursor
 
 
 async def record_audit(
+    caller: Caller,
     action: str,
     object_id: str | None,
-    caller: Caller,
     *,
     using_db: BaseDBAsyncClient | None = None,
 ) -> AuditEvent:
     """Append one row: the account, actor, mode, request id and client address come from
-    ``caller`` (a route's :func:`~astro_server.platform.auth.guards.current_caller`, or
+    ``caller`` (the one a route's guard hands its handler, or
     :meth:`Caller.operator` for the CLI)."""
     actor_id, actor_kind = caller.actor
     return await AuditEvent.create(

@@ -1,10 +1,11 @@
 """Who is calling: the one object the HTTP edge hands to services.
 
 The auth guards (:mod:`astro_server.platform.auth.guards`) build a frozen :class:`Caller` once a
-credential is checked; a route reads it with ``current_caller()`` and passes it (or the plain
-values it needs) to services. Services never read the request or Quart's ``g``: what they need
-to know about the caller is in here, so the worker, the scheduler and the CLI call the same
-functions with a ``Caller`` of their own (:func:`Caller.operator`).
+credential is checked and hand it to the route handler as its ``caller`` argument; the handler
+passes it (or the plain values it needs) to services, always as their first argument. Services
+never read the request or Quart's ``g``: what they need to know about the caller is in here,
+so the worker, the scheduler and the CLI call the same functions with a ``Caller`` of their
+own (:func:`Caller.operator`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ class Caller:
     customer_id: str | None = None
     request_id: str | None = None
     client_address: str | None = None
+
+    @property
+    def login_id(self) -> str:
+        """The signed-in login's customer id: only a session caller has one."""
+        if self.customer_id is None:
+            raise RuntimeError("login_id of a caller without a login (an API key or the operator)")
+        return self.customer_id
 
     @property
     def actor(self) -> tuple[str, str]:

@@ -334,10 +334,10 @@ def _scoped_kinds(caller: Caller) -> Q | None:
     return Q(*(Q(kind__startswith=scope + ".") for scope in held), join_type="OR")
 
 
-async def get_owned_job(job_id: str, caller: Caller) -> Job:
+async def get_owned_job(caller: Caller, job_id: str) -> Job:
     """The caller's job (same account and mode: a test key sees only test jobs; else 404),
     of a kind the caller's scopes cover (else 403 naming the scope)."""
-    job = await owned(Job, caller, job_id, "Job")
+    job = await owned(caller, Job, job_id, "Job")
     if not scopes.job_kind_allowed(caller.scopes, job.kind):
         needed = scopes.scope_for_job_kind(job.kind)
         raise APIError(
@@ -354,7 +354,7 @@ async def list_jobs(
 ) -> tuple[list[Job], str | None]:
     """The caller's jobs (its mode, the kinds its scopes cover), newest first; ``cursor`` is
     the last id of the previous page."""
-    mine = owned_query(Job, caller)
+    mine = owned_query(caller, Job)
     kinds = _scoped_kinds(caller)
     if kinds is not None:
         mine = mine.filter(kinds)
@@ -413,8 +413,8 @@ async def _fail(
     return False
 
 
-async def cancel_job(job_id: str, caller: Caller) -> Job:
-    job = await get_owned_job(job_id, caller)
+async def cancel_job(caller: Caller, job_id: str) -> Job:
+    job = await get_owned_job(caller, job_id)
     if job.status != "queued" or not await _fail(
         job,
         {"error": "canceled", "message": "Canceled by the caller."},

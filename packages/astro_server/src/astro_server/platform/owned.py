@@ -30,15 +30,15 @@ def owner_filter(caller: Caller) -> dict[str, Any]:
     return {"account_id": caller.account_id, "livemode": caller.livemode}
 
 
-def owned_query(model: type[M], caller: Caller, **filters: Any) -> QuerySet[M]:
+def owned_query(caller: Caller, model: type[M], **filters: Any) -> QuerySet[M]:
     """The caller's rows of ``model`` (same account, same mode), narrowed by ``filters``."""
     return model.filter(**owner_filter(caller), **filters)
 
 
-async def owned(model: type[M], caller: Caller, object_id: str, what: str, **filters: Any) -> M:
+async def owned(caller: Caller, model: type[M], object_id: str, what: str, **filters: Any) -> M:
     """The caller's object ``object_id`` of ``model``; 404 ``what`` for any other (unknown,
     another account's, the other mode's, or failing ``filters``)."""
-    found = await owned_query(model, caller, id=object_id, **filters).first()
+    found = await owned_query(caller, model, id=object_id, **filters).first()
     if found is None:
         raise not_found(what)
     return found

@@ -28,7 +28,7 @@ import re
 import secrets
 import zoneinfo
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache, wraps
 from pathlib import Path
 from typing import Any, Final, TypeVar, cast
@@ -126,6 +126,16 @@ def _language() -> str:
     if chosen in i18n.LANGUAGES:
         return chosen
     return request.accept_languages.best_match(i18n.LANGUAGES) or i18n.DEFAULT
+
+
+def page_language() -> str:
+    """The language of the page being served (chosen once per request by the portal's context)."""
+    return cast(str, g.portal_lang)
+
+
+def has_session_cookie() -> bool:
+    """Whether the request carries the portal's session cookie (signed in, as far as it shows)."""
+    return bool(g.get("portal_token"))
 
 
 @blueprint.before_request
@@ -286,6 +296,20 @@ def _safe_next(value: str | None) -> str:
     if value and value.startswith("/portal") and "//" not in value and "\\" not in value:
         return value
     return "/portal/"
+
+
+#: The date window a usage page shows when its URL names none: the last 30 days, today included.
+DEFAULT_WINDOW_DAYS: Final = 30
+
+
+def date_window() -> tuple[str, str]:
+    """The page's ``from``/``to`` query (ISO dates, both inclusive), as given; by default the
+    last :data:`DEFAULT_WINDOW_DAYS` UTC days up to today (the date form of ``_charts.html``)."""
+    today = datetime.now(UTC).date()
+    default_start = today - timedelta(days=DEFAULT_WINDOW_DAYS - 1)
+    start = request.args.get("from") or default_start.isoformat()
+    end = request.args.get("to") or today.isoformat()
+    return start, end
 
 
 def _parse_instant(value: str | None) -> datetime | None:

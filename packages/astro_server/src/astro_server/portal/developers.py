@@ -13,10 +13,10 @@ endpoints; test calls leave no ledger rows) and every page shows a test-mode ban
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any, Final
 
-from quart import Response, g, request
+from quart import Response, request
 
 from astro_server.portal import (
     _go,
@@ -25,6 +25,8 @@ from astro_server.portal import (
     api,
     api_found,
     blueprint,
+    date_window,
+    has_session_cookie,
     page,
     signed_in,
     t,
@@ -34,7 +36,6 @@ from astro_server.portal import charts as chart_layout
 MODE_COOKIE: Final = "astro_portal_mode"
 DEV: Final = "/v1/developer"
 HOOKS: Final = f"{DEV}/webhook-endpoints"
-DEFAULT_DAYS: Final = 30
 #: The scopes a key can be given (the API's one list, platform/auth/scopes.py).
 SCOPES: Final = (
     "western", "vedic", "thai", "chinese", "uranian", "tarot", "horoscopes", "reports",
@@ -60,7 +61,7 @@ def _mode() -> dict[str, str]:
 
 @blueprint.context_processor
 async def _mode_context() -> dict[str, Any]:
-    return {"test_mode": bool(g.get("portal_token")) and current_mode() == "test"}
+    return {"test_mode": has_session_cookie() and current_mode() == "test"}
 
 
 @blueprint.post("/mode")
@@ -83,13 +84,6 @@ async def switch_mode() -> Response:
 
 
 # --- overview: balance, tier, month, usage charts ------------------------------------------------
-
-
-def _window() -> tuple[str, str]:
-    today = datetime.now(UTC).date()
-    start = request.args.get("from") or (today - timedelta(days=DEFAULT_DAYS - 1)).isoformat()
-    end = request.args.get("to") or today.isoformat()
-    return start, end
 
 
 def _days(start: str, end: str) -> list[str] | None:
@@ -134,7 +128,7 @@ def usage_charts(
 @blueprint.get("/developers")
 @signed_in
 async def developers() -> Response:
-    start, end = _window()
+    start, end = date_window()
     days = _days(start, end)
     errors: dict[str, str] = {}
     charts = None

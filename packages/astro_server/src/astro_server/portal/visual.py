@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any, Final
 
-from quart import Response, g, request
+from quart import Response, request
 
 from astro_server.portal import (
     NotFoundPage,
@@ -27,7 +27,9 @@ from astro_server.portal import (
     api,
     api_found,
     blueprint,
+    date_window,
     page,
+    page_language,
     signed_in,
     t,
 )
@@ -47,7 +49,6 @@ PRODUCTS: Final = ("palm_reading", "face_reading")
 VALUE_KEYS: Final = ("value", "dominant", "class", "shape", "longer", "found")
 #: A line's ``found: false`` is shown as this code (the writer's "missing" text).
 NOT_FOUND: Final = "missing"
-DEFAULT_DAYS: Final = 30
 
 
 # --- JSON steps of the browser upload -----------------------------------------------------------
@@ -353,14 +354,6 @@ def money(micros: int) -> str:
     return f"{sign}{whole:,}.{fraction:06d}"
 
 
-def _window() -> tuple[str, str]:
-    """The page's ``from``/``to`` (dates, both inclusive); default the last 30 days."""
-    today = datetime.now(UTC).date()
-    start = request.args.get("from") or (today - timedelta(days=DEFAULT_DAYS - 1)).isoformat()
-    end = request.args.get("to") or today.isoformat()
-    return start, end
-
-
 def _api_window(start: str, end: str) -> dict[str, str] | None:
     """The API's ``[from, to)`` instants for inclusive dates; ``None`` if not dates."""
     try:
@@ -380,7 +373,7 @@ def _by(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 @blueprint.get("/visual/analytics")
 @signed_in
 async def visual_analytics() -> Response:
-    start, end = _window()
+    start, end = date_window()
     window = _api_window(start, end)
     errors: dict[str, str] = {}
     result = None
@@ -439,5 +432,5 @@ async def visual_analytics() -> Response:
             "days": len(days),
             "actual_cost_micros": sum(r["actual_cost_micros"] for r in totals.values()),
         },
-        lang_code=g.portal_lang,
+        lang_code=page_language(),
     )

@@ -7,13 +7,14 @@ from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from quart import Blueprint, Response, g
+from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag, validate_request
 
 from astro_server.features.auth import service
 from astro_server.platform import clock
 from astro_server.platform.auth import guards as auth
 from astro_server.platform.auth.roles import require_role
+from astro_server.platform.caller import Caller
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
@@ -79,9 +80,9 @@ async def login(data: LoginRequest) -> Response:
 @document_response(ErrorBody, 401)
 @tag(["Authentication"])
 @operation_id("updateMyPreferences")
-async def update_preferences(data: PreferencesRequest) -> Response:
+async def update_preferences(data: PreferencesRequest, caller: Caller) -> Response:
     """Change the signed-in login's own preferences (every role may: they are its own)."""
-    customer = await service.set_language(str(auth.current_caller().customer_id), data.language)
+    customer = await service.set_language(caller.login_id, data.language)
     return json_response(service.customer_view(customer))
 
 
@@ -91,7 +92,7 @@ async def update_preferences(data: PreferencesRequest) -> Response:
 @document_response(ErrorBody, 401)
 @tag(["Authentication"])
 @operation_id("logout")
-async def logout() -> Response:
+async def logout(caller: Caller) -> Response:
     """End the session whose token authenticates this request."""
-    await auth.logout(g.session)
+    await auth.logout(caller.credential_id)
     return Response(status=204)  # no body: the after-request hook drops the Content-Type

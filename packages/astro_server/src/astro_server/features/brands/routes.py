@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from quart import Blueprint, Response, g
+from quart import Blueprint, Response
 from quart_schema import (
     document_response,
     operation_id,
@@ -24,6 +24,7 @@ from quart_schema import (
 from astro_server.features.brands import service as brands
 from astro_server.platform.auth.guards import require_session
 from astro_server.platform.auth.roles import require_role
+from astro_server.platform.caller import Caller
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
@@ -117,7 +118,7 @@ def _given(model: BaseModel) -> dict[str, Any]:
 @document_response(ErrorBody, 400)
 @tag(TAGS)
 @operation_id("createReportBrandProfile")
-async def create_profile(data: CreateProfileRequest) -> Response:
+async def create_profile(data: CreateProfileRequest, caller: Caller) -> Response:
     """Save a brand profile for the account's reports; a ``logo_url`` is fetched now and stored.
 
     400 ``validation_error`` naming each field; code ``logo_refused`` (field
@@ -125,7 +126,7 @@ async def create_profile(data: CreateProfileRequest) -> Response:
     a redirect) or is not a PNG, JPEG or SVG.
     """
     given = _given(data)
-    profile = await brands.create_profile(g.account.id, given["name"], given["branding"])
+    profile = await brands.create_profile(caller.account_id, given["name"], given["branding"])
     return json_response({"profile": brands.profile_view(profile)}, 201)
 
 
@@ -135,10 +136,10 @@ async def create_profile(data: CreateProfileRequest) -> Response:
 @document_response(ProfileList, 200)
 @tag(TAGS)
 @operation_id("listReportBrandProfiles")
-async def list_profiles(query_args: ListQuery) -> Response:
+async def list_profiles(query_args: ListQuery, caller: Caller) -> Response:
     """The account's brand profiles, newest first, paged with ``cursor``."""
     page, next_cursor = await brands.list_profiles(
-        g.account.id, limit=query_args.limit, cursor=query_args.cursor
+        caller.account_id, limit=query_args.limit, cursor=query_args.cursor
     )
     return json_response(
         {"profiles": [brands.profile_view(p) for p in page], "next_cursor": next_cursor}
@@ -151,9 +152,9 @@ async def list_profiles(query_args: ListQuery) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("getReportBrandProfile")
-async def get_profile(profile_id: str) -> Response:
+async def get_profile(profile_id: str, caller: Caller) -> Response:
     """One brand profile of the account."""
-    profile = await brands.owned_profile(g.account.id, profile_id)
+    profile = await brands.owned_profile(caller.account_id, profile_id)
     return json_response({"profile": brands.profile_view(profile)})
 
 
@@ -166,11 +167,11 @@ async def get_profile(profile_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("updateReportBrandProfile")
-async def update_profile(profile_id: str, data: UpdateProfileRequest) -> Response:
+async def update_profile(profile_id: str, data: UpdateProfileRequest, caller: Caller) -> Response:
     """Update a report brand profile: ``name`` and/or ``branding``; the fields
     given replace those stored (inside ``branding`` too; null removes a field). A ``logo_url``
     given is fetched again and the old stored logo deleted."""
-    profile = await brands.owned_profile(g.account.id, profile_id)
+    profile = await brands.owned_profile(caller.account_id, profile_id)
     profile = await brands.update_profile(profile, _given(data))
     return json_response({"profile": brands.profile_view(profile)})
 
@@ -181,8 +182,8 @@ async def update_profile(profile_id: str, data: UpdateProfileRequest) -> Respons
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("deleteReportBrandProfile")
-async def delete_profile(profile_id: str) -> Response:
+async def delete_profile(profile_id: str, caller: Caller) -> Response:
     """Delete the profile and its stored logo."""
-    profile = await brands.owned_profile(g.account.id, profile_id)
+    profile = await brands.owned_profile(caller.account_id, profile_id)
     await brands.delete_profile(profile)
     return Response(status=204)

@@ -17,7 +17,7 @@ import datetime as dt
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
-from quart import Blueprint, Response, g, request
+from quart import Blueprint, Response
 from quart_schema import (
     document_response,
     operation_id,
@@ -33,6 +33,7 @@ from astro_server.features.horoscopes.routes import PublishedHoroscope, Sign
 from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.billing.pricing import tier_allows
+from astro_server.platform.caller import Caller
 from astro_server.platform.delivery.retry import utc_now
 from astro_server.platform.delivery.schedule import (
     DELIVERY_TIME_PATTERN,
@@ -222,14 +223,8 @@ class CampaignContent(BaseModel):
     items: list[ContentItem] = Field(description="Per sign, then language")
 
 
-def _livemode() -> bool:
-    """False when the caller used a test key (``ak_test_``)."""
-    header = request.headers.get("X-API-Key", "") or request.headers.get("Authorization", "")
-    return "ak_test_" not in header
-
-
-def _require_tier() -> None:
-    tier = g.account.tier
+def _require_tier(caller: Caller) -> None:
+    tier = caller.tier
     if not tier_allows(tier, TIER):
         raise APIError(
             403,
@@ -238,9 +233,9 @@ def _require_tier() -> None:
         )
 
 
-async def _campaign(campaign_id: str) -> Any:
-    _require_tier()
-    return await store.owned_campaign(g.account.id, _livemode(), campaign_id)
+async def _campaign(caller: Caller, campaign_id: str) -> Any:
+    _require_tier(caller)
+    return await store.owned_campaign(caller.account_id, caller.livemode, campaign_id)
 
 
 @blueprint.post(BASE)
@@ -250,7 +245,7 @@ async def _campaign(campaign_id: str) -> Any:
 @document_response(ErrorBody, 400)
 @tag(TAGS)
 @operation_id("createCampaign")
-async def create_campaign(data: CreateCampaignRequest) -> Response:
+async def create_campaign(data: CreateCampaignRequest, caller: Caller) -> Response:
     """Create a campaign content calendar (enterprise tier): for each day from ``start`` to
     ``end`` (at most 92 days) the published horoscope of each sign and language, the markets'
     cultural facts and social copy in three lengths, delivered at ``delivery.time`` in
@@ -258,8 +253,8 @@ async def create_campaign(data: CreateCampaignRequest) -> Response:
     ``campaign.content_ready``. Costs 2 credits per campaign day, charged once here."""
     charge = current_charge()
     campaign = await store.create_campaign(
-        account_id=g.account.id,
-        livemode=_livemode(),
+        account_id=caller.account_id,
+        livemode=caller.livemode,
         name=data.name,
         start=data.start,
         end=data.end,
@@ -281,11 +276,11 @@ async def create_campaign(data: CreateCampaignRequest) -> Response:
 @document_response(ErrorBody, 403)
 @tag(TAGS)
 @operation_id("listCampaigns")
-async def list_campaigns(query_args: ListQuery) -> Response:
+async def list_campaigns(query_args: ListQuery, caller: Caller) -> Response:
     """The account's campaigns, newest first, paged with ``cursor``."""
-    _require_tier()
+    _require_tier(caller)
     page, next_cursor = await store.list_campaigns(
-        g.account.id, _livemode(), limit=query_args.limit, cursor=query_args.cursor
+        caller.account_id, caller.livemode, limit=query_args.limit, cursor=query_args.cursor
     )
     return json_response(
         {"campaigns": [store.campaign_view(c) for c in page], "next_cursor": next_cursor}
@@ -299,9 +294,9 @@ async def list_campaigns(query_args: ListQuery) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("getCampaign")
-async def get_campaign(campaign_id: str) -> Response:
+async def get_campaign(campaign_id: str, caller: Caller) -> Response:
     """One campaign of the account."""
-    return json_response({"campaign": store.campaign_view(await _campaign(campaign_id))})
+    return json_response({"campaign": store.campaign_view(await _campaign(caller, campaign_id))})
 
 
 @blueprint.patch(f"{BASE}/<campaign_id>")
@@ -312,10 +307,12 @@ async def get_campaign(campaign_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("updateCampaign")
-async def update_campaign(campaign_id: str, data: UpdateCampaignRequest) -> Response:
+async def update_campaign(
+    campaign_id: str, data: UpdateCampaignRequest, caller: Caller
+) -> Response:
     """Rename (``name``) and/or pause or resume (``active``) a campaign. Resuming delivers from
     the next due day; days missed while paused are not sent (their content stays readable)."""
-    campaign = await _campaign(campaign_id)
+    campaign = await _campaign(caller, campaign_id)
     campaign = await store.update_campaign(
         campaign, name=data.name, active=data.active, now=utc_now()
     )
@@ -328,9 +325,9 @@ async def update_campaign(campaign_id: str, data: UpdateCampaignRequest) -> Resp
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("deleteCampaign")
-async def delete_campaign(campaign_id: str) -> Response:
+async def delete_campaign(campaign_id: str, caller: Caller) -> Response:
     """Delete the campaign: nothing more is delivered. Credits are not refunded."""
-    await store.delete_campaign(await _campaign(campaign_id))
+    await store.delete_campaign(await _campaign(caller, campaign_id))
     return Response(status=204)
 
 
@@ -343,13 +340,15 @@ async def delete_campaign(campaign_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("getCampaignContent")
-async def get_campaign_content(campaign_id: str, query_args: ContentQuery) -> Response:
+async def get_campaign_content(
+    campaign_id: str, query_args: ContentQuery, caller: Caller
+) -> Response:
     """One day of the campaign: for each sign and language the published daily horoscope (the
     text ``GET /api/v3/horoscopes/daily`` serves), the markets' highlights and social copy
     (<= 280, <= 140 and <= 70 characters, counted in grapheme clusters), and each market's
     cultural facts of the day. The same request always gives the same text. ``format=csv``:
     one row per sign and language (UTF-8 with BOM). Free."""
-    campaign = await _campaign(campaign_id)
+    campaign = await _campaign(caller, campaign_id)
     day = query_args.date
     if not campaign.start <= day <= campaign.end:
         raise validation_error(

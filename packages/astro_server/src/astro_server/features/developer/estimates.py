@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from quart import Blueprint, Response, g
+from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag, validate_request
 
+from astro_server.platform.auth import accounts
 from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.billing.pricing import (
     get_operation,
@@ -16,7 +17,7 @@ from astro_server.platform.billing.pricing import (
     tier_allows,
     variant_of,
 )
-from astro_server.platform.models.accounts import Account
+from astro_server.platform.caller import Caller
 from astro_server.platform.responses import json_response
 
 blueprint = Blueprint("estimates", __name__)
@@ -54,7 +55,7 @@ class EstimateResponse(BaseModel):
 @document_response(EstimateResponse, 200)
 @tag(["Developer workflow"])
 @operation_id("createEstimate")
-async def create_estimate(data: EstimateRequest) -> Response:
+async def create_estimate(data: EstimateRequest, caller: Caller) -> Response:
     """Eligibility and estimated debit, from the same price table as the real debit. Free.
 
     ``params.interpretations`` (``summary`` or ``full``) on an operation that offers them prices
@@ -68,7 +69,7 @@ async def create_estimate(data: EstimateRequest) -> Response:
     op = get_operation(name)
     quantity = quantity_from_params(op, data.params)
     cost = price(op, quantity)
-    account = await Account.get(id=g.account.id)  # fresh balance
+    account = await accounts.caller_account(caller)  # fresh balance
     reasons: list[str] = []
     if not tier_allows(account.tier, op.tier):
         reasons.append(f"Needs the {op.tier!r} tier or higher; this account is {account.tier!r}.")

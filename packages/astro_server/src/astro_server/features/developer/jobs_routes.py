@@ -15,7 +15,8 @@ from quart_schema import (
 )
 
 from astro_server.platform import jobs
-from astro_server.platform.auth.guards import current_caller, require_api_key
+from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.caller import Caller
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
@@ -56,11 +57,11 @@ class JobListQuery(BaseModel):
 @document_response(ErrorBody, 404)
 @tag(["Developer workflow"])
 @operation_id("getJob")
-async def get_job(job_id: str) -> Response:
+async def get_job(job_id: str, caller: Caller) -> Response:
     """The job record: status, progress, result or error, credits charged and refunded. A test
     key sees only test jobs, a live key only live ones (404 otherwise); a key whose scopes do not
     cover the job's kind (``reports.natal`` needs ``reports``) gets 403."""
-    job = await jobs.get_owned_job(job_id, current_caller())
+    job = await jobs.get_owned_job(caller, job_id)
     return json_response(jobs.job_view(job))
 
 
@@ -70,10 +71,10 @@ async def get_job(job_id: str) -> Response:
 @document_response(JobList, 200)
 @tag(["Developer workflow"])
 @operation_id("listJobs")
-async def list_jobs(query_args: JobListQuery) -> Response:
+async def list_jobs(query_args: JobListQuery, caller: Caller) -> Response:
     """The caller's jobs, newest first, paged with ``cursor``."""
     page, next_cursor = await jobs.list_jobs(
-        current_caller(), query_args.limit, query_args.cursor, query_args.status
+        caller, query_args.limit, query_args.cursor, query_args.status
     )
     return json_response({"jobs": [jobs.job_view(j) for j in page], "next_cursor": next_cursor})
 
@@ -86,7 +87,7 @@ async def list_jobs(query_args: JobListQuery) -> Response:
 @document_response(ErrorBody, 409)
 @tag(["Developer workflow"])
 @operation_id("cancelJob")
-async def cancel_job(job_id: str) -> Response:
+async def cancel_job(job_id: str, caller: Caller) -> Response:
     """Cancel a queued job; its charge is refunded. Running or finished jobs: 409."""
-    job = await jobs.cancel_job(job_id, current_caller())
+    job = await jobs.cancel_job(caller, job_id)
     return json_response(jobs.job_view(job))

@@ -44,7 +44,7 @@ async def overview(caller: Caller, buy_credits_url: str | None) -> dict[str, Any
         _month_groups(caller, start, now),
         mine.filter(revoked_at=None).count(),
         mine.filter(revoked_at__isnull=False).count(),
-        owned_query(WebhookEndpoint, caller, purpose="account").count(),
+        owned_query(caller, WebhookEndpoint, purpose="account").count(),
     )
     return {
         "account": {

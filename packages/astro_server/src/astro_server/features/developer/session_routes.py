@@ -37,6 +37,7 @@ from astro_server.features.developer.jobs_routes import JobRecord
 from astro_server.features.developer.routes import (
     ApiKeyInfo,
     AuditPage,
+    AuditQuery,
     CreatedKey,
     KeyPage,
     RotatedKey,
@@ -59,7 +60,6 @@ from astro_server.platform import audit, clock, jobs
 from astro_server.platform.auth import keys, scopes
 from astro_server.platform.auth.guards import (
     announce_key_change,
-    current_caller,
     require_session,
 )
 from astro_server.platform.auth.roles import require_role
@@ -71,7 +71,6 @@ from astro_server.platform.delivery import events
 from astro_server.platform.delivery import tasks as delivery_tasks
 from astro_server.platform.delivery.retry import utc_now
 from astro_server.platform.errors import not_found
-from astro_server.platform.models.delivery import WebhookEndpoint
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
@@ -102,17 +101,6 @@ class SessionUsageQuery(ModeQuery):
     )
     to: dt.datetime | None = Field(default=None, description="End (exclusive); default now")
     group_by: Literal["operation", "day"] = "operation"
-
-
-class SessionAuditQuery(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
-
-    from_: dt.datetime | None = Field(default=None, alias="from")
-    to: dt.datetime | None = None
-    action: str | None = Field(default=None, max_length=64, description="e.g. key.revoked")
-    actor: str | None = Field(default=None, max_length=40, description="A key id or customer id")
-    limit: int = Field(default=50, ge=1, le=200)
-    cursor: str | None = Field(default=None, max_length=20)
 
 
 class OverviewAccount(BaseModel):
@@ -190,15 +178,15 @@ class TestEventEnvelope(BaseModel):
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _in_mode(mode: str) -> Caller:
+def _in_mode(caller: Caller, mode: str) -> Caller:
     """The session's caller in the chosen mode (sessions themselves are live)."""
-    return replace(current_caller(), livemode=mode == "live")
+    return replace(caller, livemode=mode == "live")
 
 
-async def _endpoint(endpoint_id: str, mode: str) -> WebhookEndpoint:
+async def _endpoint(caller: Caller, endpoint_id: str, mode: str) -> events.WebhookEndpoint:
     if not endpoint_id.startswith("whe_") or len(endpoint_id) != 28:
         raise not_found("Webhook endpoint")
-    return await events.owned_endpoint(_in_mode(mode), endpoint_id)
+    return await events.owned_endpoint(_in_mode(caller, mode), endpoint_id)
 
 
 # --- account, usage, ledger, jobs --------------------------------------------------------------
@@ -210,10 +198,10 @@ async def _endpoint(endpoint_id: str, mode: str) -> WebhookEndpoint:
 @document_response(DeveloperOverview, 200)
 @tag(TAG)
 @operation_id("getDeveloperOverview")
-async def get_overview(query_args: ModeQuery) -> Response:
+async def get_overview(query_args: ModeQuery, caller: Caller) -> Response:
     """The dashboard's head: balance, tier, this UTC month's spend, key and endpoint counts, and
     where credits are bought (if the deployment says). Free."""
-    caller = _in_mode(query_args.mode)
+    caller = _in_mode(caller, query_args.mode)
     view = await service.overview(caller, delivery.current_settings().buy_credits_url)
     return json_response({"mode": query_args.mode, **view})
 
@@ -224,13 +212,13 @@ async def get_overview(query_args: ModeQuery) -> Response:
 @document_response(UsageResponse, 200)
 @tag(TAG)
 @operation_id("getDeveloperUsage")
-async def get_usage(query_args: SessionUsageQuery) -> Response:
+async def get_usage(query_args: SessionUsageQuery, caller: Caller) -> Response:
     """Billed calls, credits charged and refunded in ``[from, to)``, grouped by operation or by
     UTC day (at most 366 days). Empty in test mode. Free."""
     end = as_utc(query_args.to) if query_args.to else dt.datetime.now(dt.UTC)
     start = as_utc(query_args.from_) if query_args.from_ else end - dt.timedelta(days=30)
     usage.check_range(start, end)
-    caller = _in_mode(query_args.mode)
+    caller = _in_mode(caller, query_args.mode)
     groups = (
         await usage.usage(caller.account_id, start, end, query_args.group_by)
         if caller.livemode
@@ -252,10 +240,10 @@ async def get_usage(query_args: SessionUsageQuery) -> Response:
 @document_response(SessionLedgerPage, 200)
 @tag(TAG)
 @operation_id("listDeveloperLedgerEntries")
-async def list_ledger(query_args: ModePageQuery) -> Response:
+async def list_ledger(query_args: ModePageQuery, caller: Caller) -> Response:
     """The ledger, newest first, paged with ``cursor``; each row names its job and, when the
     job made one, its report. Empty in test mode. Free."""
-    caller = _in_mode(query_args.mode)
+    caller = _in_mode(caller, query_args.mode)
     if not caller.livemode:
         return json_response({"entries": [], "next_cursor": None})
     entries, next_cursor = await service.ledger_page(
@@ -271,9 +259,9 @@ async def list_ledger(query_args: ModePageQuery) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("getDeveloperJob")
-async def get_job(job_id: str, query_args: ModeQuery) -> Response:
+async def get_job(job_id: str, query_args: ModeQuery, caller: Caller) -> Response:
     """One of the account's jobs (the ledger links to it) with the report it made, if any."""
-    job = await jobs.get_owned_job(job_id, _in_mode(query_args.mode))
+    job = await jobs.get_owned_job(_in_mode(caller, query_args.mode), job_id)
     report_id = await service.report_of_job(job.account_id, job.id)
     return json_response({**jobs.job_view(job), "report_id": report_id})
 
@@ -287,11 +275,11 @@ async def get_job(job_id: str, query_args: ModeQuery) -> Response:
 @document_response(KeyPage, 200)
 @tag(TAG)
 @operation_id("listDeveloperApiKeys")
-async def list_keys(query_args: ModePageQuery) -> Response:
+async def list_keys(query_args: ModePageQuery, caller: Caller) -> Response:
     """The account's API keys of the mode (revoked ones too), newest first."""
-    caller = _in_mode(query_args.mode)
+    caller = _in_mode(caller, query_args.mode)
     rows, next_cursor = await keys.list_keys(
-        caller.account_id, caller, limit=query_args.limit, cursor=query_args.cursor
+        caller, caller.account_id, limit=query_args.limit, cursor=query_args.cursor
     )
     return json_response({"keys": [keys.key_view(k) for k in rows], "next_cursor": next_cursor})
 
@@ -304,16 +292,16 @@ async def list_keys(query_args: ModePageQuery) -> Response:
 @document_response(ErrorBody, 409)
 @tag(TAG)
 @operation_id("createDeveloperApiKey")
-async def create_key(data: CreateSessionKeyRequest) -> Response:
+async def create_key(data: CreateSessionKeyRequest, caller: Caller) -> Response:
     """A new live or test API key with the given scopes; its secret is in this response only.
     Owner or admin."""
-    caller = _in_mode(data.environment)
+    caller = _in_mode(caller, data.environment)
     key, secret = await keys.create_key(
+        caller,
         caller.account_id,
         name=data.name,
         environment=data.environment,
         wanted=keys.check_scopes(list(data.scopes)),
-        caller=caller,
     )
     return json_response({"key": keys.key_view(key), "secret": secret}, 201)
 
@@ -328,12 +316,14 @@ async def create_key(data: CreateSessionKeyRequest) -> Response:
 @document_response(ErrorBody, 409)
 @tag(TAG)
 @operation_id("rotateDeveloperApiKey")
-async def rotate_key(key_id: str, data: RotateKeyRequest, query_args: ModeQuery) -> Response:
+async def rotate_key(
+    key_id: str, data: RotateKeyRequest, query_args: ModeQuery, caller: Caller
+) -> Response:
     """A new secret replacing the key; the old one keeps working for ``grace_s`` seconds (at
     most 7 days). Owner or admin."""
-    caller = _in_mode(query_args.mode)
+    caller = _in_mode(caller, query_args.mode)
     new, secret, old = await keys.rotate_key(
-        caller.account_id, key_id, data.grace_s, caller, announce_key_change
+        caller, caller.account_id, key_id, data.grace_s, announce_key_change
     )
     return json_response(
         {"key": keys.key_view(new), "secret": secret, "previous": keys.key_view(old)}
@@ -348,10 +338,10 @@ async def rotate_key(key_id: str, data: RotateKeyRequest, query_args: ModeQuery)
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("revokeDeveloperApiKey")
-async def revoke_key(key_id: str, query_args: ModeQuery) -> Response:
+async def revoke_key(key_id: str, query_args: ModeQuery, caller: Caller) -> Response:
     """Revoke the key at once, in every API process. Owner or admin."""
-    caller = _in_mode(query_args.mode)
-    key = await keys.revoke_key(caller.account_id, key_id, caller, announce_key_change)
+    caller = _in_mode(caller, query_args.mode)
+    key = await keys.revoke_key(caller, caller.account_id, key_id, announce_key_change)
     return json_response(keys.key_view(key))
 
 
@@ -360,14 +350,13 @@ async def revoke_key(key_id: str, query_args: ModeQuery) -> Response:
 
 @blueprint.get(f"{BASE}/audit-log")
 @require_session
-@validate_querystring(SessionAuditQuery)
+@validate_querystring(AuditQuery)
 @document_response(AuditPage, 200)
 @tag(TAG)
 @operation_id("listDeveloperAuditEvents")
-async def list_audit(query_args: SessionAuditQuery) -> Response:
+async def list_audit(query_args: AuditQuery, caller: Caller) -> Response:
     """The account's audit rows (both modes), newest first, filtered by time, action and
     actor."""
-    caller = current_caller()
     rows, next_cursor = await audit.list_events(
         caller.account_id,
         limit=query_args.limit,
@@ -391,10 +380,10 @@ async def list_audit(query_args: SessionAuditQuery) -> Response:
 @document_response(EndpointList, 200)
 @tag(TAG)
 @operation_id("listDeveloperWebhookEndpoints")
-async def list_endpoints(query_args: ModePageQuery) -> Response:
+async def list_endpoints(query_args: ModePageQuery, caller: Caller) -> Response:
     """The account's webhook endpoints of the mode, newest first."""
     page, next_cursor = await events.list_endpoints(
-        _in_mode(query_args.mode), limit=query_args.limit, cursor=query_args.cursor
+        _in_mode(caller, query_args.mode), limit=query_args.limit, cursor=query_args.cursor
     )
     return json_response(
         {"endpoints": [events.endpoint_view(e) for e in page], "next_cursor": next_cursor}
@@ -411,11 +400,13 @@ async def list_endpoints(query_args: ModePageQuery) -> Response:
 @document_response(ErrorBody, 409)
 @tag(TAG)
 @operation_id("createDeveloperWebhookEndpoint")
-async def create_endpoint(data: CreateEndpointRequest, query_args: ModeQuery) -> Response:
+async def create_endpoint(
+    data: CreateEndpointRequest, query_args: ModeQuery, caller: Caller
+) -> Response:
     """Register an HTTPS endpoint for account events of the mode; ``signing_secret`` is shown
     only here. 400 ``unsafe_destination`` / ``unknown_event_type``; 409 ``endpoint_limit``.
     Owner or admin."""
-    caller = _in_mode(query_args.mode)
+    caller = _in_mode(caller, query_args.mode)
     endpoint, secret = await events.create_endpoint(
         account_id=caller.account_id,
         url=data.url,
@@ -435,9 +426,9 @@ async def create_endpoint(data: CreateEndpointRequest, query_args: ModeQuery) ->
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("getDeveloperWebhookEndpoint")
-async def get_endpoint(endpoint_id: str, query_args: ModeQuery) -> Response:
+async def get_endpoint(endpoint_id: str, query_args: ModeQuery, caller: Caller) -> Response:
     """One webhook endpoint of the account and mode."""
-    endpoint = await _endpoint(endpoint_id, query_args.mode)
+    endpoint = await _endpoint(caller, endpoint_id, query_args.mode)
     return json_response({"endpoint": events.endpoint_view(endpoint)})
 
 
@@ -452,11 +443,14 @@ async def get_endpoint(endpoint_id: str, query_args: ModeQuery) -> Response:
 @tag(TAG)
 @operation_id("updateDeveloperWebhookEndpoint")
 async def update_endpoint(
-    endpoint_id: str, data: UpdateEndpointRequest, query_args: ModeQuery
+    endpoint_id: str,
+    data: UpdateEndpointRequest,
+    query_args: ModeQuery,
+    caller: Caller,
 ) -> Response:
     """Pause or resume (``active``; resuming clears ``disabled_at`` and the failure count)
     and/or replace ``event_types``. Owner or admin."""
-    endpoint = await _endpoint(endpoint_id, query_args.mode)
+    endpoint = await _endpoint(caller, endpoint_id, query_args.mode)
     endpoint = await events.update_endpoint(
         endpoint, active=data.active, event_types=data.event_types, now=utc_now()
     )
@@ -470,9 +464,9 @@ async def update_endpoint(
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("deleteDeveloperWebhookEndpoint")
-async def delete_endpoint(endpoint_id: str, query_args: ModeQuery) -> Response:
+async def delete_endpoint(endpoint_id: str, query_args: ModeQuery, caller: Caller) -> Response:
     """Delete the endpoint and its delivery log. Owner or admin."""
-    endpoint = await _endpoint(endpoint_id, query_args.mode)
+    endpoint = await _endpoint(caller, endpoint_id, query_args.mode)
     await endpoint.delete()
     return Response(status=204)
 
@@ -485,10 +479,10 @@ async def delete_endpoint(endpoint_id: str, query_args: ModeQuery) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("rotateDeveloperWebhookEndpointSecret")
-async def rotate_secret(endpoint_id: str, query_args: ModeQuery) -> Response:
+async def rotate_secret(endpoint_id: str, query_args: ModeQuery, caller: Caller) -> Response:
     """A new signing secret; the old one keeps signing beside it for 24 hours. Owner or
     admin."""
-    endpoint = await _endpoint(endpoint_id, query_args.mode)
+    endpoint = await _endpoint(caller, endpoint_id, query_args.mode)
     endpoint, secret, until = await events.rotate_secret(
         endpoint, now=utc_now(), settings=delivery.current_settings()
     )
@@ -509,10 +503,10 @@ async def rotate_secret(endpoint_id: str, query_args: ModeQuery) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("sendDeveloperWebhookTestEvent")
-async def send_test(endpoint_id: str, query_args: ModeQuery) -> Response:
+async def send_test(endpoint_id: str, query_args: ModeQuery, caller: Caller) -> Response:
     """Send one signed event marked ``"test": true`` now and return its attempt (status,
     duration, the receiver's answer). Not retried, not counted as a failure. Owner or admin."""
-    endpoint = await _endpoint(endpoint_id, query_args.mode)
+    endpoint = await _endpoint(caller, endpoint_id, query_args.mode)
     view = await events.send_test_event(
         endpoint, now=utc_now(), settings=delivery.current_settings()
     )
@@ -526,10 +520,10 @@ async def send_test(endpoint_id: str, query_args: ModeQuery) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("listDeveloperWebhookDeliveries")
-async def list_deliveries(endpoint_id: str, query_args: ModePageQuery) -> Response:
+async def list_deliveries(endpoint_id: str, query_args: ModePageQuery, caller: Caller) -> Response:
     """The delivery log, newest first: each message with every attempt (status code, duration,
     the first 2048 characters of the answer)."""
-    endpoint = await _endpoint(endpoint_id, query_args.mode)
+    endpoint = await _endpoint(caller, endpoint_id, query_args.mode)
     page, next_cursor = await events.list_deliveries(
         endpoint, limit=query_args.limit, cursor=query_args.cursor
     )
@@ -545,11 +539,13 @@ async def list_deliveries(endpoint_id: str, query_args: ModePageQuery) -> Respon
 @document_response(ErrorBody, 409)
 @tag(TAG)
 @operation_id("retryDeveloperWebhookDelivery")
-async def retry_delivery(endpoint_id: str, delivery_id: str, query_args: ModeQuery) -> Response:
+async def retry_delivery(
+    endpoint_id: str, delivery_id: str, query_args: ModeQuery, caller: Caller
+) -> Response:
     """Retry a failed delivery now (same ``webhook-id`` and body, a fresh retry round). 409
     when it succeeded (code ``delivery_succeeded``), is still being attempted, or was a test.
     Owner or admin."""
-    endpoint = await _endpoint(endpoint_id, query_args.mode)
+    endpoint = await _endpoint(caller, endpoint_id, query_args.mode)
     found = await events.owned_delivery(endpoint, delivery_id)
     retried = await feed_pipeline.retry_delivery(
         found, now=utc_now(), kick=delivery_tasks.kick_delivery, unless_succeeded=True

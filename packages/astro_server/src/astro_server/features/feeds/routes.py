@@ -11,7 +11,7 @@ from datetime import date, datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from quart import Blueprint, Response, g
+from quart import Blueprint, Response
 from quart_schema import (
     document_response,
     operation_id,
@@ -23,13 +23,13 @@ from quart_schema import (
 from astro_server.features.feeds import service as feeds
 from astro_server.platform import clock
 from astro_server.platform.auth.guards import require_session
+from astro_server.platform.caller import Caller
 from astro_server.platform.delivery import common as delivery
 from astro_server.platform.delivery import engine as feed_pipeline
 from astro_server.platform.delivery import tasks as delivery_tasks
 from astro_server.platform.delivery.retry import utc_now
 from astro_server.platform.delivery.schedule import DELIVERY_TIME_PATTERN
 from astro_server.platform.errors import not_found
-from astro_server.platform.models.delivery import HoroscopeFeedSubscription
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
@@ -160,10 +160,10 @@ class DeliveryList(BaseModel):
     next_cursor: str | None
 
 
-async def _subscription(sub_id: str) -> HoroscopeFeedSubscription:
+async def _subscription(caller: Caller, sub_id: str) -> feeds.HoroscopeFeedSubscription:
     if not sub_id.startswith("hfs_") or len(sub_id) != 28:
         raise not_found("Horoscope feed subscription")
-    return await feeds.owned_subscription(g.customer.id, sub_id)
+    return await feeds.owned_subscription(caller.login_id, sub_id)
 
 
 @blueprint.post(BASE)
@@ -174,7 +174,7 @@ async def _subscription(sub_id: str) -> HoroscopeFeedSubscription:
 @document_response(ErrorBody, 409)
 @tag(TAGS)
 @operation_id("createHoroscopeFeedSubscription")
-async def create_subscription(data: CreateSubscriptionRequest) -> Response:
+async def create_subscription(data: CreateSubscriptionRequest, caller: Caller) -> Response:
     """Subscribe an HTTPS destination to the daily horoscope of one sign.
 
     400 codes: ``unsafe_destination`` (not https, or resolves to a non-public address),
@@ -183,8 +183,8 @@ async def create_subscription(data: CreateSubscriptionRequest) -> Response:
     (``ASTRO_MAX_SUBSCRIPTIONS_PER_CUSTOMER``, 100 by default; paused ones count).
     """
     sub, secret = await feeds.create_subscription(
-        account_id=g.account.id,
-        customer_id=g.customer.id,
+        account_id=caller.account_id,
+        customer_id=caller.login_id,
         destination_url=data.destination_url,
         sign=data.sign,
         language=data.language,
@@ -204,10 +204,10 @@ async def create_subscription(data: CreateSubscriptionRequest) -> Response:
 @document_response(SubscriptionList, 200)
 @tag(TAGS)
 @operation_id("listHoroscopeFeedSubscriptions")
-async def list_subscriptions(query_args: ListQuery) -> Response:
+async def list_subscriptions(query_args: ListQuery, caller: Caller) -> Response:
     """The caller's subscriptions, newest first, paged with ``cursor``."""
     page, next_cursor = await feeds.list_subscriptions(
-        g.customer.id, limit=query_args.limit, cursor=query_args.cursor
+        caller.login_id, limit=query_args.limit, cursor=query_args.cursor
     )
     return json_response(
         {"subscriptions": [feeds.subscription_view(s) for s in page], "next_cursor": next_cursor}
@@ -221,9 +221,11 @@ async def list_subscriptions(query_args: ListQuery) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("updateHoroscopeFeedSubscription")
-async def update_subscription(sub_id: str, data: UpdateSubscriptionRequest) -> Response:
+async def update_subscription(
+    sub_id: str, data: UpdateSubscriptionRequest, caller: Caller
+) -> Response:
     """Pause (``active: false``) or resume; resuming clears ``disabled_at`` and failures."""
-    sub = await _subscription(sub_id)
+    sub = await _subscription(caller, sub_id)
     sub = await feeds.set_active(sub, data.active, now=utc_now())
     return json_response({"subscription": feeds.subscription_view(sub)})
 
@@ -234,9 +236,9 @@ async def update_subscription(sub_id: str, data: UpdateSubscriptionRequest) -> R
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("getHoroscopeFeedSubscription")
-async def get_subscription(sub_id: str) -> Response:
+async def get_subscription(sub_id: str, caller: Caller) -> Response:
     """One subscription of the caller."""
-    sub = await _subscription(sub_id)
+    sub = await _subscription(caller, sub_id)
     return json_response({"subscription": feeds.subscription_view(sub)})
 
 
@@ -245,9 +247,9 @@ async def get_subscription(sub_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("deleteHoroscopeFeedSubscription")
-async def delete_subscription(sub_id: str) -> Response:
+async def delete_subscription(sub_id: str, caller: Caller) -> Response:
     """Delete the subscription and its delivery log; nothing more is sent."""
-    sub = await _subscription(sub_id)
+    sub = await _subscription(caller, sub_id)
     await feeds.delete_subscription(sub)
     return Response(status=204)
 
@@ -258,9 +260,9 @@ async def delete_subscription(sub_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("rotateHoroscopeFeedSubscriptionSecret")
-async def rotate_secret(sub_id: str) -> Response:
+async def rotate_secret(sub_id: str, caller: Caller) -> Response:
     """A new signing secret; the old one keeps signing beside it for 24 hours."""
-    sub = await _subscription(sub_id)
+    sub = await _subscription(caller, sub_id)
     sub, secret, until = await feeds.rotate_secret(
         sub, now=utc_now(), settings=delivery.current_settings()
     )
@@ -279,12 +281,12 @@ async def rotate_secret(sub_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("testHoroscopeFeedSubscription")
-async def test_subscription(sub_id: str) -> Response:
+async def test_subscription(sub_id: str, caller: Caller) -> Response:
     """Send today's horoscope now, signed, marked ``"test": true``; the attempt is returned.
 
     A test does not retry and does not count towards ``consecutive_failures``.
     """
-    sub = await _subscription(sub_id)
+    sub = await _subscription(caller, sub_id)
     view = await feed_pipeline.send_test_delivery(
         sub, now=utc_now(), clock=utc_now, settings=delivery.current_settings()
     )
@@ -298,9 +300,9 @@ async def test_subscription(sub_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("listHoroscopeFeedDeliveries")
-async def list_deliveries(sub_id: str, query_args: ListQuery) -> Response:
+async def list_deliveries(sub_id: str, query_args: ListQuery, caller: Caller) -> Response:
     """The delivery log, newest first: each message with every attempt (status, duration, body)."""
-    sub = await _subscription(sub_id)
+    sub = await _subscription(caller, sub_id)
     page, next_cursor = await feeds.list_deliveries(
         sub, limit=query_args.limit, cursor=query_args.cursor
     )
@@ -314,9 +316,9 @@ async def list_deliveries(sub_id: str, query_args: ListQuery) -> Response:
 @document_response(ErrorBody, 409)
 @tag(TAGS)
 @operation_id("retryHoroscopeFeedDelivery")
-async def retry_delivery(sub_id: str, delivery_id: str) -> Response:
+async def retry_delivery(sub_id: str, delivery_id: str, caller: Caller) -> Response:
     """Send a finished message again (same ``webhook-id`` and body) with a fresh retry round."""
-    sub = await _subscription(sub_id)
+    sub = await _subscription(caller, sub_id)
     delivery = await feeds.owned_delivery(sub, delivery_id)
     delivery = await feed_pipeline.retry_delivery(
         delivery, now=utc_now(), kick=delivery_tasks.kick_delivery

@@ -31,7 +31,9 @@ from astro_server.platform.delivery.ssrf import UnsafeDestination, canonical_url
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.models.delivery import (
     FeedDelivery,
-    HoroscopeFeedSubscription,
+)
+from astro_server.platform.models.delivery import (
+    HoroscopeFeedSubscription as HoroscopeFeedSubscription,  # re-exported for the routes
 )
 from astro_server.platform.paging import newest_first
 from astro_server.settings import Settings

@@ -25,9 +25,9 @@ from astro_server.features.common.subject import BirthSubject, timezone_field
 from astro_server.features.profiles import service as profiles
 from astro_server.platform.auth.guards import (
     announce_key_change,
-    current_caller,
     require_api_key,
 )
+from astro_server.platform.caller import Caller
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
@@ -171,7 +171,7 @@ def _fields(model: BaseModel) -> dict[str, Any]:
 @document_response(ClientProfileEnvelope, 201)
 @tag(TAG)
 @operation_id("createProfile")
-async def create_profile(data: CreateClientProfileRequest) -> Response:
+async def create_profile(data: CreateClientProfileRequest, caller: Caller) -> Response:
     """Create a client profile.
 
     Every personal field (name, birth, gender, tags, external id, notes) is encrypted at rest
@@ -179,7 +179,7 @@ async def create_profile(data: CreateClientProfileRequest) -> Response:
     """
     fields = data.model_dump(mode="json")
     fields["birth"] = data.birth.model_dump(mode="json", exclude_none=True)
-    profile = await profiles.create_profile(current_caller(), fields)
+    profile = await profiles.create_profile(caller, fields)
     return json_response({"profile": profile}, 201)
 
 
@@ -189,7 +189,7 @@ async def create_profile(data: CreateClientProfileRequest) -> Response:
 @document_response(ClientProfilePage, 200)
 @tag(TAG)
 @operation_id("listProfiles")
-async def list_profiles(query_args: ClientProfileQuery) -> Response:
+async def list_profiles(query_args: ClientProfileQuery, caller: Caller) -> Response:
     """List client profiles.
 
     The account's profiles of the caller's mode (live or test), newest first, with cursor paging,
@@ -197,7 +197,7 @@ async def list_profiles(query_args: ClientProfileQuery) -> Response:
     database).
     """
     rows, next_cursor = await profiles.list_profiles(
-        current_caller(),
+        caller,
         limit=query_args.limit,
         cursor=query_args.cursor,
         tag=query_args.tag,
@@ -212,15 +212,13 @@ async def list_profiles(query_args: ClientProfileQuery) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("getProfile")
-async def get_profile(client_profile_id: str) -> Response:
+async def get_profile(client_profile_id: str, caller: Caller) -> Response:
     """Get a client profile.
 
     One profile of the caller's account and mode (another account's is a 404); an audit row
     records the read.
     """
-    return json_response(
-        {"profile": await profiles.get_profile(current_caller(), client_profile_id)}
-    )
+    return json_response({"profile": await profiles.get_profile(caller, client_profile_id)})
 
 
 @blueprint.patch("/api/v3/profiles/<client_profile_id>")
@@ -230,7 +228,9 @@ async def get_profile(client_profile_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("updateProfile")
-async def update_profile(client_profile_id: str, data: UpdateClientProfileRequest) -> Response:
+async def update_profile(
+    client_profile_id: str, data: UpdateClientProfileRequest, caller: Caller
+) -> Response:
     """Change a client profile.
 
     Only the fields sent change; ``null`` clears gender, external_id or notes; ``tags``
@@ -246,9 +246,7 @@ async def update_profile(client_profile_id: str, data: UpdateClientProfileReques
         changes["birth"] = data.birth.model_dump(mode="json", exclude_none=True)
     if "tags" in changes and changes["tags"] is None:
         changes["tags"] = []
-    profile = await profiles.update_profile(
-        current_caller(), client_profile_id, changes, announce_key_change
-    )
+    profile = await profiles.update_profile(caller, client_profile_id, changes, announce_key_change)
     return json_response({"profile": profile})
 
 
@@ -257,12 +255,12 @@ async def update_profile(client_profile_id: str, data: UpdateClientProfileReques
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("deleteProfile")
-async def delete_profile(client_profile_id: str) -> Response:
+async def delete_profile(client_profile_id: str, caller: Caller) -> Response:
     """Delete a client profile.
 
     Erases the profile: its row and its index rows are deleted (204). An audit row records it.
     """
-    await profiles.delete_profile(current_caller(), client_profile_id, announce_key_change)
+    await profiles.delete_profile(caller, client_profile_id, announce_key_change)
     return Response(status=204)
 
 
@@ -272,12 +270,12 @@ async def delete_profile(client_profile_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("exportProfile")
-async def export_profile(client_profile_id: str) -> Response:
+async def export_profile(client_profile_id: str, caller: Caller) -> Response:
     """Export everything held about a person.
 
     For a data-subject request: the profile and every audit row about it.
     """
-    return json_response(await profiles.export_profile(current_caller(), client_profile_id))
+    return json_response(await profiles.export_profile(caller, client_profile_id))
 
 
 # --- OpenAPI: the alternative wherever a birth subject is taken ---------------------------------

@@ -171,14 +171,14 @@ async def create_profile(caller: Caller, data: dict[str, Any]) -> dict[str, Any]
             using_db=conn,
         )
         await _write_indexes(conn, account_id, profile_id, key, data["tags"])
-        await record_audit("profile.created", profile_id, caller, using_db=conn)
+        await record_audit(caller, "profile.created", profile_id, using_db=conn)
     row = {"id": profile_id, "livemode": caller.livemode, "created_at": now, "updated_at": now}
     return _view(row, data)
 
 
 async def get_profile(caller: Caller, profile_id: str) -> dict[str, Any]:
     row, data = await _load(caller, profile_id)
-    await record_audit("profile.read", profile_id, caller)
+    await record_audit(caller, "profile.read", profile_id)
     return _view(row, data)
 
 
@@ -209,7 +209,7 @@ async def update_profile(
             raise not_found("Profile")
         if "tags" in changes:
             await _write_indexes(conn, account_id, profile_id, key, data["tags"])
-        await record_audit("profile.updated", profile_id, caller, using_db=conn)
+        await record_audit(caller, "profile.updated", profile_id, using_db=conn)
     if "birth" in changes:
         await announce_change(announce)
     return _view({**row, "updated_at": now}, data)
@@ -230,7 +230,7 @@ async def delete_profile(caller: Caller, profile_id: str, announce: Announce | N
         )
         if not deleted:
             raise not_found("Profile")
-        await record_audit("profile.deleted", profile_id, caller, using_db=conn)
+        await record_audit(caller, "profile.deleted", profile_id, using_db=conn)
     await announce_change(announce)
 
 
@@ -238,7 +238,7 @@ async def export_profile(caller: Caller, profile_id: str) -> dict[str, Any]:
     """Everything held about the person: the profile and the audit rows about it."""
     account_id = caller.account_id
     row, data = await _load(caller, profile_id)
-    await record_audit("profile.exported", profile_id, caller)
+    await record_audit(caller, "profile.exported", profile_id)
     events = await AuditEvent.filter(account_id=account_id, object_id=profile_id).order_by("id")
     return {
         "profile": _view(row, data),
@@ -280,7 +280,7 @@ async def list_profiles(
         }
         views.append(_view(row, key.open(profile.id, profile.sealed)))
     if views:
-        await record_audit("profile.listed", None, caller)
+        await record_audit(caller, "profile.listed", None)
     return views, next_cursor
 
 

@@ -61,8 +61,9 @@ from astro_server.features.reports import hr_service as hr_reports
 from astro_server.features.reports import service as reports
 from astro_server.features.reports.render.renderer import missing_components
 from astro_server.features.reports.routes import BRAND_ID_PATTERN, Branding
-from astro_server.platform.auth.guards import current_caller, require_api_key
+from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.billing.billable import billable
+from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError
 from astro_server.platform.hosts import public_base
 from astro_server.platform.jobs import creator_of
@@ -296,7 +297,7 @@ def requires_renderer_for_pdf(func: F) -> F:
 @document_response(ErrorBody, 429)
 @tag(TAG)
 @operation_id("reportsHrScreening")
-async def hr_screening(data: HrScreeningRequest) -> Response:
+async def hr_screening(data: HrScreeningRequest, caller: Caller) -> Response:
     """HR talent assessment (entertainment only; must not be used to decide employment): BaZi
     profile, Thai Taksa outlook, company fit, position match, a 0-100 score with its verdict,
     English and Thai narratives; with ``include_pdf`` a branded PDF at a signed URL (24 h).
@@ -309,7 +310,6 @@ async def hr_screening(data: HrScreeningRequest) -> Response:
     generated_at = dt.datetime.now(dt.UTC).replace(microsecond=0)
     pdf: dict[str, object] = {}
     if data.include_pdf:
-        caller = current_caller()
         await reports.check_render_capacity(caller)
         await reports.check_test_pdf_allowance(caller)
         brand = None

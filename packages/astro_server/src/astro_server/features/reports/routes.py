@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from quart import Blueprint, Response, g, request
+from quart import Blueprint, Response, request
 from quart_schema import (
     document_response,
     operation_id,
@@ -37,8 +37,9 @@ from astro_server.features.common.subject import subject_errors
 from astro_server.features.reports import service as reports
 from astro_server.features.reports.render.renderer import missing_components
 from astro_server.features.western.routes import WesternSubject
-from astro_server.platform.auth.guards import current_caller, require_api_key, require_session
+from astro_server.platform.auth.guards import require_api_key, require_session
 from astro_server.platform.billing.billable import billable, current_charge
+from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError
 from astro_server.platform.hosts import public_base
 from astro_server.platform.jobs import creator_of
@@ -174,10 +175,9 @@ def requires_renderer(func: F) -> F:
     return cast(F, document_response(ErrorBody, 503)(wrapper))
 
 
-async def _create(data: NatalReportRequest, customer_id: str | None) -> Response:
+async def _create(caller: Caller, data: NatalReportRequest, customer_id: str | None) -> Response:
     with subject_errors("birth_subject"):
         data.birth_subject.resolve()  # a local time the clock skipped is a 400, not a job
-    caller = current_caller()
     await reports.check_render_capacity(caller)
     if data.format == "pdf":
         await reports.check_test_pdf_allowance(caller)
@@ -231,7 +231,7 @@ def _documented(func: F) -> F:
 @_documented
 @tag(REPORTS_TAG)
 @operation_id("reportsNatalPdf")
-async def natal_pdf(data: NatalReportRequest) -> Response:
+async def natal_pdf(data: NatalReportRequest, caller: Caller) -> Response:
     """Natal chart report as a branded PDF
 
     A cover, the chart wheel, tables of positions, houses and aspects, element and modality
@@ -241,7 +241,7 @@ async def natal_pdf(data: NatalReportRequest) -> Response:
     true`` answers 202 with the job handle (and ``report_id``), whose finished ``result`` is the
     same body. Charged once; refunded if rendering fails. 503 when this server cannot print PDFs.
     """
-    return await _create(data, None)
+    return await _create(caller, data, None)
 
 
 @blueprint.get("/api/v3/reports/<report_id>")
@@ -251,14 +251,14 @@ async def natal_pdf(data: NatalReportRequest) -> Response:
 @document_response(ErrorBody, 410)
 @tag(REPORTS_TAG)
 @operation_id("getReport")
-async def get_report(report_id: str) -> Response:
+async def get_report(report_id: str, caller: Caller) -> Response:
     """A report's status and a fresh URL
 
     The report's status (``queued``, ``running``, ``succeeded``, ``failed``) and, while its file
     is kept (``ASTRO_FILE_RETENTION_HOURS``), a freshly signed URL valid 24 hours; 410 ``gone``
     once the file was deleted. Another account's report is 404.
     """
-    report = await reports.get_report(report_id, current_caller())
+    report = await reports.get_report(caller, report_id)
     return json_response(await reports.report_view(report, public_base()))
 
 
@@ -271,14 +271,14 @@ async def get_report(report_id: str) -> Response:
 @_documented
 @tag(CUSTOMER_TAG)
 @operation_id("createCustomerNatalReport")
-async def customer_natal_report(data: NatalReportRequest) -> Response:
+async def customer_natal_report(data: NatalReportRequest, caller: Caller) -> Response:
     """Natal chart report for a customer
 
     The same request and answers as ``POST /api/v3/reports/natal/pdf``, for a customer session
     and billed to the customer's account (tier pro); ``brand_profile_id`` names one of the
     account's brand profiles. The 202 of ``async: true`` polls ``/v1/reports/{report_id}``.
     """
-    return await _create(data, g.customer.id)
+    return await _create(caller, data, caller.login_id)
 
 
 @blueprint.get("/v1/reports")
@@ -287,15 +287,13 @@ async def customer_natal_report(data: NatalReportRequest) -> Response:
 @document_response(ReportList, 200)
 @tag(CUSTOMER_TAG)
 @operation_id("listCustomerReports")
-async def customer_reports(query_args: ReportListQuery) -> Response:
+async def customer_reports(query_args: ReportListQuery, caller: Caller) -> Response:
     """List the account's reports
 
     The account's reports, newest first, paged with ``cursor`` (the ``next_cursor`` of the
     previous page); each with a freshly signed URL while its file is kept, none after.
     """
-    page, next_cursor = await reports.list_reports(
-        current_caller(), query_args.limit, query_args.cursor
-    )
+    page, next_cursor = await reports.list_reports(caller, query_args.limit, query_args.cursor)
     base_url = public_base()
     # A report whose file is gone is listed without URLs.
     views = [await reports.report_view(r, base_url, expired_ok=True) for r in page]
@@ -309,11 +307,11 @@ async def customer_reports(query_args: ReportListQuery) -> Response:
 @document_response(ErrorBody, 410)
 @tag(CUSTOMER_TAG)
 @operation_id("getCustomerReport")
-async def customer_report(report_id: str) -> Response:
+async def customer_report(report_id: str, caller: Caller) -> Response:
     """A customer's report and a fresh URL
 
     One of the account's reports with a freshly signed URL while its file is kept; 410 ``gone``
     after its retention. Another account's report is 404.
     """
-    report = await reports.get_report(report_id, current_caller())
+    report = await reports.get_report(caller, report_id)
     return json_response(await reports.report_view(report, public_base()))

@@ -395,12 +395,12 @@ async def check_test_pdf_allowance(caller: Caller) -> None:
         )
 
 
-async def get_report(report_id: str, caller: Caller) -> Report:
+async def get_report(caller: Caller, report_id: str) -> Report:
     """The caller's report (an unknown id, a malformed one, another account's or the other
     mode's: 404)."""
     if not _REPORT_ID.match(report_id):
         raise not_found("Report")
-    return await owned(Report, caller, report_id, "Report")
+    return await owned(caller, Report, report_id, "Report")
 
 
 def subject_names(kind: str, params: Any) -> list[str]:
@@ -479,5 +479,5 @@ async def list_reports(
 ) -> tuple[list[Report], str | None]:
     """The caller's reports (its mode only), newest first; ``cursor`` is the last id of the
     previous page."""
-    query = owned_query(Report, caller)
+    query = owned_query(caller, Report)
     return await newest_first(query, limit=limit, cursor=cursor)

@@ -13,17 +13,16 @@ from typing import Any
 from urllib.parse import urlencode
 
 from pydantic import BaseModel, ConfigDict, Field
-from quart import Blueprint, Response, g
+from quart import Blueprint, Response
 from quart_schema import document_response, operation_id, tag, validate_request
 
 from astro_server.features.team import service as team
 from astro_server.platform.auth.guards import (
-    current_caller,
-    current_livemode,
     require_api_key,
     require_session,
 )
 from astro_server.platform.auth.roles import Role, require_role
+from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError
 from astro_server.platform.hosts import public_base
 from astro_server.platform.responses import json_response
@@ -94,15 +93,15 @@ class AcceptedInvitation(BaseModel):
     account_id: str
 
 
-def _live_only() -> None:
+def _live_only(caller: Caller) -> None:
     """Test keys read the team but do not change it: logins are real, not test objects."""
-    if not current_livemode():
+    if not caller.livemode:
         raise APIError(403, "Team changes need a live key, not a test key.", error="forbidden")
 
 
-async def _list() -> Response:
-    team.require_enterprise(g.account)
-    members, pending = await team.list_members(g.account.id)
+async def _list(caller: Caller) -> Response:
+    team.require_enterprise(caller.tier)
+    members, pending = await team.list_members(caller.account_id)
     return json_response(
         {
             "members": [team.member_view(m) for m in members],
@@ -111,16 +110,16 @@ async def _list() -> Response:
     )
 
 
-async def _invite(data: InviteRequest) -> Response:
-    team.require_enterprise(g.account)
-    _live_only()
+async def _invite(caller: Caller, data: InviteRequest) -> Response:
+    team.require_enterprise(caller.tier)
+    _live_only(caller)
     base = public_base()
 
     def page_for(token: str) -> str:
         # The e-mail to a login's owner links the portal's accept page (a form for a person).
         return f"{base}/portal/accept-invitation?{urlencode({'token': token})}"
 
-    invitation, token = await team.invite(current_caller(), data.email, data.role, page_for)
+    invitation, token = await team.invite(caller, data.email, data.role, page_for)
     link = f"{base}/auth/accept-invitation?token={token}"
     body: dict[str, Any] = {
         "invitation": team.invitation_view(invitation),
@@ -130,17 +129,17 @@ async def _invite(data: InviteRequest) -> Response:
     return json_response(body, 201)
 
 
-async def _change(member_id: str, data: ChangeRoleRequest) -> Response:
-    team.require_enterprise(g.account)
-    _live_only()
-    member = await team.change_role(current_caller(), member_id, data.role)
+async def _change(caller: Caller, member_id: str, data: ChangeRoleRequest) -> Response:
+    team.require_enterprise(caller.tier)
+    _live_only(caller)
+    member = await team.change_role(caller, member_id, data.role)
     return json_response({"member": team.member_view(member)})
 
 
-async def _remove(member_id: str) -> Response:
-    team.require_enterprise(g.account)
-    _live_only()
-    await team.remove(current_caller(), member_id)
+async def _remove(caller: Caller, member_id: str) -> Response:
+    team.require_enterprise(caller.tier)
+    _live_only(caller)
+    await team.remove(caller, member_id)
     return Response(status=204)
 
 
@@ -152,13 +151,13 @@ async def _remove(member_id: str) -> Response:
 @document_response(TeamMembers, 200)
 @tag(TAG)
 @operation_id("listTeamMembers")
-async def list_members() -> Response:
+async def list_members(caller: Caller) -> Response:
     """List the team.
 
     The account's logins (with roles) and pending invitations. Enterprise tier; ``team``
     scope.
     """
-    return await _list()
+    return await _list(caller)
 
 
 @blueprint.post("/api/v3/team/members")
@@ -168,7 +167,7 @@ async def list_members() -> Response:
 @document_response(ErrorBody, 409)
 @tag(TAG)
 @operation_id("inviteTeamMember")
-async def invite_member(data: InviteRequest) -> Response:
+async def invite_member(data: InviteRequest, caller: Caller) -> Response:
     """Invite a login.
 
     Returns a one-time invitation token and link, valid for 72 hours; an e-mail that is already
@@ -176,7 +175,7 @@ async def invite_member(data: InviteRequest) -> Response:
     way (same answer); its owner is told by e-mail and accepts with that login's password.
     Enterprise tier; ``team`` scope; live keys only.
     """
-    return await _invite(data)
+    return await _invite(caller, data)
 
 
 @blueprint.patch("/api/v3/team/members/<member_id>")
@@ -187,13 +186,13 @@ async def invite_member(data: InviteRequest) -> Response:
 @document_response(ErrorBody, 409)
 @tag(TAG)
 @operation_id("changeTeamMemberRole")
-async def change_member(member_id: str, data: ChangeRoleRequest) -> Response:
+async def change_member(member_id: str, data: ChangeRoleRequest, caller: Caller) -> Response:
     """Change a login's role.
 
     Roles: owner, admin, member, viewer. The last owner cannot be demoted (409 ``last_owner``).
     Enterprise tier; ``team`` scope; live keys only.
     """
-    return await _change(member_id, data)
+    return await _change(caller, member_id, data)
 
 
 @blueprint.delete("/api/v3/team/members/<member_id>")
@@ -202,13 +201,13 @@ async def change_member(member_id: str, data: ChangeRoleRequest) -> Response:
 @document_response(ErrorBody, 409)
 @tag(TAG)
 @operation_id("removeTeamMember")
-async def remove_member(member_id: str) -> Response:
+async def remove_member(member_id: str, caller: Caller) -> Response:
     """Remove a login.
 
     The login is disabled and its sessions end at once; the last owner cannot be removed (409).
     Enterprise tier; ``team`` scope; live keys only.
     """
-    return await _remove(member_id)
+    return await _remove(caller, member_id)
 
 
 # --- session -----------------------------------------------------------------------------------
@@ -219,12 +218,12 @@ async def remove_member(member_id: str) -> Response:
 @document_response(TeamMembers, 200)
 @tag(SESSION_TAG)
 @operation_id("listMyTeamMembers")
-async def session_list_members() -> Response:
+async def session_list_members(caller: Caller) -> Response:
     """List the team (session).
 
     The account's logins and pending invitations; any role. Enterprise tier.
     """
-    return await _list()
+    return await _list(caller)
 
 
 @blueprint.post("/v1/team/members")
@@ -235,12 +234,12 @@ async def session_list_members() -> Response:
 @document_response(ErrorBody, 409)
 @tag(SESSION_TAG)
 @operation_id("inviteMyTeamMember")
-async def session_invite_member(data: InviteRequest) -> Response:
+async def session_invite_member(data: InviteRequest, caller: Caller) -> Response:
     """Invite a login (session, owners).
 
     Returns a one-time invitation token and link, valid for 72 hours. Owners only.
     """
-    return await _invite(data)
+    return await _invite(caller, data)
 
 
 @blueprint.patch("/v1/team/members/<member_id>")
@@ -252,12 +251,14 @@ async def session_invite_member(data: InviteRequest) -> Response:
 @document_response(ErrorBody, 409)
 @tag(SESSION_TAG)
 @operation_id("changeMyTeamMemberRole")
-async def session_change_member(member_id: str, data: ChangeRoleRequest) -> Response:
+async def session_change_member(
+    member_id: str, data: ChangeRoleRequest, caller: Caller
+) -> Response:
     """Change a login's role (session, owners).
 
     The last owner cannot be demoted (409 ``last_owner``). Owners only.
     """
-    return await _change(member_id, data)
+    return await _change(caller, member_id, data)
 
 
 @blueprint.delete("/v1/team/members/<member_id>")
@@ -267,12 +268,12 @@ async def session_change_member(member_id: str, data: ChangeRoleRequest) -> Resp
 @document_response(ErrorBody, 409)
 @tag(SESSION_TAG)
 @operation_id("removeMyTeamMember")
-async def session_remove_member(member_id: str) -> Response:
+async def session_remove_member(member_id: str, caller: Caller) -> Response:
     """Remove a login (session, owners).
 
     Its sessions end at once; the last owner cannot be removed (409). Owners only.
     """
-    return await _remove(member_id)
+    return await _remove(caller, member_id)
 
 
 # --- invitation ---------------------------------------------------------------------------------

@@ -60,11 +60,12 @@ TOKEN_PREFIX = "inv_tok_"  # noqa: S105 - a prefix, not a secret
 MAX_MEMBERS = 1000
 
 
-def require_enterprise(account: Account) -> None:
-    if not tier_allows(account.tier, "enterprise"):
+def require_enterprise(tier: str) -> None:
+    """403 unless the account's ``tier`` has teams."""
+    if not tier_allows(tier, "enterprise"):
         raise APIError(
             403,
-            f"Teams need the 'enterprise' tier or higher; this account is on {account.tier!r}.",
+            f"Teams need the 'enterprise' tier or higher; this account is on {tier!r}.",
             error="forbidden",
         )
 
@@ -160,7 +161,7 @@ async def invite(
             expires_at=now + INVITATION_LIFETIME,
             using_db=conn,
         )
-        await record_audit("team.invited", invitation.id, caller, using_db=conn)
+        await record_audit(caller, "team.invited", invitation.id, using_db=conn)
     if elsewhere:
         link = link_for(token) if link_for is not None else token
         task = asyncio.create_task(
@@ -247,7 +248,7 @@ async def accept(token: str, password: str) -> Customer:
                 role=invitation.role,
                 customer_id=customer_id,
             )
-            await record_audit("team.joined", customer_id, joined, using_db=conn)
+            await record_audit(joined, "team.joined", customer_id, using_db=conn)
     except IntegrityError:
         raise _conflict(
             f"A login with the e-mail {invitation.email} already exists.", "email_taken"
@@ -297,7 +298,7 @@ async def _move_login(invitation: TeamInvitation, login: Customer, password: str
             .update(revoked_at=now)
         )
         left = Caller(old_account, "", login.id, "session", role=login.role, customer_id=login.id)
-        await record_audit("team.left", login.id, left, using_db=conn)
+        await record_audit(left, "team.left", login.id, using_db=conn)
         joined = Caller(
             invitation.account_id,
             "",
@@ -306,7 +307,7 @@ async def _move_login(invitation: TeamInvitation, login: Customer, password: str
             role=invitation.role,
             customer_id=login.id,
         )
-        await record_audit("team.joined", login.id, joined, using_db=conn)
+        await record_audit(joined, "team.joined", login.id, using_db=conn)
     return await Customer.get(id=login.id)
 
 
@@ -355,7 +356,7 @@ async def change_role(caller: Caller, member_id: str, role: str) -> Customer:
             raise _last_owner()
         if member.role != role:
             await Customer.filter(id=member_id).using_db(conn).update(role=role)
-            await record_audit("team.role_changed", member_id, caller, using_db=conn)
+            await record_audit(caller, "team.role_changed", member_id, using_db=conn)
         member.role = role
     return member
 
@@ -374,4 +375,4 @@ async def remove(caller: Caller, member_id: str) -> None:
             .using_db(conn)
             .update(revoked_at=now)
         )
-        await record_audit("team.removed", member_id, caller, using_db=conn)
+        await record_audit(caller, "team.removed", member_id, using_db=conn)

@@ -63,8 +63,9 @@ from astro_server.features.common.subject import (
     timezone_field,
 )
 from astro_server.features.vedic import tasks as vedic_tasks
-from astro_server.platform.auth.guards import current_caller, require_api_key
+from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.billing.billable import billable, current_charge
+from astro_server.platform.caller import Caller
 from astro_server.platform.jobs import creator_of, enqueue_job
 from astro_server.platform.responses import job_accepted
 from astro_server.platform.schemas import ErrorBody, JobHandle
@@ -251,11 +252,10 @@ def vedic_kundli_matching(data: MatchRequest) -> KundliMatch:
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("vedicKundliMatchingBatch")
-async def vedic_kundli_matching_batch(data: BatchRequest) -> Response:
+async def vedic_kundli_matching_batch(data: BatchRequest, caller: Caller) -> Response:
     """Queue 1 to 50 matches; poll the job for one result per record id. Priced per record."""
     dumped = data.model_dump(mode="json")
     params = vedic_tasks.BatchParams(records=dumped["records"], school=dumped["school"])
-    caller = current_caller()
     handle = await enqueue_job(
         vedic_tasks.KUNDLI_BATCH,
         params,

@@ -29,12 +29,17 @@ from astro_server.features.visual.routes import (
     UploadGrantRequest,
     UploadRejected,
     VisualReadingOut,
-    _check_tier,
     _require_extra,
+    delete_images,
+    grant_upload,
+    queue_reading,
+    show_reading,
+    validate_upload,
 )
 from astro_server.platform import clock
-from astro_server.platform.auth.guards import current_caller, require_session
-from astro_server.platform.billing.billable import billable, current_charge
+from astro_server.platform.auth.guards import require_session
+from astro_server.platform.billing.billable import billable
+from astro_server.platform.caller import Caller
 from astro_server.platform.errors import validation_error
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
@@ -106,11 +111,10 @@ class Analytics(BaseModel):
 @document_response(ErrorBody, 403)
 @tag(TAG)
 @operation_id("createCustomerVisualUploadGrant")
-async def create_upload_grant(data: UploadGrantRequest) -> Response:
+async def create_upload_grant(data: UploadGrantRequest, caller: Caller) -> Response:
     """Grant a private upload for the customer's account (as ``POST /api/v3/visual-readings/
     uploads``)."""
-    _check_tier()
-    return json_response(await visual.create_grant(current_caller(), **data.model_dump()), 201)
+    return await grant_upload(caller, data)
 
 
 @blueprint.post(f"{BASE}/uploads/<upload_id>/complete")
@@ -123,10 +127,9 @@ async def create_upload_grant(data: UploadGrantRequest) -> Response:
 @document_response(UploadRejected, 422)
 @tag(TAG)
 @operation_id("completeCustomerVisualUpload")
-async def complete_upload(upload_id: str) -> Response:
+async def complete_upload(upload_id: str, caller: Caller) -> Response:
     """Validate the uploaded photo (as the API-key complete)."""
-    status, body = await visual.complete_upload(current_caller(), upload_id)
-    return json_response(body, status)
+    return await validate_upload(caller, upload_id)
 
 
 @blueprint.post(BASE)
@@ -139,19 +142,11 @@ async def complete_upload(upload_id: str) -> Response:
 @document_response(ErrorBody, 409)
 @tag(TAG)
 @operation_id("createCustomerVisualReading")
-async def create_reading(data: ReadingRequest) -> Response:
+async def create_reading(data: ReadingRequest, caller: Caller) -> Response:
     """Queue a reading billed to the customer's account; poll ``/v1/visual-readings/{id}``."""
-    charge = current_charge()
-    caller = current_caller()
-    reading, handle = await visual.create_reading(
-        caller,
-        data.upload_id,
-        data.language,
-        data.hand,
-        charge=charge,
-    )
-    poll = f"{BASE}/{reading.id}"
-    body = {**handle, "poll": poll, "reading_id": reading.id}
+    reading_id, handle = await queue_reading(caller, data)
+    poll = f"{BASE}/{reading_id}"
+    body = {**handle, "poll": poll, "reading_id": reading_id}
     return json_response(body, 202, {"Location": poll})
 
 
@@ -162,11 +157,9 @@ async def create_reading(data: ReadingRequest) -> Response:
 @document_response(ErrorBody, 400)
 @tag(TAG)
 @operation_id("listCustomerVisualReadings")
-async def list_readings(query_args: ListQuery) -> Response:
+async def list_readings(query_args: ListQuery, caller: Caller) -> Response:
     """The account's readings, newest first."""
-    rows, next_cursor = await visual.list_readings(
-        current_caller(), query_args.limit, query_args.cursor
-    )
+    rows, next_cursor = await visual.list_readings(caller, query_args.limit, query_args.cursor)
     views = [await visual.reading_view(r) for r in rows]
     return json_response({"readings": views, "next_cursor": next_cursor})
 
@@ -179,7 +172,7 @@ async def list_readings(query_args: ListQuery) -> Response:
 @document_response(ErrorBody, 401)
 @tag(TAG)
 @operation_id("getVisualReadingAnalytics")
-async def get_analytics() -> Response:
+async def get_analytics(caller: Caller) -> Response:
     """Spec 6: per product (``palm_reading``, ``face_reading``) the readings created in
     ``[from, to)``: jobs, credits charged and refunded (from the ledger), outcomes, tokens and
     costs in micros. At most 366 days; default the last 30. ``group_by=day`` adds ``by_day``,
@@ -207,9 +200,7 @@ async def get_analytics() -> Response:
         raise validation_error([{"field": "from", "message": "must be before to"}])
     if end - start > MAX_SPAN:
         raise validation_error([{"field": "to", "message": "at most 366 days after from"}])
-    rows, per_day = await visual.analytics(
-        current_caller(), start, end, by_day=query.group_by == "day"
-    )
+    rows, per_day = await visual.analytics(caller, start, end, by_day=query.group_by == "day")
     body: dict[str, object] = {"by_product": rows, "from": clock.iso(start), "to": clock.iso(end)}
     if per_day is not None:
         body["by_day"] = per_day
@@ -222,11 +213,9 @@ async def get_analytics() -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("getCustomerVisualReading")
-async def get_reading(reading_id: str) -> Response:
+async def get_reading(reading_id: str, caller: Caller) -> Response:
     """One reading of the account."""
-    return json_response(
-        await visual.reading_view(await visual.owned_reading(current_caller(), reading_id))
-    )
+    return await show_reading(caller, reading_id)
 
 
 @blueprint.delete(f"{BASE}/<reading_id>")
@@ -236,8 +225,7 @@ async def get_reading(reading_id: str) -> Response:
 @tag(TAG)
 @document_response(ErrorBody, 403)
 @operation_id("deleteCustomerVisualReadingImages")
-async def delete_reading(reading_id: str) -> Response:
+async def delete_reading(reading_id: str, caller: Caller) -> Response:
     """Delete the reading's photo and overlay now; the text stays. A member deletes only the
     readings it made (403 otherwise); an admin any of the account's."""
-    reading = await visual.delete_reading_images(current_caller(), reading_id)
-    return json_response(await visual.reading_view(reading))
+    return await delete_images(caller, reading_id)

@@ -109,7 +109,7 @@ async def create_subscription(
 async def owned_subscription(caller: Caller, subscription_id: str) -> WebhookEndpoint:
     """The caller's subscription (same account and mode; any other: 404)."""
     return await owned(
-        WebhookEndpoint, caller, subscription_id, "Visual-reading delivery", purpose=PURPOSE
+        caller, WebhookEndpoint, subscription_id, "Visual-reading delivery", purpose=PURPOSE
     )
 
 
@@ -118,5 +118,5 @@ async def list_subscriptions(
 ) -> tuple[list[WebhookEndpoint], str | None]:
     """The account's subscriptions, newest first; ``cursor`` is the last id of the previous
     page (another account's or an unknown id: 400 naming ``cursor``)."""
-    query = owned_query(WebhookEndpoint, caller, purpose=PURPOSE)
+    query = owned_query(caller, WebhookEndpoint, purpose=PURPOSE)
     return await newest_first(query, limit=limit, cursor=cursor)

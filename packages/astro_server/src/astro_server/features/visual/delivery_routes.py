@@ -21,8 +21,9 @@ from quart_schema import (
 
 from astro_server.features.visual import deliveries
 from astro_server.features.webhooks.routes import EventDeliveryList
-from astro_server.platform.auth.guards import current_caller, require_session
+from astro_server.platform.auth.guards import require_session
 from astro_server.platform.auth.roles import require_role
+from astro_server.platform.caller import Caller
 from astro_server.platform.delivery import events
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
@@ -94,13 +95,13 @@ class ListQuery(BaseModel):
 @tag(TAG)
 @document_response(ErrorBody, 403)
 @operation_id("createVisualReadingDelivery")
-async def create_delivery(data: CreateDeliveryRequest) -> Response:
+async def create_delivery(data: CreateDeliveryRequest, caller: Caller) -> Response:
     """Spec 5: deliver the account's visual events to a webhook (https, SSRF rules, Standard
     Webhooks signing; ``signing_secret`` shown once) or an e-mail address (SMTP; bilingual text
     and HTML with the summary and a link, never the photo)."""
     settings = current_app.config["ASTRO_SETTINGS"]
     endpoint, secret = await deliveries.create_subscription(
-        current_caller(), data.destination, list(data.event_types), settings
+        caller, data.destination, list(data.event_types), settings
     )
     await endpoint.refresh_from_db()
     body: dict[str, object] = {"subscription": deliveries.subscription_view(endpoint)}
@@ -117,12 +118,12 @@ async def create_delivery(data: CreateDeliveryRequest) -> Response:
 @document_response(ErrorBody, 401)
 @tag(TAG)
 @operation_id("listVisualReadingDeliveries")
-async def list_deliveries(query_args: ListQuery) -> Response:
+async def list_deliveries(query_args: ListQuery, caller: Caller) -> Response:
     """The account's visual-reading deliveries, newest first, a page at a time: pass the
     answer's ``next_cursor`` as ``cursor`` for the next page (null on the last). 400 names
     ``limit`` outside 1..100 or an unknown ``cursor``."""
     rows, next_cursor = await deliveries.list_subscriptions(
-        current_caller(), limit=query_args.limit, cursor=query_args.cursor
+        caller, limit=query_args.limit, cursor=query_args.cursor
     )
     return json_response(
         {
@@ -141,12 +142,14 @@ async def list_deliveries(query_args: ListQuery) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("listVisualReadingDeliveryLog")
-async def list_delivery_log(subscription_id: str, query_args: ListQuery) -> Response:
+async def list_delivery_log(
+    subscription_id: str, query_args: ListQuery, caller: Caller
+) -> Response:
     """The subscription's delivery log, newest first: each event message (webhook POST or
     e-mail) with every attempt, a page at a time (``limit``, ``cursor``, ``next_cursor``).
     404 for another account's subscription; 400 names ``limit`` outside 1..100 or an unknown
     ``cursor``."""
-    endpoint = await deliveries.owned_subscription(current_caller(), subscription_id)
+    endpoint = await deliveries.owned_subscription(caller, subscription_id)
     page, next_cursor = await events.list_deliveries(
         endpoint, limit=query_args.limit, cursor=query_args.cursor
     )
@@ -159,9 +162,9 @@ async def list_delivery_log(subscription_id: str, query_args: ListQuery) -> Resp
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("getVisualReadingDelivery")
-async def get_delivery(subscription_id: str) -> Response:
+async def get_delivery(subscription_id: str, caller: Caller) -> Response:
     """One delivery subscription of the account."""
-    endpoint = await deliveries.owned_subscription(current_caller(), subscription_id)
+    endpoint = await deliveries.owned_subscription(caller, subscription_id)
     return json_response({"subscription": deliveries.subscription_view(endpoint)})
 
 
@@ -175,9 +178,11 @@ async def get_delivery(subscription_id: str) -> Response:
 @tag(TAG)
 @document_response(ErrorBody, 403)
 @operation_id("updateVisualReadingDelivery")
-async def update_delivery(subscription_id: str, data: UpdateDeliveryRequest) -> Response:
+async def update_delivery(
+    subscription_id: str, data: UpdateDeliveryRequest, caller: Caller
+) -> Response:
     """Pause (``active: false``) or resume; resuming clears ``disabled_at`` and the failures."""
-    endpoint = await deliveries.owned_subscription(current_caller(), subscription_id)
+    endpoint = await deliveries.owned_subscription(caller, subscription_id)
     endpoint = await events.update_endpoint(
         endpoint, active=data.active, event_types=None, now=datetime.now(UTC)
     )
@@ -191,8 +196,8 @@ async def update_delivery(subscription_id: str, data: UpdateDeliveryRequest) -> 
 @tag(TAG)
 @document_response(ErrorBody, 403)
 @operation_id("deleteVisualReadingDelivery")
-async def delete_delivery(subscription_id: str) -> Response:
+async def delete_delivery(subscription_id: str, caller: Caller) -> Response:
     """Delete the subscription (its pending deliveries go with it)."""
-    endpoint = await deliveries.owned_subscription(current_caller(), subscription_id)
+    endpoint = await deliveries.owned_subscription(caller, subscription_id)
     await endpoint.delete()
     return Response(status=204)

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
-from quart import Blueprint, Response, g, request
+from quart import Blueprint, Response, request
 from quart_schema import (
     document_querystring,
     document_response,
@@ -26,10 +26,11 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from astro_server.features.visual import EXTRA_HINT, missing_visual_dependencies
 from astro_server.features.visual import service as visual
 from astro_server.platform import files
-from astro_server.platform.auth.guards import current_caller, require_api_key
+from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.billing.billable import billable, current_charge
 from astro_server.platform.billing.ledger import forbidden_for_tier
 from astro_server.platform.billing.pricing import OPERATIONS, tier_allows
+from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError
 from astro_server.platform.responses import job_accepted, json_response
 from astro_server.platform.schemas import ErrorBody, JobHandle
@@ -137,10 +138,41 @@ class ReadingAccepted(JobHandle):
     reading_id: str = Field(pattern=r"^vr_[a-f0-9]{24}$")
 
 
-def _check_tier() -> None:
+def _check_tier(caller: Caller) -> None:
     op = OPERATIONS[OPERATION]
-    if not tier_allows(g.account.tier, op.tier):
-        raise forbidden_for_tier(OPERATION, op, g.account.tier)
+    if not tier_allows(caller.tier, op.tier):
+        raise forbidden_for_tier(OPERATION, op, caller.tier)
+
+
+# --- the operations, one definition each: registered below under the API key and in
+# customer_routes.py under a session (the caller says which account and mode) ---------------
+
+
+async def grant_upload(caller: Caller, data: UploadGrantRequest) -> Response:
+    _check_tier(caller)
+    return json_response(await visual.create_grant(caller, **data.model_dump()), 201)
+
+
+async def validate_upload(caller: Caller, upload_id: str) -> Response:
+    status, body = await visual.complete_upload(caller, upload_id)
+    return json_response(body, status)
+
+
+async def queue_reading(caller: Caller, data: ReadingRequest) -> tuple[str, dict[str, Any]]:
+    """The queued reading's id and its job handle (billed by the route's ``@billable``)."""
+    reading, handle = await visual.create_reading(
+        caller, data.upload_id, data.language, data.hand, charge=current_charge()
+    )
+    return reading.id, handle
+
+
+async def show_reading(caller: Caller, reading_id: str) -> Response:
+    return json_response(await visual.reading_view(await visual.owned_reading(caller, reading_id)))
+
+
+async def delete_images(caller: Caller, reading_id: str) -> Response:
+    reading = await visual.delete_reading_images(caller, reading_id)
+    return json_response(await visual.reading_view(reading))
 
 
 @blueprint.post("/api/v3/visual-readings/uploads")
@@ -153,16 +185,14 @@ def _check_tier() -> None:
 @document_response(ErrorBody, 503)
 @tag(TAG)
 @operation_id("createVisualUploadGrant")
-async def create_upload_grant(data: UploadGrantRequest) -> Response:
+async def create_upload_grant(data: UploadGrantRequest, caller: Caller) -> Response:
     """Grant a private upload of one palm or face photo (spec 7).
 
     ``content_length`` 1..10,000,000 bytes, ``sha256`` 64 lowercase hex, ``content_type``
     image/jpeg, image/png or image/webp. The grant lasts 15 minutes: PUT the exact bytes to
     ``upload_url`` with ``required_headers``, then call complete. 403: the tier is too low.
     """
-    _check_tier()
-    grant = await visual.create_grant(current_caller(), **data.model_dump())
-    return json_response(grant, 201)
+    return await grant_upload(caller, data)
 
 
 @blueprint.put("/uploads/<upload_id>")
@@ -211,15 +241,14 @@ async def put_upload(upload_id: str) -> Response:
 @document_response(UploadRejected, 422)
 @tag(TAG)
 @operation_id("completeVisualUpload")
-async def complete_upload(upload_id: str) -> Response:
+async def complete_upload(upload_id: str, caller: Caller) -> Response:
     """Validate an uploaded photo (spec 8): size and SHA-256 equal the grant, format from the
     bytes, full decode under a decompression-bomb limit, short side >= 320 px, sharpness,
     exposure, exactly one face or hand of the declared kind. The kept copy is upright and
     stripped of every metadata block. 404 unknown or another account's upload; 409 nothing
     uploaded yet or already completed; 410 the grant expired; 422 validation failed
     (``validation.problems``)."""
-    status, body = await visual.complete_upload(current_caller(), upload_id)
-    return json_response(body, status)
+    return await validate_upload(caller, upload_id)
 
 
 @blueprint.post("/api/v3/visual-readings")
@@ -232,19 +261,11 @@ async def complete_upload(upload_id: str) -> Response:
 @document_response(ErrorBody, 409)
 @tag(TAG)
 @operation_id("createVisualReading")
-async def create_reading(data: ReadingRequest) -> Response:
+async def create_reading(data: ReadingRequest, caller: Caller) -> Response:
     """Queue a palm or face reading of a validated upload; billed at queue, refunded once if
     the reading fails. Poll the job, or ``GET /api/v3/visual-readings/{id}``."""
-    charge = current_charge()
-    caller = current_caller()
-    reading, handle = await visual.create_reading(
-        caller,
-        data.upload_id,
-        data.language,
-        data.hand,
-        charge=charge,
-    )
-    return job_accepted({**handle, "reading_id": reading.id})
+    reading_id, handle = await queue_reading(caller, data)
+    return job_accepted({**handle, "reading_id": reading_id})
 
 
 @blueprint.get("/api/v3/visual-readings/<reading_id>")
@@ -253,10 +274,9 @@ async def create_reading(data: ReadingRequest) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("getVisualReading")
-async def get_reading(reading_id: str) -> Response:
+async def get_reading(reading_id: str, caller: Caller) -> Response:
     """A reading: status, measured features with confidences, texts, overlay URL, costs."""
-    reading = await visual.owned_reading(current_caller(), reading_id)
-    return json_response(await visual.reading_view(reading))
+    return await show_reading(caller, reading_id)
 
 
 @blueprint.delete("/api/v3/visual-readings/<reading_id>")
@@ -265,10 +285,9 @@ async def get_reading(reading_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAG)
 @operation_id("deleteVisualReadingImages")
-async def delete_reading(reading_id: str) -> Response:
+async def delete_reading(reading_id: str, caller: Caller) -> Response:
     """Delete the reading's photo and overlay now; the reading's text stays."""
-    reading = await visual.delete_reading_images(current_caller(), reading_id)
-    return json_response(await visual.reading_view(reading))
+    return await delete_images(caller, reading_id)
 
 
 __all__ = ["blueprint", "files"]

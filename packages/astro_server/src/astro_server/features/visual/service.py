@@ -142,7 +142,7 @@ async def complete_upload(caller: Caller, upload_id: str) -> tuple[int, dict[str
     Only the caller's upload (same account and mode); a member completes only its own."""
     from astro_server.features.visual.validate import validate_photo
 
-    upload = await owned(VisualUpload, caller, upload_id, "Upload")
+    upload = await owned(caller, VisualUpload, upload_id, "Upload")
     require_manage(caller, upload.created_by, "upload")
     account_id = caller.account_id
     if upload.status in ("validated", "rejected"):
@@ -225,7 +225,7 @@ async def create_reading(
     upload is the caller's (same account and mode; a member's own)."""
     credits = charge.credits if charge else 0
     account_id, livemode = caller.account_id, caller.livemode
-    upload = await owned(VisualUpload, caller, upload_id, "Upload")
+    upload = await owned(caller, VisualUpload, upload_id, "Upload")
     require_manage(caller, upload.created_by, "upload")
     if upload.status != "validated" or upload.photo_file_id is None:
         raise APIError(409, "This upload has not passed validation.", error="conflict")
@@ -380,7 +380,7 @@ async def run_reading(params: ReadingParams) -> dict[str, Any]:
 
 async def owned_reading(caller: Caller, reading_id: str) -> VisualReading:
     """The caller's reading (same account and mode; any other: 404)."""
-    return await owned(VisualReading, caller, reading_id, "Visual reading")
+    return await owned(caller, VisualReading, reading_id, "Visual reading")
 
 
 async def delete_reading_images(caller: Caller, reading_id: str) -> VisualReading:
@@ -441,7 +441,7 @@ async def list_readings(
     """The caller's readings (its mode only), newest first; ``cursor`` is the last id of the
     previous page."""
 
-    query = owned_query(VisualReading, caller)
+    query = owned_query(caller, VisualReading)
     return await newest_first(query, limit=limit, cursor=cursor)
 
 
@@ -469,7 +469,7 @@ async def analytics(
     from astro_server.platform.models.billing import LedgerEntry
     from astro_server.platform.models.jobs import Job
 
-    readings = await owned_query(VisualReading, caller, created_at__gte=start, created_at__lt=end)
+    readings = await owned_query(caller, VisualReading, created_at__gte=start, created_at__lt=end)
     jobs = {
         j.id: j
         for j in await Job.filter(id__in=[r.job_id for r in readings if r.job_id])

@@ -21,14 +21,14 @@ from quart_schema import (
 )
 
 from astro_server.platform import clock
-from astro_server.platform.auth.guards import current_caller, require_api_key
+from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.caller import Caller
 from astro_server.platform.delivery import common as delivery
 from astro_server.platform.delivery import engine as feed_pipeline
 from astro_server.platform.delivery import events
 from astro_server.platform.delivery import tasks as delivery_tasks
 from astro_server.platform.delivery.retry import utc_now
 from astro_server.platform.errors import not_found
-from astro_server.platform.models.delivery import WebhookEndpoint
 from astro_server.platform.responses import json_response
 from astro_server.platform.schemas import ErrorBody
 
@@ -148,13 +148,13 @@ class EventDeliveryList(BaseModel):
     next_cursor: str | None
 
 
-async def _endpoint(endpoint_id: str) -> WebhookEndpoint:
+async def _endpoint(caller: Caller, endpoint_id: str) -> events.WebhookEndpoint:
     if not endpoint_id.startswith("whe_") or len(endpoint_id) != 28:
         raise not_found("Webhook endpoint")
-    return await events.owned_endpoint(current_caller(), endpoint_id)
+    return await events.owned_endpoint(caller, endpoint_id)
 
 
-def _view(endpoint: WebhookEndpoint) -> dict[str, Any]:
+def _view(endpoint: events.WebhookEndpoint) -> dict[str, Any]:
     return events.endpoint_view(endpoint)
 
 
@@ -166,7 +166,7 @@ def _view(endpoint: WebhookEndpoint) -> dict[str, Any]:
 @document_response(ErrorBody, 409)
 @tag(TAGS)
 @operation_id("createWebhookEndpoint")
-async def create_endpoint(data: CreateEndpointRequest) -> Response:
+async def create_endpoint(data: CreateEndpointRequest, caller: Caller) -> Response:
     """Register an HTTPS endpoint for account events (``report.succeeded``, ...).
 
     Deliveries are signed with Standard Webhooks headers under the returned ``signing_secret``
@@ -174,7 +174,6 @@ async def create_endpoint(data: CreateEndpointRequest) -> Response:
     to a non-public address), ``unknown_event_type``. 409 code ``endpoint_limit``: the account
     has 20 endpoints.
     """
-    caller = current_caller()
     endpoint, secret = await events.create_endpoint(
         account_id=caller.account_id,
         url=data.url,
@@ -191,10 +190,10 @@ async def create_endpoint(data: CreateEndpointRequest) -> Response:
 @document_response(EndpointList, 200)
 @tag(TAGS)
 @operation_id("listWebhookEndpoints")
-async def list_endpoints(query_args: ListQuery) -> Response:
+async def list_endpoints(query_args: ListQuery, caller: Caller) -> Response:
     """The account's webhook endpoints, newest first, paged with ``cursor``."""
     page, next_cursor = await events.list_endpoints(
-        current_caller(), limit=query_args.limit, cursor=query_args.cursor
+        caller, limit=query_args.limit, cursor=query_args.cursor
     )
     return json_response({"endpoints": [_view(e) for e in page], "next_cursor": next_cursor})
 
@@ -205,9 +204,9 @@ async def list_endpoints(query_args: ListQuery) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("getWebhookEndpoint")
-async def get_endpoint(endpoint_id: str) -> Response:
+async def get_endpoint(endpoint_id: str, caller: Caller) -> Response:
     """One webhook endpoint of the account."""
-    return json_response({"endpoint": _view(await _endpoint(endpoint_id))})
+    return json_response({"endpoint": _view(await _endpoint(caller, endpoint_id))})
 
 
 @blueprint.patch(f"{BASE}/<endpoint_id>")
@@ -217,10 +216,12 @@ async def get_endpoint(endpoint_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("updateWebhookEndpoint")
-async def update_endpoint(endpoint_id: str, data: UpdateEndpointRequest) -> Response:
+async def update_endpoint(
+    endpoint_id: str, data: UpdateEndpointRequest, caller: Caller
+) -> Response:
     """Pause or resume (``active``; resuming clears ``disabled_at`` and the failure count) and/or
     replace ``event_types``."""
-    endpoint = await _endpoint(endpoint_id)
+    endpoint = await _endpoint(caller, endpoint_id)
     endpoint = await events.update_endpoint(
         endpoint, active=data.active, event_types=data.event_types, now=utc_now()
     )
@@ -232,9 +233,9 @@ async def update_endpoint(endpoint_id: str, data: UpdateEndpointRequest) -> Resp
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("deleteWebhookEndpoint")
-async def delete_endpoint(endpoint_id: str) -> Response:
+async def delete_endpoint(endpoint_id: str, caller: Caller) -> Response:
     """Delete the endpoint and its delivery log; nothing more is sent to it."""
-    endpoint = await _endpoint(endpoint_id)
+    endpoint = await _endpoint(caller, endpoint_id)
     await endpoint.delete()
     return Response(status=204)
 
@@ -245,9 +246,9 @@ async def delete_endpoint(endpoint_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("rotateWebhookEndpointSecret")
-async def rotate_secret(endpoint_id: str) -> Response:
+async def rotate_secret(endpoint_id: str, caller: Caller) -> Response:
     """A new signing secret; the old one keeps signing beside it for 24 hours."""
-    endpoint = await _endpoint(endpoint_id)
+    endpoint = await _endpoint(caller, endpoint_id)
     endpoint, secret, until = await events.rotate_secret(
         endpoint, now=utc_now(), settings=delivery.current_settings()
     )
@@ -267,9 +268,9 @@ async def rotate_secret(endpoint_id: str) -> Response:
 @document_response(ErrorBody, 404)
 @tag(TAGS)
 @operation_id("listWebhookEndpointDeliveries")
-async def list_deliveries(endpoint_id: str, query_args: ListQuery) -> Response:
+async def list_deliveries(endpoint_id: str, query_args: ListQuery, caller: Caller) -> Response:
     """The attempt log, newest first: each event message with every attempt."""
-    endpoint = await _endpoint(endpoint_id)
+    endpoint = await _endpoint(caller, endpoint_id)
     page, next_cursor = await events.list_deliveries(
         endpoint, limit=query_args.limit, cursor=query_args.cursor
     )
@@ -283,14 +284,14 @@ async def list_deliveries(endpoint_id: str, query_args: ListQuery) -> Response:
 @document_response(ErrorBody, 409)
 @tag(TAGS)
 @operation_id("retryWebhookEndpointDelivery")
-async def retry_delivery(endpoint_id: str, delivery_id: str) -> Response:
+async def retry_delivery(endpoint_id: str, delivery_id: str, caller: Caller) -> Response:
     """Retry a failed event delivery (e.g. ``report.failed``): a new attempt now, same
     ``webhook-id`` and body, with a fresh retry round.
 
     409 ``conflict``: code ``delivery_succeeded`` when it already succeeded; no code while it is
     still being attempted.
     """
-    endpoint = await _endpoint(endpoint_id)
+    endpoint = await _endpoint(caller, endpoint_id)
     delivery = await events.owned_delivery(endpoint, delivery_id)
     delivery = await feed_pipeline.retry_delivery(
         delivery, now=utc_now(), kick=delivery_tasks.kick_delivery, unless_succeeded=True

@@ -40,11 +40,11 @@ async def create_api_key(
 ) -> str:
     """The operator's key creation (CLI): the same service as ``POST /api/v3/keys``."""
     _key, secret = await keys.create_key(
+        Caller.operator(account_id),
         account_id,
         name=name,
         environment=environment,
         wanted=scopes_wanted,
-        caller=Caller.operator(account_id),
     )
     return secret
 
@@ -57,6 +57,12 @@ async def revoke_api_key(key_or_prefix: str) -> int:
     if not count:
         raise LookupError(f"no unrevoked API key is {key_or_prefix} or starts with it")
     return count
+
+
+async def caller_account(caller: Caller) -> Account:
+    """The caller's account as stored now: a fresh balance (the guard's may come from a cached
+    key lookup)."""
+    return await Account.get(id=caller.account_id)
 
 
 async def _account(account_id: str) -> Account:
@@ -78,7 +84,7 @@ async def set_tier(account_id: str, tier: str) -> tuple[str, str]:
         async with in_transaction() as conn:
             await Account.filter(id=account_id).using_db(conn).update(tier=tier)
             await record_audit(
-                "account.tier_changed", account_id, Caller.operator(account_id), using_db=conn
+                Caller.operator(account_id), "account.tier_changed", account_id, using_db=conn
             )
         await keys.announce_from_cli()
     return previous, tier
@@ -154,7 +160,7 @@ async def reset_password(email: str, password: str) -> tuple[Customer, int]:
             .update(revoked_at=clock.now())
         )
         await record_audit(
-            "customer.password_reset", customer.id, Caller.operator(account_id), using_db=conn
+            Caller.operator(account_id), "customer.password_reset", customer.id, using_db=conn
         )
     return customer, ended
 

@@ -27,13 +27,23 @@ Session routes also check the customer's team role (``platform/auth/roles.py``: 
 ``viewer``, other methods ``member``, unless the handler says ``@require_role(...)``).
 
 Both build the frozen :class:`~astro_server.platform.caller.Caller` (account, credential,
-scopes, mode, role, request id, client address) that a route reads with :func:`current_caller`
-and hands to services; ``g.account`` (the paying :class:`Account`), ``g.customer`` (sessions) and
-``g.api_key`` (keys) stay for the HTTP edge itself (billing, rate limits).
+scopes, mode, role, request id, client address) and hand it to the handler as its ``caller``
+argument when the handler's signature declares one (read once, when the route is decorated)::
+
+    @blueprint.get("/api/v3/reports/<report_id>")
+    @require_api_key
+    async def get_report(report_id: str, caller: Caller) -> Response:
+        return json_response(await reports.get_report(caller, report_id))
+
+A handler that does not declare ``caller`` is called as it was. The handler passes the caller
+on to services; nothing below the edge reads Quart's ``g``. ``g.caller`` (kept by
+:mod:`~astro_server.platform.handler_args` for ``@billable`` and the body loader) and
+``g.account``/``g.credential_id`` (the access log, set before the rate limit so a 429 names the
+account) are the request plumbing's own.
 
 API keys also carry scopes (``platform/auth/scopes.py``: a call outside them is 403 ``forbidden``
-naming the scope), an environment (``ak_test_`` keys: ``g.livemode`` False, their own rate limit
-``Settings.test_rate_limit``) and, once rotated, an end of their grace period. Revocation is
+naming the scope), an environment (``ak_test_`` keys: ``caller.livemode`` False, their own rate
+limit ``Settings.test_rate_limit``) and, once rotated, an end of their grace period. Revocation is
 immediate in every API process: lookups are cached per process for ``Settings.api_key_cache_s``,
 but each request also reads the revocation generation (bumped after every revocation and
 rotation, shared through Redis in production, riding in the rate limiter's pipeline); a cached
@@ -60,14 +70,16 @@ from quart_schema import (
 
 from astro_server.platform import clock, db
 from astro_server.platform.auth import credentials, roles, scopes
-from astro_server.platform.caller import Caller
+from astro_server.platform.caller import Caller, CredentialKind
 from astro_server.platform.errors import APIError, unauthorized
+from astro_server.platform.handler_args import keep_caller, wants_caller
 from astro_server.platform.models.accounts import Account, Customer, CustomerSession
 from astro_server.platform.ratelimit import RateLimitDecision
 from astro_server.platform.runtime import platform
 from astro_server.platform.schemas import ErrorBody
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+T = TypeVar("T")
 
 API_KEY_SECURITY: list[dict[str, list[str]]] = [{"ApiKeyHeader": []}, {"ApiKeyBearer": []}]
 SESSION_SECURITY: list[dict[str, list[str]]] = [{"SessionBearer": []}]
@@ -140,7 +152,7 @@ _KEY_CACHE_MAX = 10_000
 
 @dataclass(frozen=True)
 class KeyIdentity:
-    """The API key a request was authenticated with (``g.api_key``)."""
+    """The API key a request was authenticated with."""
 
     key_id: str
     environment: str  # live | test
@@ -289,20 +301,6 @@ async def enforce_rate_limit(credential_id: str, tier: str, livemode: bool = Tru
     return decision.generation
 
 
-def current_caller() -> Caller:
-    """The caller the route's guard authenticated (:func:`require_api_key` or
-    :func:`require_session`); for routes to hand to services."""
-    caller = getattr(g, "caller", None)
-    if not isinstance(caller, Caller):
-        raise RuntimeError("current_caller() outside a route guarded by require_api_key/session")
-    return caller
-
-
-def current_livemode() -> bool:
-    """False while serving a test key (``ak_test_``); True otherwise (live keys, sessions)."""
-    return bool(getattr(g, "livemode", True))
-
-
 async def announce_key_change() -> None:
     """After a key is revoked or rotated (committed): every API process reads its keys again
     from the database on its next request (this one at once)."""
@@ -400,20 +398,57 @@ def _document_auth_errors(func: F) -> F:
     return document_response(ErrorBody, 429)(func)
 
 
+async def _identified(identify: Callable[[], Awaitable[T]]) -> T:
+    """The request's credential; a 401 is first counted against the client address."""
+    try:
+        return await identify()
+    except APIError as error:
+        if error.status == 401:
+            await limit_unauthenticated()
+        raise
+
+
+def _note_credential(account: Account, credential_id: str) -> None:
+    """For the access log, before the rate limit (a 429 still names the account)."""
+    g.account = account
+    g.credential_id = credential_id
+
+
+def _request_caller(
+    account: Account, credential_id: str, kind: CredentialKind, **fields: Any
+) -> Caller:
+    """The request's :class:`Caller` (with its request id and client address), kept for the
+    plumbing (:mod:`~astro_server.platform.handler_args`)."""
+    return keep_caller(
+        Caller(
+            account.id,
+            account.tier,
+            credential_id,
+            kind,
+            request_id=getattr(g, "request_id", None),
+            client_address=request.remote_addr or None,
+            **fields,
+        )
+    )
+
+
+async def _run_handler(
+    func: Callable[..., Any], caller: Caller | None, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
+    """Call the guarded handler, with ``caller=`` when it declares the parameter."""
+    if caller is not None:
+        kwargs["caller"] = caller
+    return await current_app.ensure_async(func)(*args, **kwargs)
+
+
 def require_api_key(func: F) -> F:
     """Route decorator: an API key is required (see module docstring)."""
+    inject = wants_caller(func)
 
     @wraps(func)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            key, account, known_as_of, key_hash = await _identify_api_key()
-        except APIError as error:
-            if error.status == 401:
-                await limit_unauthenticated()
-            raise
-        g.account = account
-        g.credential_id = key.key_id
-        g.credential_kind = "api_key"
+        key, account, known_as_of, key_hash = await _identified(_identify_api_key)
+        _note_credential(account, key.key_id)
         current = await enforce_rate_limit(key.key_id, account.tier, key.livemode)
         if current != known_as_of:  # a key was revoked or rotated since: read this one again
             _drop_cached(key_hash)
@@ -424,19 +459,10 @@ def require_api_key(func: F) -> F:
             assert needed is not None
             raise _forbidden_scope(needed)
         g.account = account
-        g.api_key = key
-        g.livemode = key.livemode
-        g.caller = Caller(
-            account.id,
-            account.tier,
-            key.key_id,
-            "api_key",
-            key.livemode,
-            tuple(sorted(key.scopes)),
-            request_id=getattr(g, "request_id", None),
-            client_address=request.remote_addr or None,
+        caller = _request_caller(
+            account, key.key_id, "api_key", livemode=key.livemode, scopes=tuple(sorted(key.scopes))
         )
-        return await current_app.ensure_async(func)(*args, **kwargs)
+        return await _run_handler(func, caller if inject else None, args, kwargs)
 
     # 403: a key without the route's scope (platform/auth/scopes.py).
     wrapper = document_response(ErrorBody, 403)(wrapper)
@@ -445,35 +471,20 @@ def require_api_key(func: F) -> F:
 
 def require_session(func: F) -> F:
     """Route decorator: a customer session token is required (see module docstring)."""
+    inject = wants_caller(func)
 
     @wraps(func)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            session, customer, account = await _identify_session()
-        except APIError as error:
-            if error.status == 401:
-                await limit_unauthenticated()
-            raise
-        g.account = account
-        g.customer = customer
-        g.session = session
-        g.credential_id = session.id
-        g.credential_kind = "session"
+        session, customer, account = await _identified(_identify_session)
+        _note_credential(account, session.id)
         await enforce_rate_limit(session.id, account.tier)
         needed = roles.needed_role(func, request.method)
         if not roles.at_least(customer.role, needed):
             raise roles.forbidden_role(needed, customer.role)
-        g.caller = Caller(
-            account.id,
-            account.tier,
-            session.id,
-            "session",
-            role=customer.role,
-            customer_id=customer.id,
-            request_id=getattr(g, "request_id", None),
-            client_address=request.remote_addr or None,
+        caller = _request_caller(
+            account, session.id, "session", role=customer.role, customer_id=customer.id
         )
-        return await current_app.ensure_async(func)(*args, **kwargs)
+        return await _run_handler(func, caller if inject else None, args, kwargs)
 
     # 403: a login whose role is below the route's (platform/auth/roles.py).
     wrapper = document_response(ErrorBody, 403)(wrapper)
@@ -548,7 +559,8 @@ async def login(email: str, password: str) -> tuple[str, CustomerSession, Custom
     return token, session, customer
 
 
-async def logout(session: CustomerSession) -> None:
-    await CustomerSession.filter(id=session.id, revoked_at=None).update(
+async def logout(session_id: str) -> None:
+    """End the session ``session_id`` (a session caller's ``credential_id``)."""
+    await CustomerSession.filter(id=session_id, revoked_at=None).update(
         revoked_at=datetime.now(UTC)
     )

@@ -103,12 +103,12 @@ async def announce_from_cli() -> None:
 
 
 async def create_key(
+    caller: Caller,
     account_id: str,
     *,
     name: str = "",
     environment: str = "live",
     wanted: frozenset[str] = frozenset({scopes.ALL}),
-    caller: Caller,
 ) -> tuple[ApiKey, str]:
     """A new key; returns (row, secret shown once). ``caller``: the managing key (it grants
     only scopes it holds, in its own environment) or ``Caller.operator(account_id)``."""
@@ -143,12 +143,12 @@ async def create_key(
             using_db=conn,
         )
         await audit.record_audit(
-            "key.created", key.id, replace(caller, livemode=environment == "live"), using_db=conn
+            replace(caller, livemode=environment == "live"), "key.created", key.id, using_db=conn
         )
     return key, secret
 
 
-async def _owned(account_id: str, key_id: str, caller: Caller) -> ApiKey:
+async def _owned(caller: Caller, account_id: str, key_id: str) -> ApiKey:
     query = ApiKey.filter(id=key_id, account_id=account_id)
     if not _is_operator(caller):
         query = query.filter(environment=_environment(caller))
@@ -159,22 +159,22 @@ async def _owned(account_id: str, key_id: str, caller: Caller) -> ApiKey:
 
 
 async def list_keys(
-    account_id: str, caller: Caller, *, limit: int, cursor: str | None
+    caller: Caller, account_id: str, *, limit: int, cursor: str | None
 ) -> tuple[list[ApiKey], str | None]:
     """The account's keys of the caller's environment, newest first (revoked ones too)."""
     query = ApiKey.filter(account_id=account_id, environment=_environment(caller))
     return await newest_first(query, limit=limit, cursor=cursor)
 
 
-async def get_key(account_id: str, key_id: str, caller: Caller) -> ApiKey:
-    return await _owned(account_id, key_id, caller)
+async def get_key(caller: Caller, account_id: str, key_id: str) -> ApiKey:
+    return await _owned(caller, account_id, key_id)
 
 
 async def rotate_key(
+    caller: Caller,
     account_id: str,
     key_id: str,
     grace_s: int,
-    caller: Caller,
     announce: Announce = announce_from_cli,
 ) -> tuple[ApiKey, str, ApiKey]:
     """A new key replacing ``key_id``; returns (new row, its secret, old row with its end)."""
@@ -182,7 +182,7 @@ async def rotate_key(
         raise validation_error(
             [{"field": "grace_s", "message": f"must be between 0 and {MAX_GRACE_S}"}]
         )
-    old = await _owned(account_id, key_id, caller)
+    old = await _owned(caller, account_id, key_id)
     _may_grant(caller, scopes.parse(old.scopes))
     now = clock.now()
     ends = now + timedelta(seconds=grace_s)
@@ -207,9 +207,9 @@ async def rotate_key(
             using_db=conn,
         )
         await audit.record_audit(
+            replace(caller, livemode=old.environment == "live"),
             "key.rotated",
             old.id,
-            replace(caller, livemode=old.environment == "live"),
             using_db=conn,
         )
     await announce()
@@ -218,10 +218,10 @@ async def rotate_key(
 
 
 async def revoke_key(
-    account_id: str, key_id: str, caller: Caller, announce: Announce = announce_from_cli
+    caller: Caller, account_id: str, key_id: str, announce: Announce = announce_from_cli
 ) -> ApiKey:
     """Revoke at once (a key already revoked is answered as it is)."""
-    key = await _owned(account_id, key_id, caller)
+    key = await _owned(caller, account_id, key_id)
     _may_grant(caller, scopes.parse(key.scopes))
     if key.revoked_at is not None:
         return key
@@ -232,9 +232,9 @@ async def revoke_key(
         )
         if changed:
             await audit.record_audit(
+                replace(caller, livemode=key.environment == "live"),
                 "key.revoked",
                 key.id,
-                replace(caller, livemode=key.environment == "live"),
                 using_db=conn,
             )
     await announce()
@@ -262,5 +262,5 @@ async def revoke_by_secret_or_prefix(key_or_prefix: str) -> int:
                 f"{len(matches)} live keys start with {key_or_prefix}: give the whole key"
             )
     for key_id, account_id in matches:
-        await revoke_key(str(account_id), str(key_id), Caller.operator(str(account_id)))
+        await revoke_key(Caller.operator(str(account_id)), str(account_id), str(key_id))
     return len(matches)

@@ -26,13 +26,15 @@ is charged before step 6:
 4. The price: ``variant(model)`` names the operation the request is charged as instead (its
    tier checked as in step 2), ``quantity(model)`` the units of a per-unit operation; the list
    price comes from :data:`astro_server.platform.billing.pricing.OPERATIONS`. A test key
-   (``g.livemode`` False) pays 0 and runs everything else for real.
+   (``caller.livemode`` False) pays 0 and runs everything else for real.
 5. The ``Idempotency-Key`` header (optional) is checked (400) and the request hash taken
    (method, path, canonical query, body).
 6. In one database transaction (:mod:`astro_server.platform.billing.claims`): the key's claim,
    the tier check again and the conditional debit with its ledger row (402 when short). A key
    already used replays its first response or answers 409, charging nothing.
-7. The handler runs, with ``data=`` the validated model; it can read the charge with
+7. The handler runs, with ``data=`` the validated model (and ``caller=`` the
+   :class:`~astro_server.platform.caller.Caller` when its signature declares ``caller``, as the
+   guards pass it); it can read the charge with
    :func:`current_charge` (``enqueue_job`` does, so a
    queued job knows what to refund if it fails).
 8. A handler that raises or answers 4xx/5xx is refunded (a ledger row) and its key released;
@@ -62,7 +64,7 @@ from astro_server.platform.billing.claims import Claimant, claim_and_debit, rele
 from astro_server.platform.billing.ledger import Charge, forbidden_for_tier
 from astro_server.platform.billing.pricing import OPERATIONS, Operation, price, tier_allows
 from astro_server.platform.errors import APIError
-from astro_server.platform.models.accounts import Account
+from astro_server.platform.handler_args import current_caller, wants_caller
 from astro_server.platform.schemas import ErrorBody
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
@@ -115,6 +117,7 @@ def billable(
         )
 
     def decorator(func: F) -> F:
+        inject = wants_caller(func)
         if getattr(func, QUART_SCHEMA_REQUEST_ATTRIBUTE, None) is not None:
             raise TypeError(
                 f"@billable({operation!r}) over {func.__qualname__}, which already has a request "
@@ -138,9 +141,9 @@ def billable(
                     headers={"Allow": "GET"},
                 )
             # 2. The operation's tier (from the caller's account as authenticated).
-            account: Account = g.account
-            if not tier_allows(account.tier, op.tier):
-                raise forbidden_for_tier(operation, op, account.tier)
+            caller = current_caller()
+            if not tier_allows(caller.tier, op.tier):
+                raise forbidden_for_tier(operation, op, caller.tier)
             # 3. The body.
             model = await load_body(body) if body is not None else None
             # 4. The price.
@@ -149,17 +152,20 @@ def billable(
             if variant is not None:
                 charged_as = variant(model)
                 charged_op = OPERATIONS[charged_as]
-                if not tier_allows(account.tier, charged_op.tier):
-                    raise forbidden_for_tier(charged_as, charged_op, account.tier)
+                if not tier_allows(caller.tier, charged_op.tier):
+                    raise forbidden_for_tier(charged_as, charged_op, caller.tier)
             units = quantity(model) if quantity is not None else 1
             list_price = price(charged_op, units)
-            cost = list_price if getattr(g, "livemode", True) else 0
+            cost = list_price if caller.livemode else 0
             # 5. The idempotency key and the request hash.
             key = request.headers.get("Idempotency-Key")
             scope = None
             if key is not None:
                 scope = idempotency.Scope(
-                    g.credential_id, request.method, request.path, idempotency.validate_key(key)
+                    caller.credential_id,
+                    request.method,
+                    request.path,
+                    idempotency.validate_key(key),
                 )
             the_hash = idempotency.request_hash(
                 request.method,
@@ -168,14 +174,16 @@ def billable(
                 idempotency.canonical_query(request.args.items(multi=True)),
             )
             # 6. Claim and debit.
-            request_id: str | None = getattr(g, "request_id", None)
-            claimant = Claimant(account.id, g.credential_id, request_id)
+            request_id = caller.request_id
+            claimant = Claimant(caller.account_id, caller.credential_id, request_id)
             claimed = await claim_and_debit(claimant, charged_as, cost, scope, the_hash)
             if isinstance(claimed, Response):
                 claimed.headers["X-Credits-Charged"] = "0"
                 claimed.headers["X-Credits-Price"] = str(list_price)
-                # g.account may come from a cached key lookup: read the balance (replays are rare).
-                rows = await db.fetch("SELECT credits FROM accounts WHERE id = ?", [account.id])
+                # The caller may come from a cached key lookup: read the balance (replays are rare).
+                rows = await db.fetch(
+                    "SELECT credits FROM accounts WHERE id = ?", [caller.account_id]
+                )
                 claimed.headers["X-Credits-Remaining"] = str(rows[0]["credits"] if rows else 0)
                 return claimed
             charge, record_id = claimed
@@ -183,6 +191,8 @@ def billable(
             # 7. The handler.
             if model is not None:
                 kwargs["data"] = model
+            if inject:
+                kwargs.setdefault("caller", caller)
             try:
                 result = await current_app.ensure_async(func)(*args, **kwargs)
                 response = cast(Response, await current_app.make_response(result))
@@ -199,7 +209,7 @@ def billable(
                 return response
             response.headers.update(_credit_headers(cost, charge.balance_after, list_price))
             if record_id is not None:
-                await idempotency.complete(record_id, response, account.id)
+                await idempotency.complete(record_id, response, caller.account_id)
             if cost:
                 metrics.CREDITS_CHARGED.labels(operation=charged_as).inc(cost)
             return response

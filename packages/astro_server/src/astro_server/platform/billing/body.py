@@ -22,11 +22,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from quart import current_app, g, request
+from quart import current_app, request
 from quart_schema import RequestSchemaValidationError
 from quart_schema.conversion import model_load
 
 from astro_server.platform.errors import APIError
+from astro_server.platform.handler_args import current_caller
 from astro_server.platform.runtime import platform
 
 #: ``resolve(raw, account_id=, livemode=, scopes=, key_generation=)``: the body with each
@@ -60,13 +61,13 @@ async def load_body(model_class: Any) -> Any:
         assert isinstance(raw, bytes)
         if b"\\u0000" in raw:
             await request.get_json()
-        caller = getattr(g, "caller", None)
+        caller = current_caller()
         raw = await _resolve_references(
             raw,
-            account_id=g.account.id,
-            livemode=bool(getattr(g, "livemode", True)),
+            account_id=caller.account_id,
+            livemode=caller.livemode,
             # A reference reads a client profile: it needs the key's ``profiles`` scope.
-            scopes=caller.scopes if caller is not None else ("*",),
+            scopes=caller.scopes,
             key_generation=platform().key_generation_seen,
         )
         try:

@@ -45,7 +45,9 @@ from astro_server.platform.errors import APIError
 from astro_server.platform.models.delivery import (
     FeedDelivery,
     FeedDeliveryAttempt,
-    WebhookEndpoint,
+)
+from astro_server.platform.models.delivery import (
+    WebhookEndpoint as WebhookEndpoint,  # re-exported: routes name it through this service
 )
 from astro_server.platform.owned import owned, owned_query
 from astro_server.platform.paging import newest_first
@@ -140,7 +142,7 @@ async def create_endpoint(
 
 async def owned_endpoint(caller: Caller, endpoint_id: str) -> WebhookEndpoint:
     """The caller's endpoint (same account and mode: a test key never reaches a live one)."""
-    return await owned(WebhookEndpoint, caller, endpoint_id, "Webhook endpoint", purpose="account")
+    return await owned(caller, WebhookEndpoint, endpoint_id, "Webhook endpoint", purpose="account")
 
 
 async def list_endpoints(
@@ -148,7 +150,7 @@ async def list_endpoints(
 ) -> tuple[list[WebhookEndpoint], str | None]:
     """The caller's endpoints (its mode only), newest first; ``cursor`` is the id of the last
     item of the previous page."""
-    query = owned_query(WebhookEndpoint, caller, purpose="account")
+    query = owned_query(caller, WebhookEndpoint, purpose="account")
     return await newest_first(query, limit=limit, cursor=cursor)
 
 
