@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from _services import add_smoke, apply_smoke
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from astro_server.app import create_app
@@ -173,7 +174,8 @@ async def transport_cpu(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=300)
-    asyncio.run(profile(parser.parse_args().requests))
+    add_smoke(parser)
+    asyncio.run(profile(apply_smoke(parser.parse_args(), requests=5).requests))
 
 
 if __name__ == "__main__":

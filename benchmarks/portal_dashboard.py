@@ -36,6 +36,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from _services import add_smoke, apply_smoke
 from tortoise import connections
 
 from astro_server.app import create_app
@@ -150,7 +151,8 @@ def main() -> int:
     parser.add_argument(
         "--postgres-server", help="a PostgreSQL server URL; a throwaway database is made on it"
     )
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), rows=300, keys=3, requests=2)
     if not args.postgres_server:
         return asyncio.run(measure(args.rows, args.keys, args.requests, None))
     import asyncpg

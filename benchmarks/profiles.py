@@ -26,6 +26,9 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
+
+from _services import add_smoke, apply_smoke
 
 from astro_server.app import create_app
 from astro_server.features.profiles import service as profiles
@@ -51,19 +54,20 @@ async def measure(requests: int, rounds: int, database_url: str | None) -> None:
     step_times: list[float] = []
     cold_times: list[float] = []
     cold = False
-    original = billable_body.resolve_references
+    # The resolver every billable body goes through, as the app wires it (build_platform).
+    original = profiles.resolve_references
 
-    async def timed(raw: bytes) -> bytes:
+    async def timed(raw: bytes, **context: Any) -> bytes:
         if cold:
             profiles._references.clear()
         t0 = time.perf_counter()
         try:
-            return await original(raw)
+            return await original(raw, **context)
         finally:
             if b"profile_id" in raw:
                 (cold_times if cold else step_times).append(time.perf_counter() - t0)
 
-    billable_body.resolve_references = timed  # type: ignore[assignment]
+    billable_body.use_reference_resolver(timed)
     async with app.test_app():
         client = app.test_client()
         _account, key = await accounts.create_account("bench", "pro", 10**9)
@@ -150,7 +154,8 @@ def main() -> None:
         default=None,
         help="a PostgreSQL server URL (its maintenance database); a throwaway database is used",
     )
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), requests=5, rounds=1)
     asyncio.run(run(args.requests, args.rounds, args.postgres_server))
 
 
