@@ -38,7 +38,7 @@ from astro_calc.cultural.calendar import market_calendar
 from astro_calc.horoscope import SIGNS
 from astro_server.features.cultural.campaigns.content import day_content
 from astro_server.features.cultural.models import Campaign
-from astro_server.platform.db import MODEL_MODULES
+from astro_server.registry import MODEL_MODULES
 
 
 def _ms(call: Callable[[], object]) -> str:
@@ -114,7 +114,9 @@ async def _ms_async(call: Callable[[], object]) -> str:
 
 
 async def campaign_day() -> None:
-    await Tortoise.init(db_url="sqlite://:memory:", modules={"astro": list(MODEL_MODULES)})
+    await Tortoise.init(
+        db_url="sqlite://:memory:", modules={"astro": [m.__name__ for m in MODEL_MODULES]}
+    )
     await Tortoise.generate_schemas()
     try:
         campaign = Campaign(

@@ -64,8 +64,8 @@ async def profile(requests: int) -> None:
         secret_key="p" * 48,
         rate_limits=dict.fromkeys(("free", "starter", "pro", "enterprise"), 10**9),
     )
+    app = create_app(settings)  # builds the process's platform, which migrate_db reads
     await migrate_db(settings)
-    app = create_app(settings)
     asgi = mcp_server.with_mcp(app)
     logging.getLogger("astro_server.access").setLevel(logging.WARNING)
     async with app.test_app(), asgi.edge.manager.run():  # type: ignore[attr-defined]

@@ -92,8 +92,8 @@ async def measure(rows: int, keys: int, requests: int, database_url: str | None)
     settings = Settings(
         data_dir=data_dir, database_url=database_url, secret_key="k" * 32, log_level="WARNING"
     ).with_overrides(rate_limits=dict.fromkeys(("free", "starter", "pro", "enterprise"), 10**9))
+    app = create_app(settings)  # builds the process's platform, which migrate_db reads
     await migrate_db(settings)
-    app = create_app(settings)
     async with app.test_app():
         account, _ = await accounts.create_account("bench", "enterprise", 1_000_000)
         for n in range(keys - 1):  # the account's first key is made with it

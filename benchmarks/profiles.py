@@ -32,8 +32,8 @@ from _services import add_smoke, apply_smoke
 
 from astro_server.app import create_app
 from astro_server.features.profiles import service as profiles
+from astro_server.platform import runtime
 from astro_server.platform.auth import accounts
-from astro_server.platform.billing import body as billable_body
 from astro_server.platform.db import migrate_db
 from astro_server.settings import Settings
 
@@ -49,13 +49,14 @@ async def measure(requests: int, rounds: int, database_url: str | None) -> None:
     settings = settings.with_overrides(
         rate_limits=dict.fromkeys(("free", "starter", "pro", "enterprise"), 10**9)
     )
+    app = create_app(settings)  # builds the process's platform, which migrate_db reads
     await migrate_db(settings)
-    app = create_app(settings)
     step_times: list[float] = []
     cold_times: list[float] = []
     cold = False
-    # The resolver every billable body goes through, as the app wires it (build_platform).
-    original = profiles.resolve_references
+    # The resolver every billable body goes through, as build_platform wired it.
+    wired = runtime.current()
+    original = wired.resolve_references
 
     async def timed(raw: bytes, **context: Any) -> bytes:
         if cold:
@@ -67,7 +68,7 @@ async def measure(requests: int, rounds: int, database_url: str | None) -> None:
             if b"profile_id" in raw:
                 (cold_times if cold else step_times).append(time.perf_counter() - t0)
 
-    billable_body.use_reference_resolver(timed)
+    wired.resolve_references = timed
     async with app.test_app():
         client = app.test_client()
         _account, key = await accounts.create_account("bench", "pro", 10**9)
@@ -99,7 +100,7 @@ async def measure(requests: int, rounds: int, database_url: str | None) -> None:
             ref_times.append(await batch(by_ref))
         cold = True
         cold_ref_times = [await batch(by_ref) for _ in range(rounds)]
-    billable_body.resolve_references = original  # type: ignore[assignment]
+    wired.resolve_references = original
     where = "PostgreSQL" if database_url else "SQLite"
     best_inline, best_ref = min(inline_times), min(ref_times)
     median_diff = statistics.median(r - i for r, i in zip(ref_times, inline_times, strict=True))

@@ -37,8 +37,8 @@ async def measure(requests: int) -> None:
     settings = settings.with_overrides(
         rate_limits=dict.fromkeys(("free", "starter", "pro", "enterprise"), 10**9)
     )
+    app = create_app(settings)  # builds the process's platform, which migrate_db reads
     await migrate_db(settings)
-    app = create_app(settings)
     async with app.test_app():
         client = app.test_client()
         _account, key = await accounts.create_account("bench", "free", 10**9)
