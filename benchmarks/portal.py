@@ -189,7 +189,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--subscriptions", type=int, default=100)
     add_smoke(parser)
-    args = apply_smoke(parser.parse_args(), rounds=2, subscriptions=3)
+    args = apply_smoke(parser.parse_args(), rounds=2, subscriptions=5)
     backend = "PostgreSQL + Redis" if os.environ.get("ASTRO_BENCH_DATABASE_URL") else "SQLite"
     ok = True
     with local_server() as base_url:

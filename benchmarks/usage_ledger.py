@@ -244,7 +244,7 @@ def main() -> int:
         )
         stack.callback(server.wait, 15)
         stack.callback(server.terminate)
-        wait_for_port(port, 30)
+        wait_for_port(port, 120)  # a loaded machine: the server's imports take a while
         base_url = f"http://127.0.0.1:{port}"
         cases = [
             ("30 days by operation (default)", 30, "operation"),
