@@ -18,6 +18,7 @@ from quart import Quart
 from quart.typing import TestClientProtocol as Client
 from standardwebhooks.webhooks import Webhook
 
+from astro_server.platform import runtime
 from astro_server.platform.auth import accounts
 from astro_server.platform.delivery import common as delivery_common
 from astro_server.platform.delivery import engine as feed_pipeline
@@ -184,7 +185,7 @@ async def test_loopback_is_unsafe_without_the_flag(
     client: Client, ana: dict[str, str], receiver: Receiver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     strict = delivery_common.current_settings().with_overrides(allow_loopback_destinations=False)
-    monkeypatch.setattr(delivery_common, "_settings", strict)
+    monkeypatch.setattr(runtime.current(), "settings", strict)
     for url in (receiver.url(), "https://127.0.0.1/", "https://0x7f.1/", "https://[::1]/"):
         status, body = await create(client, ana, destination_url=url, sign="leo")
         assert (status, body["code"]) == (400, "unsafe_destination"), url
