@@ -261,21 +261,32 @@ def aspects_within(
     return out
 
 
+#: :func:`_one_skipped_pair` by (point names, pairs): a chart asks with the same names each time.
+_SKIPPED: dict[tuple[tuple[str, ...], frozenset[frozenset[str]]], tuple[int, int] | None] = {}
+
+
 def _one_skipped_pair(
     points: Sequence[Point], skip_pairs: frozenset[frozenset[str]]
 ) -> tuple[int, int] | None:
     """The positions (first, second) of the one pair to skip, (-1, -1) when none is among the
     points, None when more than one is (the compiled loop skips one pair)."""
-    found: tuple[int, int] = (-1, -1)
     if not skip_pairs:
-        return found
-    names = [point[0] for point in points]
+        return (-1, -1)
+    names = tuple([point[0] for point in points])
+    key = (names, skip_pairs)
+    if key in _SKIPPED:
+        return _SKIPPED[key]
+    found: tuple[int, int] | None = (-1, -1)
     for pair in skip_pairs:
         ks = sorted(names.index(name) for name in pair if name in names)
         if len(ks) == 2:
             if found != (-1, -1):
-                return None
+                found = None
+                break
             found = (ks[0], ks[1])
+    if len(_SKIPPED) > 256:
+        _SKIPPED.clear()
+    _SKIPPED[key] = found
     return found
 
 
