@@ -210,7 +210,8 @@ def _keys(value: Any, prefix: str = "") -> set[str]:
 
 def test_data_files_parse_and_their_slots_are_known() -> None:
     allowed = {"{graha}", "{rashi}", "{bhava}", "{yoga}", "{lord}", "{maha}", "{start}", "{end}",
-               "{koota}", "{score}", "{max}", "{dosha}", "{person}", "{reasons}", "{band}"}  # fmt: skip
+               "{koota}", "{score}", "{max}", "{dosha}", "{person}",
+               "{reasons}", "{band}"}  # fmt: skip
     for language in ("en", "th"):
         folder = files("astro_calc").joinpath("data", "vedic", "interpretation", language)
         for name in ("grahas", "yogas", "dasha", "matching"):
