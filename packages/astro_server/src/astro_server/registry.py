@@ -85,7 +85,10 @@ def blueprints() -> list[Blueprint]:
     from astro_server.features.visual.delivery_routes import blueprint as visual_deliveries
     from astro_server.features.visual.routes import blueprint as visual_readings
     from astro_server.features.webhooks.routes import blueprint as webhook_endpoints
+    from astro_server.features.western.feed_routes import blueprint as calendar_feeds
+    from astro_server.features.western.feed_routes import public as calendar_feed_files
     from astro_server.features.western.routes import blueprint as western
+    from astro_server.features.western.sky_routes import blueprint as western_timing
     from astro_server.platform.files.routes import blueprint as files
     from astro_server.platform.routes.docs import blueprint as docs
     from astro_server.platform.routes.health import blueprint as health
@@ -113,6 +116,9 @@ def blueprints() -> list[Blueprint]:
         numerology,
         horoscopes,
         western,
+        western_timing,
+        calendar_feeds,
+        calendar_feed_files,
         uranian,
         thai,
         chinese,

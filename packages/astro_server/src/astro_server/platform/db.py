@@ -24,6 +24,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "astro_server.features.profiles.models",
     "astro_server.features.reports.models",
     "astro_server.features.visual.models",
+    "astro_server.features.western.models",
 )
 MIGRATIONS_MODULE = "astro_server.platform.models.migrations"
 
