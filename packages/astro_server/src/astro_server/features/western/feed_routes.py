@@ -14,9 +14,10 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
-from quart import Blueprint, Response, g, request
+from quart import Blueprint, Response, request
 from quart_schema import document_response, operation_id, tag, validate_request
 
+from astro_server.features.common.pictures import CALENDAR_OPERATIONS, CALENDAR_TYPE
 from astro_server.features.common.subject import check_zone
 from astro_server.features.western import service as feeds
 from astro_server.features.western.sky_requests import (
@@ -26,13 +27,11 @@ from astro_server.features.western.sky_requests import (
     TransitingBody,
     VoidRule,
 )
-from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.auth.guards import limit_public_read, require_api_key
 from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError, not_found
 from astro_server.platform.hosts import public_base
-from astro_server.platform.ratelimit import RateLimiter
 from astro_server.platform.responses import json_response
-from astro_server.platform.runtime import platform
 from astro_server.platform.schemas import ErrorBody
 
 blueprint = Blueprint("calendar_feeds", __name__)
@@ -44,6 +43,8 @@ FEED_ID = r"^calf_[a-f0-9]{24}$"
 READS_PER_ADDRESS_PER_MINUTE = 30
 READS_PER_FEED_PER_HOUR = 60
 CACHE_CONTROL = "private, max-age=86400"
+#: The public file's 200 is documented as text/calendar (features/common/pictures.py).
+CALENDAR_OPERATIONS.add("getCalendarFeedFile")
 
 
 class CreateCalendarFeedRequest(BaseModel):
@@ -202,11 +203,10 @@ async def calendar_feed_file(token: str) -> Response:
     404: a forecast feed's profile was deleted; 429: more than 30 reads a minute from one
     address or 60 an hour of one feed. Free.
     """
-    limiter = platform().rate_limiter
     address = request.remote_addr or "unknown"
-    await _limit(limiter, f"calfeed-addr:{address}", READS_PER_ADDRESS_PER_MINUTE, 60)
+    await limit_public_read(f"calfeed-addr:{address}", READS_PER_ADDRESS_PER_MINUTE, 60)
     digest = feeds.token_digest(token)[:32]
-    await _limit(limiter, f"calfeed:{digest}", READS_PER_FEED_PER_HOUR, 3600)
+    await limit_public_read(f"calfeed:{digest}", READS_PER_FEED_PER_HOUR, 3600)
     feed = await feeds.feed_for_token(token)
     if feed is None:
         raise APIError(
@@ -217,11 +217,4 @@ async def calendar_feed_file(token: str) -> Response:
     headers = {"ETag": made.etag, "Cache-Control": CACHE_CONTROL}
     if request.if_none_match.contains(made.etag.strip('"')):
         return Response(b"", status=304, headers=headers)
-    return Response(made.body, content_type="text/calendar; charset=utf-8", headers=headers)
-
-
-async def _limit(limiter: RateLimiter, key: str, limit: int, window_s: int) -> None:
-    decision = await limiter.hit(key, limit, window_s)
-    g.rate_limit = decision
-    if not decision.allowed:
-        raise decision.error()
+    return Response(made.body, content_type=CALENDAR_TYPE + "; charset=utf-8", headers=headers)
