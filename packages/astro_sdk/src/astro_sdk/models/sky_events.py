@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.models.western import SubjectTime, WesternSubjectOrReference
@@ -53,6 +53,13 @@ CalendarLanguage = Literal["en", "th"]
 Moment = dt.datetime | dt.date
 
 
+def _moment(value: object) -> object:
+    """``YYYY-MM-DD`` stays a date (a whole local day), not midnight as a date-time."""
+    if isinstance(value, str) and len(value) == 10:
+        return dt.date.fromisoformat(value)
+    return value
+
+
 # --- requests ------------------------------------------------------------------------------------
 
 
@@ -74,6 +81,8 @@ class SkyEventsRequest(RequestModel):
     longitude: float | None = Field(default=None, ge=-180, le=180)
     language: CalendarLanguage = "en"
 
+    _dates = field_validator("start", "end", mode="before")(_moment)
+
 
 class PlanetaryHoursQuery(RequestModel):
     date: dt.date
@@ -92,6 +101,8 @@ class ForecastRequest(RequestModel):
     timezone: str | None = Field(default=None, max_length=64)
     orb_deg: dict[TransitingBody, float] | None = None
     language: CalendarLanguage = "en"
+
+    _dates = field_validator("start", "end", mode="before")(_moment)
 
 
 # --- responses -----------------------------------------------------------------------------------
