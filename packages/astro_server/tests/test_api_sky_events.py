@@ -475,3 +475,37 @@ async def test_test_key_feeds_are_test_objects(client: Client, account: tuple[st
     assert (await client.get(path)).status_code == 200
     reads = await LedgerEntry.filter(operation="western.calendar_feed_read").count()
     assert reads == 0
+
+
+async def test_calendar_feed_reads_are_limited_per_address(
+    client: Client, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from astro_server.features.western import feed_routes
+
+    monkeypatch.setattr(feed_routes, "READS_PER_ADDRESS_PER_MINUTE", 2)
+    _, created = await _create_feed(client, key, {"kinds": ["eclipse"]})
+    path = "/" + created["url"].split("://", 1)[1].split("/", 1)[1]
+    assert [(await client.get(path)).status_code for _ in range(2)] == [200, 200]
+    refused = await client.get(path)
+    assert refused.status_code == 429
+    assert "Retry-After" in refused.headers
+
+
+async def test_forecast_feed_needs_the_profiles_scope(
+    client: Client, account: tuple[str, str]
+) -> None:
+    account_id, key = account
+    made = await client.post(
+        "/api/v3/profiles", json={"name": "P", "birth": SUBJECT}, headers=key_headers(key)
+    )
+    profile_id = (await made.get_json())["profile"]["id"]
+    western_only = await accounts.create_api_key(
+        account_id, "live", scopes_wanted=frozenset({"western"})
+    )
+    status, body = await _create_feed(
+        client, western_only, {"kind": "forecast", "profile_id": profile_id}
+    )
+    assert status == 403
+    assert "profiles" in body["message"]
+    status, _ = await _create_feed(client, western_only, {"kinds": ["eclipse"]})
+    assert status == 201
