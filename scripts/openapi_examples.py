@@ -71,7 +71,9 @@ async def _answers() -> dict[str, dict[str, Any]]:
 
 #: Credentials the throwaway database handed out: stored with a fixed, obviously fake body (same
 #: prefix and length), so no example looks like a live secret to a reader or a secret scanner.
-_SECRETS = re.compile(r"\b(ak_live_|ak_test_|whsec_|service_sess_|inv_tok_)[A-Za-z0-9_\-+/=]{8,}")
+_SECRETS = re.compile(
+    r"\b(ak_live_|ak_test_|whsec_|service_sess_|inv_tok_|calt_)[A-Za-z0-9_\-+/=]{8,}"
+)
 
 
 def _masked(text: str) -> str:

@@ -169,6 +169,14 @@ async def make_profile(client: Client, owner: Owner) -> dict[str, str]:
     return {"id": (await made.get_json())["profile"]["id"]}
 
 
+async def make_calendar_feed(client: Client, owner: Owner) -> dict[str, str]:
+    made = await client.post(
+        "/api/v3/calendar-feeds", json={"kinds": ["eclipse"]}, headers=key_headers(owner.key)
+    )
+    assert made.status_code == 201, await made.get_json()
+    return {"feed_id": (await made.get_json())["feed"]["id"]}
+
+
 async def make_campaign(client: Client, owner: Owner) -> dict[str, str]:
     campaign = await Campaign.create(
         id=_id("cmp_"),
@@ -236,7 +244,12 @@ async def make_brand(client: Client, owner: Owner) -> dict[str, str]:
 
 
 async def make_nothing(client: Client, owner: Owner) -> dict[str, str]:
-    return {"card_id": "the-fool", "file_id": _id("file_"), "upload_id": _id("upl_")}
+    return {
+        "card_id": "the-fool",
+        "file_id": _id("file_"),
+        "upload_id": _id("upl_"),
+        "token": "calt_" + secrets.token_urlsafe(32),  # a calendar feed URL's, not a live one
+    }
 
 
 @dataclass(frozen=True)
@@ -283,6 +296,9 @@ ROUTES: dict[tuple[str, str], Entry] = {
     ("PATCH", "/api/v3/campaigns/{id}"): Entry(make_campaign, extra=ACTIVE),
     ("DELETE", "/api/v3/campaigns/{id}"): Entry(make_campaign),
     ("GET", "/api/v3/campaigns/{id}/content"): Entry(make_campaign, query="?date=2027-04-12"),
+    ("DELETE", "/api/v3/calendar-feeds/{feed_id}"): Entry(make_calendar_feed),
+    # A calendar feed's file: the token in its URL is the credential (an unknown one is 403).
+    ("GET", "/calendar/{token}.ics"): Entry(make_nothing, public=True),
     # A job's scope is its kind's (reports.natal: reports).
     ("GET", "/api/v3/jobs/{job_id}"): Entry(make_job),
     ("POST", "/api/v3/jobs/{job_id}/cancel"): Entry(make_job),

@@ -328,3 +328,15 @@ def parse_image(call: PreparedCall, response: httpx.Response, *, attempts: int) 
         )
     api_response = APIResponse(response, attempts=attempts, idempotency_key=call.idempotency_key)
     return ChartImage(response.content, content_type, api_response)
+
+
+def parse_calendar(call: PreparedCall, response: httpx.Response) -> str:
+    """A 2xx iCalendar body (``text/calendar``, RFC 5545) as text."""
+    content_type = response.headers.get("Content-Type", "").split(";")[0].strip()
+    if content_type != "text/calendar":
+        raise APIResponseValidationError(
+            f"{call.operation.describe()} returned {content_type or 'no content type'}, "
+            "not text/calendar",
+            response=response,
+        )
+    return response.content.decode("utf-8")

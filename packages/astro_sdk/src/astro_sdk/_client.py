@@ -22,6 +22,7 @@ from astro_sdk._base import (
     build_call,
     decide_on_exception,
     decide_on_response,
+    parse_calendar,
     parse_image,
     parse_success,
     timeout_from,
@@ -34,6 +35,7 @@ from astro_sdk.models._base import RequestModel, ResponseModel
 from astro_sdk.models.pictures import ChartImage
 from astro_sdk.resources.auth import AsyncAuth, Auth
 from astro_sdk.resources.brand_profiles import AsyncBrandProfiles, BrandProfiles
+from astro_sdk.resources.calendar_feeds import AsyncCalendarFeeds, CalendarFeeds
 from astro_sdk.resources.campaigns import AsyncCampaigns, Campaigns
 from astro_sdk.resources.chinese import AsyncChinese, Chinese
 from astro_sdk.resources.cultural import AsyncCultural, Cultural
@@ -131,6 +133,7 @@ class _ResourceGroups:
     customer_reports = resource_group(CustomerReports, AsyncCustomerReports)
     campaigns = resource_group(Campaigns, AsyncCampaigns)
     webhook_endpoints = resource_group(WebhookEndpoints, AsyncWebhookEndpoints)
+    calendar_feeds = resource_group(CalendarFeeds, AsyncCalendarFeeds)
     brand_profiles = resource_group(BrandProfiles, AsyncBrandProfiles)
     files = resource_group(Files, AsyncFiles)
     visual_readings = resource_group(VisualReadings, AsyncVisualReadings)
@@ -377,6 +380,27 @@ class AsyncAstroClient(_ClientBase):
         response, attempts = await self._send(call)
         return parse_image(call, response, attempts=attempts)
 
+    async def request_calendar(
+        self,
+        operation: Operation[Any],
+        *,
+        body: RequestModel | None = None,
+        query: RequestModel | None = None,
+        idempotency_key: str | None = None,
+    ) -> str:
+        """Call an operation that also answers iCalendar, asking for it (``Accept:
+        text/calendar``): the file's text (RFC 5545, CRLF line ends)."""
+        call = build_call(
+            self._config,
+            operation,
+            body=body,
+            query=query,
+            idempotency_key=idempotency_key,
+            extra_headers={"Accept": "text/calendar"},
+        )
+        response, _attempts = await self._send(call)
+        return parse_calendar(call, response)
+
     async def _send(self, call: PreparedCall) -> tuple[httpx.Response, int]:
         retries_done = 0
         while True:
@@ -565,6 +589,27 @@ class AstroClient(_ClientBase):
         )
         response, attempts = self._send(call)
         return parse_image(call, response, attempts=attempts)
+
+    def request_calendar(
+        self,
+        operation: Operation[Any],
+        *,
+        body: RequestModel | None = None,
+        query: RequestModel | None = None,
+        idempotency_key: str | None = None,
+    ) -> str:
+        """Call an operation that also answers iCalendar, asking for it (``Accept:
+        text/calendar``): the file's text (RFC 5545, CRLF line ends)."""
+        call = build_call(
+            self._config,
+            operation,
+            body=body,
+            query=query,
+            idempotency_key=idempotency_key,
+            extra_headers={"Accept": "text/calendar"},
+        )
+        response, _attempts = self._send(call)
+        return parse_calendar(call, response)
 
     def _send(self, call: PreparedCall) -> tuple[httpx.Response, int]:
         retries_done = 0

@@ -40,6 +40,7 @@ from astro_server.features.reports.service import NATAL_REPORT
 from astro_server.features.vedic.tasks import KUNDLI_BATCH
 from astro_server.features.visual import models as visual_models
 from astro_server.features.visual.service import READING
+from astro_server.features.western import models as western_models
 from astro_server.platform import jobs, maintenance
 from astro_server.platform import models as platform_models
 from astro_server.platform.broker import RUN_JOB_TASK
@@ -81,6 +82,7 @@ MODEL_MODULES: tuple[ModuleType, ...] = (
     profile_models,
     report_models,
     visual_models,
+    western_models,
 )
 
 
@@ -110,7 +112,10 @@ def blueprints() -> list[Blueprint]:
     from astro_server.features.visual.delivery_routes import blueprint as visual_deliveries
     from astro_server.features.visual.routes import blueprint as visual_readings
     from astro_server.features.webhooks.routes import blueprint as webhook_endpoints
+    from astro_server.features.western.feed_routes import blueprint as calendar_feeds
+    from astro_server.features.western.feed_routes import public as calendar_feed_files
     from astro_server.features.western.routes import blueprint as western
+    from astro_server.features.western.sky_routes import blueprint as western_timing
     from astro_server.platform.files.routes import blueprint as files
     from astro_server.platform.routes.docs import blueprint as docs
     from astro_server.platform.routes.health import blueprint as health
@@ -138,6 +143,9 @@ def blueprints() -> list[Blueprint]:
         numerology,
         horoscopes,
         western,
+        western_timing,
+        calendar_feeds,
+        calendar_feed_files,
         uranian,
         thai,
         chinese,

@@ -97,6 +97,21 @@ def _request_examples() -> dict[str, dict[str, Any]]:
         },
         "westernTransitsWheel": {**wheel, "at": f"{START}T12:00:00Z"},
         "westernProgressions": {"subject": london, "target_date": "2027-11-02T12:00:00Z"},
+        "westernSkyEvents": {
+            "start": START,
+            "end": END,
+            "kinds": ["eclipse", "lunation", "ingress", "station", "void_of_course"],
+            "timezone": "Asia/Bangkok",
+            "void_of_course_rule": "traditional",
+        },
+        "westernForecast": {"subject": london, "start": START, "end": END},
+        "createCalendarFeed": {
+            "kind": "sky_events",
+            "name": "Moon and eclipses",
+            "kinds": ["eclipse", "lunation"],
+            "timezone": "Asia/Bangkok",
+            "language": "en",
+        },
         "westernReturns": {"subject": london, "kind": "solar", "year": 2027},
         # Vedic
         "vedicChart": {"subject": delhi, "divisional_charts": ["D9"]},

@@ -6,7 +6,8 @@ from the structs themselves (msgspec, once); these mirrors only describe them:
 ``document_response(response_model(NatalChart), 200)``.
 
 Mapping: nested Struct -> mirrored model (same name); ``tuple[X, ...]`` -> ``list[X]``; a
-fixed-length tuple stays a tuple; ``X | None`` stays optional; ``datetime`` and ``date`` keep their
+fixed-length tuple stays a tuple; ``X | None`` stays optional; a tagged struct (a member of a
+tagged union) gains its tag field as a required constant; ``datetime`` and ``date`` keep their
 formats (a naive ``Annotated[datetime, Meta(tz=False)]`` is a plain string, and
 ``Annotated[str, Meta(extra_json_schema={"format": "date-time"})]`` a date-time); fields with a
 default are not required.
@@ -79,6 +80,10 @@ def response_model(struct: type[msgspec.Struct], *, prefix: str = "") -> type[Ba
     name = struct.__name__ if struct.__name__.startswith(prefix) else prefix + struct.__name__
     fields: dict[str, Any] = {}
     _BUILDING[(struct, prefix)] = name
+    config = struct.__struct_config__
+    if config.tag_field is not None:
+        # A tagged union member (``tag_field="kind"``): msgspec writes the tag first.
+        fields[config.tag_field] = (typing.Literal[config.tag], ...)
     try:
         for info in msgspec.structs.fields(struct):
             default = ... if info.required else info.default

@@ -91,8 +91,9 @@ def document_images(document: dict[str, Any]) -> None:
             if operation.get("operationId") in CALENDAR_OPERATIONS:
                 responses = operation.get("responses", {})
                 ok = responses.get(200) or responses.get("200")
-                if ok is not None:
-                    ok.setdefault("content", {})[CALENDAR_TYPE] = {"schema": {"type": "string"}}
+                if ok is None:  # an iCalendar file only (a calendar feed's URL)
+                    ok = responses[200] = {"description": "The iCalendar file (RFC 5545)"}
+                ok.setdefault("content", {})[CALENDAR_TYPE] = {"schema": {"type": "string"}}
             if operation.get("operationId") not in IMAGE_OPERATIONS:
                 continue
             operation.setdefault("responses", {})[200] = {

@@ -390,3 +390,16 @@ async def resolve_references(
         )
     resolved = await _resolve(body, "", account_id, livemode, key_generation)
     return json.dumps(resolved, separators=(",", ":")).encode()
+
+
+async def profile_birth(account_id: str, livemode: bool, profile_id: str) -> dict[str, Any]:
+    """The birth subject of the account's profile (what a ``{"profile_id": ...}`` reference
+    becomes), for a reader without a request, such as a calendar feed; a 400 naming
+    ``profile_id`` when there is no such profile (another account's, the other mode's, deleted
+    or crypto-shredded)."""
+    try:
+        return dict(
+            await _subject_of(account_id, livemode, 0, {REFERENCE_KEY: profile_id}, "profile")
+        )
+    except APIError:
+        raise _bad_reference("profile_id", "no such profile") from None

@@ -319,6 +319,16 @@ async def limit_unauthenticated() -> None:
         raise decision.error()
 
 
+async def limit_public_read(key: str, limit: int, window_s: int) -> None:
+    """Count a request of a route that takes no credential (a calendar feed's file) against
+    ``key`` (a client address, a feed): ``limit`` requests per ``window_s`` seconds; sets the
+    ``RateLimit-*`` headers, 429 past the limit."""
+    decision = await platform().rate_limiter.hit(key, limit, window_s)
+    g.rate_limit = decision
+    if not decision.allowed:
+        raise decision.error()
+
+
 def _refuse_two_credentials() -> None:
     key = request.headers.get("X-API-Key", "").strip()
     bearer = _bearer()

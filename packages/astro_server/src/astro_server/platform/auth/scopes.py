@@ -39,6 +39,7 @@ SCOPES: Final = (
 #: First path segment after ``/api/v3/`` -> the scope it needs (None: none needed).
 PATH_SCOPES: Final[dict[str, str | None]] = {
     "western": "western",
+    "calendar-feeds": "western",
     "vedic": "vedic",
     "thai": "thai",
     "chinese": "chinese",

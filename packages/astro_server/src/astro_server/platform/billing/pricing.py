@@ -121,6 +121,22 @@ OPERATIONS: dict[str, Operation] = {
     "uranian.chart": Operation(
         tier="free", credits=2, description="Uranian chart with interpreted planetary pictures"
     ),
+    "western.sky_events": Operation(
+        tier="free",
+        credits=2,
+        description="Eclipses, lunations, ingresses, stations, void-of-course Moon, up to 366 days",
+    ),
+    "western.planetary_hours": Operation(
+        tier="free", credits=1, description="Planetary hours of a local date"
+    ),
+    "western.forecast": Operation(
+        tier="free", credits=2, description="Personal transit forecast, up to 366 days"
+    ),
+    # A calendar feed's read (GET /calendar/{token}.ics) is free; its zero-credit ledger row
+    # makes the reads show in usage.
+    "western.calendar_feed_read": Operation(
+        tier="free", credits=0, description="Calendar feed read by a calendar app (free)"
+    ),
     "uranian.midpoints": Operation(tier="free", credits=1, description="Uranian midpoints"),
     "uranian.planetary_pictures": Operation(
         tier="free", credits=2, description="Uranian planetary pictures"

@@ -41,6 +41,7 @@ EXCLUDED: Final[dict[str, str]] = {
     "removeTeamMember": "a delete: irreversible, left to a person",
     "deleteVisualReadingImages": "a delete: irreversible, left to a person",
     "deleteWebhookEndpoint": "a delete: irreversible, left to a person",
+    "deleteCalendarFeed": "a delete: revoking a subscribed calendar is left to a person",
     "createVisualUploadGrant": "needs an image PUT to /uploads, which an MCP client cannot send",
     "completeVisualUpload": "follows an image PUT to /uploads, which an MCP client cannot send",
     "rotateWebhookEndpointSecret": "secret management: the new secret must reach a person",
