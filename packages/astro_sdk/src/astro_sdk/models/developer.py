@@ -39,6 +39,7 @@ Scope = Literal[
     "chinese",
     "uranian",
     "tarot",
+    "human_design",
     "horoscopes",
     "reports",
     "visual_readings",

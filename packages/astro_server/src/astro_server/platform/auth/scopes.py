@@ -1,7 +1,7 @@
 """API-key scopes: which tag group a route belongs to, and whether a key may call it.
 
 A scope is one tag group of the API: ``western``, ``vedic``, ``thai``, ``chinese``, ``uranian``,
-``tarot``, ``horoscopes``, ``reports``, ``visual_readings``, ``cultural``, ``profiles``, ``team``,
+``tarot``, ``human_design``, ``horoscopes``, ``reports``, ``visual_readings``, ``cultural``, ``profiles``, ``team``,
 ``keys``, ``webhooks``, or ``*`` for all of them (keys made before scopes existed hold ``*``).
 
 The one mechanism: a route's scope is read from its path, ``/api/v3/<group>/...``, through
@@ -27,6 +27,7 @@ SCOPES: Final = (
     "chinese",
     "uranian",
     "tarot",
+    "human_design",
     "horoscopes",
     "reports",
     "visual_readings",
@@ -46,6 +47,7 @@ PATH_SCOPES: Final[dict[str, str | None]] = {
     "uranian": "uranian",
     "tarot": "tarot",
     "numerology": "tarot",
+    "human-design": "human_design",
     "horoscopes": "horoscopes",
     "reports": "reports",
     "pictures": "reports",
