@@ -237,7 +237,8 @@ async def test_composite_is_astro_calcs_and_costs_two(client: Client, key: str) 
     for connection in body["connections"]:
         if connection["kind"] == "electromagnetic":
             assert connection["holder"] is None
-            assert connection["gates_a"] and connection["gates_b"]
+            assert connection["gates_a"]
+            assert connection["gates_b"]
             assert connection["channel"] in body["electromagnetic"]
 
 
