@@ -27,7 +27,7 @@ A birth subject is the spec's object (``date``, ``time`` HH:MM or HH:MM:SS, ``la
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 from quart import Blueprint
@@ -61,8 +61,8 @@ route = calculations(blueprint, tags=TAG, docs_prefix=DOCS_PREFIX)
 NodeKind = Literal["true", "mean"]
 
 
-def _node_field() -> NodeKind:
-    return Field(  # type: ignore[no-any-return]
+def _node_field() -> Any:
+    return Field(
         default="true",
         description="The lunar node of the north_node/south_node activations: true (default, "
         "as Jovian Archive) or mean",
