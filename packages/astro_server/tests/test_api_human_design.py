@@ -219,6 +219,28 @@ async def test_interpretations_with_sensitivity_are_the_combined_row(client: Cli
     assert response.headers["X-Credits-Charged"] == "4"  # 1 + 2 (full) + 1 (sensitivity)
 
 
+async def test_a_stored_profile_stands_for_the_subject(client: Client, key: str) -> None:
+    made = await client.post(
+        "/api/v3/profiles", json={"name": "Ra", "birth": RA}, headers=key_headers(key)
+    )
+    assert made.status_code == 201, await made.get_data()
+    ref = {"profile_id": (await made.get_json())["profile"]["id"]}
+    _s, inline = await _post(client, key, "chart", {"subject": RA})
+    response = await client.post(
+        "/api/v3/human-design/chart", json={"subject": ref}, headers=key_headers(key)
+    )
+    assert response.status_code == 200
+    assert response.headers["X-Credits-Charged"] == "1"
+    assert await response.get_json() == inline
+    _s, pair = await _post(client, key, "composite", {"subject_a": ref, "subject_b": WHITNEY})
+    assert pair["chart_a"] == inline
+    status, body = await _post(
+        client, key, "chart", {"subject": {"profile_id": "prof_" + "0" * 24}}
+    )
+    assert status == 400
+    assert body["details"][0]["field"] == "subject.profile_id"
+
+
 # --- composite, transits ----------------------------------------------------------------------
 
 
