@@ -21,6 +21,7 @@ from _platform_support import key_headers, new_account
 from PIL import Image
 from quart.typing import TestClientProtocol as Client
 
+from astro_calc.disclaimers import disclaimer_for
 from astro_calc.human_design import (
     chart_interpretation,
     composite,
@@ -59,6 +60,13 @@ _encode = msgspec.json.Encoder().encode
 def _as_json(found: object) -> Any:
     """An astro_calc result as the API's JSON decodes (lists, strings, no structs)."""
     return msgspec.json.decode(_encode(found))
+
+
+def _answer(found: object, language: str = "en") -> bytes:
+    """astro_calc's result encoded as the route answers it: its fields, then the Human Design
+    disclaimer (astro_calc.disclaimers) in ``language``."""
+    note = _encode(disclaimer_for("human_design", language))
+    return _encode(found)[:-1] + b',"disclaimer":' + note + b"}"
 
 
 @pytest.fixture
@@ -109,7 +117,7 @@ async def test_chart_is_astro_calcs_byte_for_byte(client: Client, key: str) -> N
             json={"subject": WHITNEY, "node": node},
             headers=key_headers(key),
         )
-        assert await response.get_data() == _encode(human_design_chart(WHITNEY_CALC, node=node))
+        assert await response.get_data() == _answer(human_design_chart(WHITNEY_CALC, node=node))
 
 
 async def test_the_mean_node_moves_only_the_node_activations(client: Client, key: str) -> None:
@@ -233,12 +241,32 @@ async def test_a_stored_profile_stands_for_the_subject(client: Client, key: str)
     assert response.headers["X-Credits-Charged"] == "1"
     assert await response.get_json() == inline
     _s, pair = await _post(client, key, "composite", {"subject_a": ref, "subject_b": WHITNEY})
+    inline.pop("disclaimer")
     assert pair["chart_a"] == inline
     status, body = await _post(
         client, key, "chart", {"subject": {"profile_id": "prof_" + "0" * 24}}
     )
     assert status == 400
     assert body["details"][0]["field"] == "subject.profile_id"
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("chart", {"subject": RA}),
+        ("composite", {"subject_a": RA, "subject_b": WHITNEY}),
+        ("transits", {"subject": RA, "moment": MOMENT}),
+    ],
+)
+@pytest.mark.parametrize("language", ["en", "th"])
+async def test_every_answer_carries_the_human_design_disclaimer_in_its_language(
+    client: Client, key: str, path: str, body: dict[str, Any], language: str
+) -> None:
+    _s, answer = await _post(client, key, path, {**body, "language": language})
+    note = disclaimer_for("human_design", language)
+    assert answer["disclaimer"] == {"code": "human_design", "text": note.text}
+    if path == "composite":
+        assert "disclaimer" not in answer["chart_a"]
 
 
 # --- composite, transits ----------------------------------------------------------------------
@@ -253,7 +281,7 @@ async def test_composite_is_astro_calcs_and_costs_two(client: Client, key: str) 
     assert response.status_code == 200
     assert response.headers["X-Credits-Charged"] == "2"
     expected = composite(human_design_chart(RA_CALC), human_design_chart(WHITNEY_CALC))
-    assert await response.get_data() == _encode(expected)
+    assert await response.get_data() == _answer(expected)
     body = await response.get_json()
     # Every electromagnetic channel is one each of them completes for the other.
     for connection in body["connections"]:
@@ -290,7 +318,7 @@ async def test_transits_are_astro_calcs_at_the_moment_asked(client: Client, key:
     assert response.status_code == 200
     assert response.headers["X-Credits-Charged"] == "1"
     moment = dt.datetime(2027, 1, 15, 12, tzinfo=dt.UTC)
-    assert await response.get_data() == _encode(transits(human_design_chart(WHITNEY_CALC), moment))
+    assert await response.get_data() == _answer(transits(human_design_chart(WHITNEY_CALC), moment))
 
 
 async def test_a_naive_transit_moment_is_utc(client: Client, key: str) -> None:
@@ -306,7 +334,7 @@ async def test_transits_default_to_now(client: Client, key: str) -> None:
     moment = dt.datetime.fromisoformat(body["moment"])
     assert before <= moment <= after
     assert moment.microsecond == 0
-    assert body == _as_json(transits(human_design_chart(RA_CALC), moment))
+    assert body == msgspec.json.decode(_answer(transits(human_design_chart(RA_CALC), moment)))
 
 
 # --- the picture ------------------------------------------------------------------------------
@@ -423,6 +451,8 @@ async def test_a_local_time_skipped_by_daylight_saving_names_subject_time(
         ("chart", {"language": "fr"}, "language"),
         ("chart", {"sensitivity": {"uncertainty_minutes": "a lot"}}, "sensitivity"),
         ("composite", {"node": "osculating"}, "node"),
+        ("composite", {"language": "de"}, "language"),
+        ("transits", {"language": "de"}, "language"),
         ("transits", {"moment": "0099-12-31T23:59:59Z"}, "moment"),
         ("transits", {"moment": "3000-01-01T00:00:00Z"}, "moment"),
         ("transits", {"moment": "tomorrow"}, "moment"),

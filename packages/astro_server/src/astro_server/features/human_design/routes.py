@@ -18,6 +18,9 @@ lunar.
 * ``POST /api/v3/human-design/transits``: the sky at ``moment`` (default now) against a chart.
 * ``POST /api/v3/human-design/bodygraph``: the bodygraph picture (SVG or PNG).
 
+The three JSON answers carry ``disclaimer`` ``{code: "human_design", text}`` in the request's
+``language`` (astro_calc.disclaimers); the composite's two charts do not repeat it.
+
 A birth subject is the spec's object (``date``, ``time`` HH:MM or HH:MM:SS, ``latitude``,
 ``longitude``, ``timezoneOffsetMinutes``) plus an optional IANA ``timezone`` and ``fold``, or
 ``{"profile_id": ...}``; a refused subject field is named ``subject.<field>`` (``subject_a.``,
@@ -27,12 +30,14 @@ A birth subject is the spec's object (``date``, ``time`` HH:MM or HH:MM:SS, ``la
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
+import msgspec
 from pydantic import BaseModel, Field, field_validator
 from quart import Blueprint
 
 from astro_calc import western
+from astro_calc.disclaimers import DisclaimerNote, disclaimer_for
 from astro_calc.human_design import (
     HumanDesignChart,
     HumanDesignComposite,
@@ -59,6 +64,31 @@ DOCS_PREFIX = "HumanDesign"
 route = calculations(blueprint, tags=TAG, docs_prefix=DOCS_PREFIX)
 
 NodeKind = Literal["true", "mean"]
+DISCLAIMER_CODE = "human_design"
+Answer = TypeVar("Answer", bound=msgspec.Struct)
+
+
+class HumanDesignChartAnswer(HumanDesignChart, frozen=True, gc=False):
+    """The bodygraph of a birth (DESIGN.md "Human Design") and the ``disclaimer`` of a Human
+    Design reading."""
+
+    disclaimer: DisclaimerNote
+
+
+class HumanDesignCompositeAnswer(HumanDesignComposite, frozen=True, gc=False):
+    """Two charts laid over each other, and the ``disclaimer`` of a Human Design reading."""
+
+    disclaimer: DisclaimerNote
+
+
+class HumanDesignTransitsAnswer(HumanDesignTransits, frozen=True, gc=False):
+    """A moment's sky against a chart, and the ``disclaimer`` of a Human Design reading."""
+
+    disclaimer: DisclaimerNote
+
+
+def _language_field() -> Any:
+    return Field(default="en", description="Language of the disclaimer: en (default) or th")
 
 
 def _node_field() -> Any:
@@ -99,6 +129,7 @@ class HumanDesignCompositeRequest(BaseModel):
     subject_a: HumanDesignSubject
     subject_b: HumanDesignSubject
     node: NodeKind = _node_field()
+    language: Literal["en", "th"] = _language_field()
 
 
 class HumanDesignTransitsRequest(BaseModel):
@@ -108,6 +139,7 @@ class HumanDesignTransitsRequest(BaseModel):
         description="The transit instant (UTC if naive; default now), years of the ephemeris",
     )
     node: NodeKind = _node_field()
+    language: Literal["en", "th"] = _language_field()
 
     _in_span = field_validator("moment")(in_ephemeris_span)
 
@@ -115,6 +147,12 @@ class HumanDesignTransitsRequest(BaseModel):
 class HumanDesignBodygraphRequest(PictureOptions):
     subject: HumanDesignSubject
     node: NodeKind = _node_field()
+
+
+def _with_disclaimer(found: msgspec.Struct, answer: type[Answer], language: str) -> Answer:
+    """``found`` as its answer type: the same fields and the Human Design disclaimer."""
+    note = disclaimer_for(DISCLAIMER_CODE, language)
+    return answer(**msgspec.structs.asdict(found), disclaimer=note)
 
 
 def _chart(subject: HumanDesignSubject, node: NodeKind, prefix: str = "") -> HumanDesignChart:
@@ -132,14 +170,14 @@ def _chart_sensitivity(data: HumanDesignChartRequest, minutes: float) -> Sensiti
     "humanDesignChart",
     price="human_design.chart",
     body=HumanDesignChartRequest,
-    result=HumanDesignChart,
+    result=HumanDesignChartAnswer,
     interpret=lambda chart, data: chart_interpretation(
         chart, language=data.language, level=data.interpretations
     ),
     sensitivity=_chart_sensitivity,
     names_subject=True,
 )
-def human_design_chart_route(data: HumanDesignChartRequest) -> HumanDesignChart:
+def human_design_chart_route(data: HumanDesignChartRequest) -> HumanDesignChartAnswer:
     """Human Design chart: type, strategy, signature, not-self theme, inner authority, profile,
     definition, incarnation cross, the nine centres, the defined channels and the thirteen
     personality and design activations (gate, line, color, tone, base).
@@ -150,8 +188,9 @@ def human_design_chart_route(data: HumanDesignChartRequest) -> HumanDesignChart:
     charged as the operation's interpretation row (tier pro). ``sensitivity``
     (``{"uncertainty_minutes": 0..720}``) adds how close type, authority, profile, definition,
     cross, centres, channels and each activation's gate are to changing with the birth time,
-    charged as the ``.sensitivity`` row (+1 credit)."""
-    return _chart(data.subject, data.node)
+    charged as the ``.sensitivity`` row (+1 credit). ``disclaimer`` is in ``language``."""
+    chart = _chart(data.subject, data.node)
+    return _with_disclaimer(chart, HumanDesignChartAnswer, data.language)
 
 
 @route(
@@ -159,16 +198,17 @@ def human_design_chart_route(data: HumanDesignChartRequest) -> HumanDesignChart:
     "humanDesignComposite",
     price="human_design.composite",
     body=HumanDesignCompositeRequest,
-    result=HumanDesignComposite,
+    result=HumanDesignCompositeAnswer,
 )
-def human_design_composite(data: HumanDesignCompositeRequest) -> HumanDesignComposite:
+def human_design_composite(data: HumanDesignCompositeRequest) -> HumanDesignCompositeAnswer:
     """Two charts laid over each other: the channels defined together, each with its connection
     kind (electromagnetic, compromise, dominance, companionship) and holder, the centres
     defined together and by each, the composite definition, and both charts."""
-    return composite(
+    together = composite(
         _chart(data.subject_a, data.node, "subject_a."),
         _chart(data.subject_b, data.node, "subject_b."),
     )
+    return _with_disclaimer(together, HumanDesignCompositeAnswer, data.language)
 
 
 @route(
@@ -176,10 +216,10 @@ def human_design_composite(data: HumanDesignCompositeRequest) -> HumanDesignComp
     "humanDesignTransits",
     price="human_design.transits",
     body=HumanDesignTransitsRequest,
-    result=HumanDesignTransits,
+    result=HumanDesignTransitsAnswer,
     names_subject=True,
 )
-def human_design_transits(data: HumanDesignTransitsRequest) -> HumanDesignTransits:
+def human_design_transits(data: HumanDesignTransitsRequest) -> HumanDesignTransitsAnswer:
     """The sky at ``moment`` (default now) against a chart: the thirteen transit activations and
     their gates, every channel defined with the transit (natal, completed by the transit, or the
     transit's own) and the centres the transit defines that the chart leaves open."""
@@ -187,7 +227,8 @@ def human_design_transits(data: HumanDesignTransitsRequest) -> HumanDesignTransi
     moment = utc_or_now(data.moment)
     if data.moment is None:
         moment = moment.replace(microsecond=0)
-    return transits(_chart(data.subject, data.node), moment)
+    found = transits(_chart(data.subject, data.node), moment)
+    return _with_disclaimer(found, HumanDesignTransitsAnswer, data.language)
 
 
 @route(
