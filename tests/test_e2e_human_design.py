@@ -16,6 +16,7 @@ import pytest
 from PIL import Image
 
 import astro_sdk
+from astro_calc.disclaimers import disclaimer_for
 from astro_calc.human_design import composite, human_design_chart, transits
 from astro_calc.western import BirthSubject
 from astro_sdk import AstroClient, AsyncAstroClient
@@ -42,7 +43,7 @@ def test_chart_composite_transits_and_bodygraph_through_the_sdk(
     with AstroClient(api_key=account["api_key"], base_url=shared_server.base_url) as client:
         chart = client.human_design.chart(subject=RA)
         pair = client.human_design.composite(subject_a=RA, subject_b=WHITNEY)
-        sky = client.human_design.transits(subject=WHITNEY, moment=MOMENT)
+        sky = client.human_design.transits(subject=WHITNEY, moment=MOMENT, language="th")
         svg = client.human_design.bodygraph(subject=WHITNEY)
         png = client.human_design.bodygraph(subject=RA, format="png", size_px=400)
 
@@ -80,6 +81,12 @@ def test_chart_composite_transits_and_bodygraph_through_the_sdk(
         (c.channel, c.kind) for c in transit.channels
     ]
     assert sky.api_response.credits_charged == 1
+    english = disclaimer_for("human_design", "en")
+    assert (chart.disclaimer.code, chart.disclaimer.text) == (english.code, english.text)
+    assert (sky.disclaimer.code, sky.disclaimer.text) == (
+        "human_design",
+        disclaimer_for("human_design", "th").text,
+    )
 
     assert svg.content_type == "image/svg+xml"
     assert 'data-center="sacral"' in svg.text()

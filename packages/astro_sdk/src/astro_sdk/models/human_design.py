@@ -35,6 +35,7 @@ __all__ = [
     "CompositeCenter",
     "CompositeRequest",
     "Connection",
+    "Disclaimer",
     "HumanDesignChart",
     "HumanDesignComposite",
     "HumanDesignSubject",
@@ -91,6 +92,8 @@ class CompositeRequest(RequestModel):
     subject_a: HumanDesignSubjectOrReference
     subject_b: HumanDesignSubjectOrReference
     node: Node = "true"
+    language: Literal["en", "th"] = "en"
+    """Language of the disclaimer."""
 
 
 class TransitsRequest(RequestModel):
@@ -98,6 +101,8 @@ class TransitsRequest(RequestModel):
     moment: dt.datetime | None = None
     """The transit instant (UTC if naive; the server's now when left out)."""
     node: Node = "true"
+    language: Literal["en", "th"] = "en"
+    """Language of the disclaimer."""
 
 
 class BodygraphRequest(PictureOptions):
@@ -106,6 +111,14 @@ class BodygraphRequest(PictureOptions):
 
 
 # --- responses ---------------------------------------------------------------------------------
+
+
+class Disclaimer(ResponseModel):
+    """What a Human Design answer is and is not, in the request's language."""
+
+    code: str
+    """``human_design``."""
+    text: str
 
 
 class Activation(ResponseModel):
@@ -179,9 +192,10 @@ class HumanDesignChart(ResponseModel):
 
 
 class InterpretedHumanDesignChart(HumanDesignChart):
-    """HumanDesignChart with the ``interpretations`` and ``sensitivity`` asked for (``None``
-    without the option)."""
+    """HumanDesignChart with its ``disclaimer``, and the ``interpretations`` and
+    ``sensitivity`` asked for (``None`` without the option)."""
 
+    disclaimer: Disclaimer
     interpretations: Interpretations | None = None
     sensitivity: Sensitivity | None = None
 
@@ -215,6 +229,7 @@ class HumanDesignComposite(ResponseModel):
     definition: str
     chart_a: HumanDesignChart
     chart_b: HumanDesignChart
+    disclaimer: Disclaimer
 
 
 class TransitChannel(ResponseModel):
@@ -231,3 +246,4 @@ class HumanDesignTransits(ResponseModel):
     channels: list[TransitChannel]
     defined_centers: list[str]
     centers_defined_by_transit: list[str]
+    disclaimer: Disclaimer

@@ -106,13 +106,15 @@ class AsyncHumanDesign(AsyncResource):
         subject_a: Subject,
         subject_b: Subject,
         node: Node | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
     ) -> HumanDesignComposite:
         """``POST /api/v3/human-design/composite``: the channels two people define together,
         each with its connection kind (electromagnetic, compromise, dominance,
-        companionship)."""
+        companionship). Every answer's ``disclaimer`` is in ``language`` (en or th)."""
         body = validate_request(
-            CompositeRequest, {"subject_a": subject_a, "subject_b": subject_b, "node": node}
+            CompositeRequest,
+            {"subject_a": subject_a, "subject_b": subject_b, "node": node, "language": language},
         )
         return await self._client.request(COMPOSITE, body=body, idempotency_key=idempotency_key)
 
@@ -122,12 +124,14 @@ class AsyncHumanDesign(AsyncResource):
         subject: Subject,
         moment: dt.datetime | str | None = None,
         node: Node | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
     ) -> HumanDesignTransits:
         """``POST /api/v3/human-design/transits``: the sky at ``moment`` (default now) against
         the chart: its gates, the channels it completes and the centres it defines."""
         body = validate_request(
-            TransitsRequest, {"subject": subject, "moment": moment, "node": node}
+            TransitsRequest,
+            {"subject": subject, "moment": moment, "node": node, "language": language},
         )
         return await self._client.request(TRANSITS, body=body, idempotency_key=idempotency_key)
 
@@ -198,13 +202,15 @@ class HumanDesign(SyncResource):
         subject_a: Subject,
         subject_b: Subject,
         node: Node | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
     ) -> HumanDesignComposite:
         """``POST /api/v3/human-design/composite``: the channels two people define together,
         each with its connection kind (electromagnetic, compromise, dominance,
-        companionship)."""
+        companionship). Every answer's ``disclaimer`` is in ``language`` (en or th)."""
         body = validate_request(
-            CompositeRequest, {"subject_a": subject_a, "subject_b": subject_b, "node": node}
+            CompositeRequest,
+            {"subject_a": subject_a, "subject_b": subject_b, "node": node, "language": language},
         )
         return self._client.request(COMPOSITE, body=body, idempotency_key=idempotency_key)
 
@@ -214,12 +220,14 @@ class HumanDesign(SyncResource):
         subject: Subject,
         moment: dt.datetime | str | None = None,
         node: Node | None = None,
+        language: InterpretationLanguage | None = None,
         idempotency_key: str | None = None,
     ) -> HumanDesignTransits:
         """``POST /api/v3/human-design/transits``: the sky at ``moment`` (default now) against
         the chart: its gates, the channels it completes and the centres it defines."""
         body = validate_request(
-            TransitsRequest, {"subject": subject, "moment": moment, "node": node}
+            TransitsRequest,
+            {"subject": subject, "moment": moment, "node": node, "language": language},
         )
         return self._client.request(TRANSITS, body=body, idempotency_key=idempotency_key)
 
