@@ -36,6 +36,7 @@ MODULE_BY_TAG = {
     "Reports": "reports",
     "Tarot & Numerology": "tarot",
     "Uranian": "uranian",
+    "Human Design": "human_design",
     "Developer workflow": "jobs",
     "Visual readings": "visual_readings",
     "Customer reports": "customer_reports",

@@ -60,6 +60,7 @@ from astro_sdk.resources.estimates import AsyncEstimates, Estimates
 from astro_sdk.resources.files import AsyncFiles, Files
 from astro_sdk.resources.horoscope_feeds import AsyncHoroscopeFeeds, HoroscopeFeeds
 from astro_sdk.resources.horoscopes import AsyncHoroscopes, Horoscopes
+from astro_sdk.resources.human_design import AsyncHumanDesign, HumanDesign
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
 from astro_sdk.resources.korean import AsyncKorean, Korean
 from astro_sdk.resources.numerology import AsyncNumerology, Numerology
@@ -125,6 +126,7 @@ class _ResourceGroups:
     horoscope_feeds = resource_group(HoroscopeFeeds, AsyncHoroscopeFeeds)
     chinese = resource_group(Chinese, AsyncChinese)
     korean = resource_group(Korean, AsyncKorean)
+    human_design = resource_group(HumanDesign, AsyncHumanDesign)
     tarot = resource_group(Tarot, AsyncTarot)
     numerology = resource_group(Numerology, AsyncNumerology)
     horoscopes = resource_group(Horoscopes, AsyncHoroscopes)

@@ -50,6 +50,7 @@ TAG_GROUPS: list[dict[str, str]] = [
     {"name": "Reports", "description": "Branded reports; long work runs as a job"},
     {"name": "Tarot & Numerology", "description": "Tarot draws and numerology profiles"},
     {"name": "Uranian", "description": "Uranian charts, midpoints, planetary pictures"},
+    {"name": "Human Design", "description": "Bodygraph charts, composites, transits, pictures"},
     {
         "name": "Developer workflow",
         "description": "Account, usage, ledger, API keys, audit log, estimates and job polling",

@@ -99,6 +99,7 @@ def blueprints() -> list[Blueprint]:
     from astro_server.features.developer.session_routes import blueprint as developer_session
     from astro_server.features.feeds.routes import blueprint as horoscope_feeds
     from astro_server.features.horoscopes.routes import blueprint as horoscopes
+    from astro_server.features.human_design.routes import blueprint as human_design
     from astro_server.features.numerology.routes import blueprint as numerology
     from astro_server.features.profiles.routes import blueprint as profiles
     from astro_server.features.reports.hr_routes import blueprint as hr
@@ -149,6 +150,7 @@ def blueprints() -> list[Blueprint]:
         uranian,
         thai,
         chinese,
+        human_design,
         cultural,
         portal,  # the customer portal: web pages over the session routes
         reports,

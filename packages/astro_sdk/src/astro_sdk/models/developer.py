@@ -39,6 +39,7 @@ Scope = Literal[
     "chinese",
     "uranian",
     "tarot",
+    "human_design",
     "horoscopes",
     "reports",
     "visual_readings",
@@ -145,7 +146,7 @@ class ApiKeyPage(ResponseModel):
 class CreateApiKeyRequest(RequestModel):
     name: str = Field(default="", max_length=100)
     environment: Literal["live", "test"] | None = None
-    scopes: list[Scope] = Field(default_factory=_every_scope, min_length=1, max_length=15)
+    scopes: list[Scope] = Field(default_factory=_every_scope, min_length=1, max_length=len(SCOPES))
 
 
 class CreatedApiKey(ResponseModel):

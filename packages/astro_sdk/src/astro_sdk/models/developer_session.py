@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from astro_sdk.models._base import RequestModel, ResponseModel
-from astro_sdk.models.developer import Scope, _every_scope
+from astro_sdk.models.developer import SCOPES, Scope, _every_scope
 from astro_sdk.models.webhook_endpoints import EventDelivery
 
 __all__ = [
@@ -136,7 +136,7 @@ class DeveloperJob(ResponseModel):
 class CreateSessionApiKeyRequest(RequestModel):
     name: str = Field(default="", max_length=100)
     environment: Literal["live", "test"] = "live"
-    scopes: list[Scope] = Field(default_factory=_every_scope, min_length=1, max_length=15)
+    scopes: list[Scope] = Field(default_factory=_every_scope, min_length=1, max_length=len(SCOPES))
 
 
 class TestEventEnvelope(ResponseModel):

@@ -155,6 +155,11 @@ def _request_examples() -> dict[str, dict[str, Any]]:
         "chineseCalendar": {"date": "2027-02-06"},
         "chineseQimen": {"subject": bangkok},
         "koreanSaju": {"subject": london, "gender": "male"},
+        # Human Design
+        "humanDesignChart": {"subject": london},
+        "humanDesignComposite": pair,
+        "humanDesignTransits": {"subject": london, "moment": f"{START}T12:00:00Z"},
+        "humanDesignBodygraph": {"subject": london, "format": "svg", "size_px": 800},
         # Reports
         "reportsNatalPdf": {
             "name": "Emma Clarke",

@@ -38,7 +38,8 @@ DEV: Final = "/v1/developer"
 HOOKS: Final = f"{DEV}/webhook-endpoints"
 #: The scopes a key can be given (the API's one list, platform/auth/scopes.py).
 SCOPES: Final = (
-    "western", "vedic", "thai", "chinese", "uranian", "tarot", "horoscopes", "reports",
+    "western", "vedic", "thai", "chinese", "uranian", "tarot", "human_design", "horoscopes",
+    "reports",
     "visual_readings", "cultural", "profiles", "team", "keys", "webhooks",
 )  # fmt: skip
 EVENT_TYPES: Final = (

@@ -1,8 +1,9 @@
 """API-key scopes: which tag group a route belongs to, and whether a key may call it.
 
 A scope is one tag group of the API: ``western``, ``vedic``, ``thai``, ``chinese``, ``uranian``,
-``tarot``, ``horoscopes``, ``reports``, ``visual_readings``, ``cultural``, ``profiles``, ``team``,
-``keys``, ``webhooks``, or ``*`` for all of them (keys made before scopes existed hold ``*``).
+``tarot``, ``human_design``, ``horoscopes``, ``reports``, ``visual_readings``, ``cultural``,
+``profiles``, ``team``, ``keys``, ``webhooks``, or ``*`` for all of them (keys made before scopes
+existed hold ``*``).
 
 The one mechanism: a route's scope is read from its path, ``/api/v3/<group>/...``, through
 :data:`PATH_SCOPES` (one line per first path segment), by :func:`scope_for_rule` when the
@@ -27,6 +28,7 @@ SCOPES: Final = (
     "chinese",
     "uranian",
     "tarot",
+    "human_design",
     "horoscopes",
     "reports",
     "visual_readings",
@@ -47,6 +49,7 @@ PATH_SCOPES: Final[dict[str, str | None]] = {
     "uranian": "uranian",
     "tarot": "tarot",
     "numerology": "tarot",
+    "human-design": "human_design",
     "horoscopes": "horoscopes",
     "reports": "reports",
     "pictures": "reports",

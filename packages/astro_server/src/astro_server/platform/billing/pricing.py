@@ -156,6 +156,13 @@ OPERATIONS: dict[str, Operation] = {
         tier="free", credits=1, description="Chinese date, or a year's solar terms and months"
     ),
     "korean.saju": Operation(tier="free", credits=1, description="Korean Saju chart, readings"),
+    "human_design.chart": Operation(tier="free", credits=1, description="Human Design chart"),
+    "human_design.composite": Operation(
+        tier="free", credits=2, description="Human Design composite of two charts"
+    ),
+    "human_design.transits": Operation(
+        tier="free", credits=1, description="Human Design transits against a chart"
+    ),
     "thai.calendar": Operation(tier="free", credits=1, description="Thai lunar calendar"),
     "thai.festivals": Operation(tier="free", credits=1, description="Thai festivals of a year"),
     "thai.lunar": Operation(tier="free", credits=1, description="Moon phase and Thai lunar date"),
@@ -184,6 +191,9 @@ OPERATIONS: dict[str, Operation] = {
         tier="free", credits=2, description="Vedic North or South Indian chart picture"
     ),
     "thai.wheel_diagram": Operation(tier="free", credits=2, description="Taksa wheel picture"),
+    "human_design.bodygraph": Operation(
+        tier="free", credits=2, description="Human Design bodygraph picture (SVG or PNG)"
+    ),
     "tarot.draw": Operation(tier="free", credits=1, description="Tarot draw, any spread"),
     "numerology.profile": Operation(tier="free", credits=1, description="Numerology profile"),
     "horoscopes.daily": Operation(tier="free", credits=1, description="Published daily horoscope"),
@@ -203,6 +213,7 @@ OPERATIONS: dict[str, Operation] = {
             "vedic.chart": ("Vedic sidereal chart", 1),
             "vedic.dasha": ("Vimshottari dasha", 1),
             "vedic.kundli_matching": ("Kundli matching (Ashtakoota), one pair", 1),
+            "human_design.chart": ("Human Design chart", 1),
         }
     ),
     # Batch jobs are priced per record.
@@ -252,6 +263,7 @@ SENSITIVE_OPERATIONS: tuple[str, ...] = (
     "vedic.kundli_matching",
     "thai.auspicious_times",
     "reports.hr_screening",
+    "human_design.chart",
 )
 OPERATIONS.update(_sensitivity_rows(OPERATIONS, SENSITIVE_OPERATIONS))
 
