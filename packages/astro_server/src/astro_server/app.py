@@ -62,6 +62,10 @@ TAG_GROUPS: list[dict[str, str]] = [
     {"name": "Cultural Intelligence", "description": "Enterprise workflows"},
     {"name": "Enterprise workflows", "description": "Encrypted client profiles and teams"},
     {"name": "Authentication", "description": "Customer login and logout"},
+    {
+        "name": "Places",
+        "description": "City search: coordinates, time zone and a place id for a birth subject",
+    },
 ]
 
 
@@ -502,6 +506,14 @@ def _register_request_hooks(app: Quart) -> None:
         return await compress_if_accepted(response, request.headers.get("Accept-Encoding", ""))
 
 
+def _warm_reference_data() -> None:
+    from astro_calc import places
+    from astro_server.drawing.world_map import base_paths
+
+    places.warm()
+    base_paths()
+
+
 def _register_lifecycle(app: Quart, wired: registry.Platform) -> None:
     settings = wired.settings
 
@@ -521,6 +533,9 @@ def _register_lifecycle(app: Quart, wired: registry.Platform) -> None:
             log.warning("job broker unavailable at startup: %s", type(exc).__name__)
         broker_module.set_current(state.broker)
         app.extensions["astro"] = state
+        # The place index (a subject's ``place``, GET /api/v3/places) and the map's coastlines
+        # are read once, now, so that the first search and the first map are fast.
+        await asyncio.to_thread(_warm_reference_data)
         # Everything loaded so far (modules, tables, the ORM) lives as long as the process:
         # keep it out of the cyclic collector's scans, which otherwise stall requests.
         gc.collect()

@@ -73,6 +73,7 @@ def blueprints() -> list[Blueprint]:
     from astro_server.features.feeds.routes import blueprint as horoscope_feeds
     from astro_server.features.horoscopes.routes import blueprint as horoscopes
     from astro_server.features.numerology.routes import blueprint as numerology
+    from astro_server.features.places.routes import blueprint as places
     from astro_server.features.profiles.routes import blueprint as profiles
     from astro_server.features.reports.hr_routes import blueprint as hr
     from astro_server.features.reports.routes import blueprint as reports
@@ -85,6 +86,9 @@ def blueprints() -> list[Blueprint]:
     from astro_server.features.visual.delivery_routes import blueprint as visual_deliveries
     from astro_server.features.visual.routes import blueprint as visual_readings
     from astro_server.features.webhooks.routes import blueprint as webhook_endpoints
+    from astro_server.features.western.astrocartography import (
+        blueprint as western_astrocartography,
+    )
     from astro_server.features.western.routes import blueprint as western
     from astro_server.platform.files.routes import blueprint as files
     from astro_server.platform.routes.docs import blueprint as docs
@@ -113,6 +117,7 @@ def blueprints() -> list[Blueprint]:
         numerology,
         horoscopes,
         western,
+        western_astrocartography,
         uranian,
         thai,
         chinese,
@@ -123,6 +128,7 @@ def blueprints() -> list[Blueprint]:
         profiles,
         team,
         campaigns,
+        places,
     ]
 
 
