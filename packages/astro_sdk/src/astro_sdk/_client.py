@@ -68,6 +68,7 @@ from astro_sdk.resources.reports import (
     CustomerReports,
     Reports,
 )
+from astro_sdk.resources.places import AsyncPlaces, Places
 from astro_sdk.resources.tarot import AsyncTarot, Tarot
 from astro_sdk.resources.team import AsyncTeam, Team
 from astro_sdk.resources.thai import AsyncThai, Thai
@@ -124,6 +125,7 @@ class _ResourceGroups:
     chinese = resource_group(Chinese, AsyncChinese)
     korean = resource_group(Korean, AsyncKorean)
     tarot = resource_group(Tarot, AsyncTarot)
+    places = resource_group(Places, AsyncPlaces)
     numerology = resource_group(Numerology, AsyncNumerology)
     horoscopes = resource_group(Horoscopes, AsyncHoroscopes)
     cultural = resource_group(Cultural, AsyncCultural)

@@ -108,8 +108,11 @@ class BirthSubject(BaseModel):
         le=180,
         description="Degrees, east positive; required unless place is given",
     )
+    # Excluded from dumps: a stored or queued subject keeps the coordinates (and zone) it was
+    # filled with, and validates again without "place and coordinates".
     place: int | None = Field(
         default=None,
+        exclude=True,
         description="A place id from GET /api/v3/places instead of latitude and longitude: its "
         "coordinates, and its IANA zone when neither timezone nor timezoneOffsetMinutes is given",
     )
