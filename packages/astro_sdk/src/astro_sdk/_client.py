@@ -61,6 +61,7 @@ from astro_sdk.resources.horoscopes import AsyncHoroscopes, Horoscopes
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
 from astro_sdk.resources.korean import AsyncKorean, Korean
 from astro_sdk.resources.numerology import AsyncNumerology, Numerology
+from astro_sdk.resources.places import AsyncPlaces, Places
 from astro_sdk.resources.profiles import AsyncProfiles, Profiles
 from astro_sdk.resources.reports import (
     AsyncCustomerReports,
@@ -68,7 +69,6 @@ from astro_sdk.resources.reports import (
     CustomerReports,
     Reports,
 )
-from astro_sdk.resources.places import AsyncPlaces, Places
 from astro_sdk.resources.tarot import AsyncTarot, Tarot
 from astro_sdk.resources.team import AsyncTeam, Team
 from astro_sdk.resources.thai import AsyncThai, Thai
