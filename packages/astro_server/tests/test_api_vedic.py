@@ -222,7 +222,10 @@ async def test_openapi_documents_the_vedic_routes_and_required_fields(client: Cl
                  "remedies"):  # fmt: skip
         assert f"/api/v3/vedic/{path}" in paths
     subject = spec["components"]["schemas"]["BirthSubjectIn"]
-    assert set(subject["required"]) == {"date", "time", "latitude", "longitude"}
+    # latitude and longitude are required unless the subject names a place (issue 44).
+    assert set(subject["required"]) == {"date", "time"}
+    assert {"latitude", "longitude", "place"} <= set(subject["properties"])
+    assert "required unless place" in subject["properties"]["latitude"]["description"]
     assert subject["properties"]["time"]["pattern"]
 
 

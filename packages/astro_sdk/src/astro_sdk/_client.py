@@ -64,6 +64,7 @@ from astro_sdk.resources.human_design import AsyncHumanDesign, HumanDesign
 from astro_sdk.resources.jobs import AsyncJobs, Jobs
 from astro_sdk.resources.korean import AsyncKorean, Korean
 from astro_sdk.resources.numerology import AsyncNumerology, Numerology
+from astro_sdk.resources.places import AsyncPlaces, Places
 from astro_sdk.resources.profiles import AsyncProfiles, Profiles
 from astro_sdk.resources.reports import (
     AsyncCustomerReports,
@@ -128,6 +129,7 @@ class _ResourceGroups:
     korean = resource_group(Korean, AsyncKorean)
     human_design = resource_group(HumanDesign, AsyncHumanDesign)
     tarot = resource_group(Tarot, AsyncTarot)
+    places = resource_group(Places, AsyncPlaces)
     numerology = resource_group(Numerology, AsyncNumerology)
     horoscopes = resource_group(Horoscopes, AsyncHoroscopes)
     cultural = resource_group(Cultural, AsyncCultural)

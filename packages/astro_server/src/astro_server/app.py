@@ -10,6 +10,7 @@ import inspect
 import logging
 import re
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, Final
@@ -63,6 +64,10 @@ TAG_GROUPS: list[dict[str, str]] = [
     {"name": "Cultural Intelligence", "description": "Enterprise workflows"},
     {"name": "Enterprise workflows", "description": "Encrypted client profiles and teams"},
     {"name": "Authentication", "description": "Customer login and logout"},
+    {
+        "name": "Places",
+        "description": "City search: coordinates, time zone and a place id for a birth subject",
+    },
 ]
 
 
@@ -503,6 +508,25 @@ def _register_request_hooks(app: Quart) -> None:
         return await compress_if_accepted(response, request.headers.get("Accept-Encoding", ""))
 
 
+_warming: list[threading.Thread] = []
+
+
+def _warm_reference_data() -> None:
+    from astro_calc import places
+    from astro_server.drawing.world_map import base_paths
+
+    places.warm()
+    base_paths()
+
+
+def _start_warming() -> None:
+    """Read the reference data in a daemon thread, once per process (both are cached)."""
+    if not _warming:
+        thread = threading.Thread(target=_warm_reference_data, name="warm", daemon=True)
+        _warming.append(thread)
+        thread.start()
+
+
 def _register_lifecycle(app: Quart, wired: Platform) -> None:
     settings = wired.settings
 
@@ -526,6 +550,10 @@ def _register_lifecycle(app: Quart, wired: Platform) -> None:
             log.warning("job broker unavailable at startup: %s", type(exc).__name__)
         broker_module.set_current(state.broker)
         app.extensions["astro"] = state
+        # The place index (a subject's ``place``, GET /api/v3/places) and the map's coastlines
+        # are read now, in the background (about a second), so that the first search and the
+        # first map are fast without delaying readiness.
+        _start_warming()
         # Everything loaded so far (modules, tables, the ORM) lives as long as the process:
         # keep it out of the cyclic collector's scans, which otherwise stall requests.
         gc.collect()

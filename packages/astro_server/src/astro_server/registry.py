@@ -101,6 +101,7 @@ def blueprints() -> list[Blueprint]:
     from astro_server.features.horoscopes.routes import blueprint as horoscopes
     from astro_server.features.human_design.routes import blueprint as human_design
     from astro_server.features.numerology.routes import blueprint as numerology
+    from astro_server.features.places.routes import blueprint as places
     from astro_server.features.profiles.routes import blueprint as profiles
     from astro_server.features.reports.hr_routes import blueprint as hr
     from astro_server.features.reports.routes import blueprint as reports
@@ -113,6 +114,9 @@ def blueprints() -> list[Blueprint]:
     from astro_server.features.visual.delivery_routes import blueprint as visual_deliveries
     from astro_server.features.visual.routes import blueprint as visual_readings
     from astro_server.features.webhooks.routes import blueprint as webhook_endpoints
+    from astro_server.features.western.astrocartography import (
+        blueprint as western_astrocartography,
+    )
     from astro_server.features.western.feed_routes import blueprint as calendar_feeds
     from astro_server.features.western.feed_routes import public as calendar_feed_files
     from astro_server.features.western.routes import blueprint as western
@@ -147,6 +151,7 @@ def blueprints() -> list[Blueprint]:
         western_timing,
         calendar_feeds,
         calendar_feed_files,
+        western_astrocartography,
         uranian,
         thai,
         chinese,
@@ -158,6 +163,7 @@ def blueprints() -> list[Blueprint]:
         profiles,
         team,
         campaigns,
+        places,
     ]
 
 

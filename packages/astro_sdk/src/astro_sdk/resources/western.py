@@ -10,6 +10,14 @@ from typing import Any, Literal
 from astro_sdk._base import validate_request
 from astro_sdk._operation import Credential, Operation
 from astro_sdk._resource import AsyncResource, SyncResource
+from astro_sdk.models.astrocartography import (
+    AstrocartographyMapRequest,
+    AstrocartographyRequest,
+    InterpretedAstrocartography,
+    InterpretedRelocatedChart,
+    MapCity,
+    RelocationRequest,
+)
 from astro_sdk.models.interpretations import InterpretationLanguage, InterpretationLevel
 from astro_sdk.models.pictures import (
     ChartImage,
@@ -110,6 +118,23 @@ SYNASTRY_WHEEL: Operation[ImageBody] = picture_operation(
 TRANSITS_WHEEL: Operation[ImageBody] = picture_operation(
     "westernTransitsWheel", "/api/v3/western/transits/wheel", TransitsWheelRequest
 )
+ASTROCARTOGRAPHY: Operation[InterpretedAstrocartography] = _post(
+    "westernAstrocartography",
+    "/api/v3/western/astrocartography",
+    InterpretedAstrocartography,
+    AstrocartographyRequest,
+)
+ASTROCARTOGRAPHY_MAP: Operation[ImageBody] = picture_operation(
+    "westernAstrocartographyMap",
+    "/api/v3/western/astrocartography/map",
+    AstrocartographyMapRequest,
+)
+RELOCATION: Operation[InterpretedRelocatedChart] = _post(
+    "westernRelocation",
+    "/api/v3/western/relocation",
+    InterpretedRelocatedChart,
+    RelocationRequest,
+)
 OPERATIONS = (
     NATAL,
     SYNASTRY,
@@ -124,6 +149,9 @@ OPERATIONS = (
     SKY_EVENTS,
     PLANETARY_HOURS,
     FORECAST,
+    ASTROCARTOGRAPHY,
+    ASTROCARTOGRAPHY_MAP,
+    RELOCATION,
 )
 
 
@@ -455,6 +483,108 @@ class AsyncWestern(AsyncSkyEventsMixin, AsyncResource):
             TRANSITS_WHEEL, body=body, idempotency_key=idempotency_key
         )
 
+    async def astrocartography(
+        self,
+        *,
+        subject: Subject,
+        bodies: Sequence[Body] | None = None,
+        zodiacal: bool | None = None,
+        parans: bool | None = None,
+        local_space: bool | None = None,
+        step_deg: float | None = None,
+        paran_orb_deg: float | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
+        idempotency_key: str | None = None,
+    ) -> InterpretedAstrocartography:
+        """``POST /api/v3/western/astrocartography``: each body's MC, IC, ASC and DSC lines at
+        birth (in mundo; ``zodiacal=True`` for the ecliptic degree), points every ``step_deg``
+        of latitude (0.1 to 2); ``parans`` and ``local_space`` add those."""
+        body = validate_request(
+            AstrocartographyRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "subject": subject,
+                "bodies": bodies,
+                "zodiacal": zodiacal,
+                "parans": parans,
+                "local_space": local_space,
+                "step_deg": step_deg,
+                "paran_orb_deg": paran_orb_deg,
+            },
+        )
+        return await self._client.request(
+            ASTROCARTOGRAPHY, body=body, idempotency_key=idempotency_key
+        )
+
+    async def astrocartography_map(
+        self,
+        *,
+        subject: Subject,
+        bodies: Sequence[Body] | None = None,
+        zodiacal: bool | None = None,
+        step_deg: float | None = None,
+        cities: Sequence[int | MapCity | Mapping[str, Any]] | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/astrocartography/map``: the lines on a world map (SVG or PNG,
+        default 1600 px), the birth place marked, up to 20 ``cities`` (place ids or
+        ``{name, latitude, longitude}``)."""
+        body = validate_request(
+            AstrocartographyMapRequest,
+            {
+                "subject": subject,
+                "bodies": bodies,
+                "zodiacal": zodiacal,
+                "step_deg": step_deg,
+                "cities": cities,
+                **picture_fields(format, size_px, theme, None, language),
+            },
+        )
+        return await self._client.request_image(
+            ASTROCARTOGRAPHY_MAP, body=body, idempotency_key=idempotency_key
+        )
+
+    async def relocation(
+        self,
+        *,
+        subject: Subject,
+        latitude: float | None = None,
+        longitude: float | None = None,
+        place: int | None = None,
+        house_system: HouseSystem | None = None,
+        bodies: Sequence[Body] | None = None,
+        line_bodies: Sequence[Body] | None = None,
+        line_orb_km: float | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
+        idempotency_key: str | None = None,
+    ) -> InterpretedRelocatedChart:
+        """``POST /api/v3/western/relocation``: the natal chart cast at another place (``latitude``
+        and ``longitude``, or a ``place`` id) at the same instant, with ``relocation``: the
+        angles' shift, the bodies that changed house and the lines within ``line_orb_km``."""
+        body = validate_request(
+            RelocationRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "subject": subject,
+                "latitude": latitude,
+                "longitude": longitude,
+                "place": place,
+                "house_system": house_system,
+                "bodies": bodies,
+                "line_bodies": line_bodies,
+                "line_orb_km": line_orb_km,
+            },
+        )
+        return await self._client.request(RELOCATION, body=body, idempotency_key=idempotency_key)
+
 
 # --- Generated by scripts/unasync.py from the Async classes above: do not edit below. ---
 
@@ -784,3 +914,103 @@ class Western(SkyEventsMixin, SyncResource):
         return self._client.request_image(
             TRANSITS_WHEEL, body=body, idempotency_key=idempotency_key
         )
+
+    def astrocartography(
+        self,
+        *,
+        subject: Subject,
+        bodies: Sequence[Body] | None = None,
+        zodiacal: bool | None = None,
+        parans: bool | None = None,
+        local_space: bool | None = None,
+        step_deg: float | None = None,
+        paran_orb_deg: float | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
+        idempotency_key: str | None = None,
+    ) -> InterpretedAstrocartography:
+        """``POST /api/v3/western/astrocartography``: each body's MC, IC, ASC and DSC lines at
+        birth (in mundo; ``zodiacal=True`` for the ecliptic degree), points every ``step_deg``
+        of latitude (0.1 to 2); ``parans`` and ``local_space`` add those."""
+        body = validate_request(
+            AstrocartographyRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "subject": subject,
+                "bodies": bodies,
+                "zodiacal": zodiacal,
+                "parans": parans,
+                "local_space": local_space,
+                "step_deg": step_deg,
+                "paran_orb_deg": paran_orb_deg,
+            },
+        )
+        return self._client.request(ASTROCARTOGRAPHY, body=body, idempotency_key=idempotency_key)
+
+    def astrocartography_map(
+        self,
+        *,
+        subject: Subject,
+        bodies: Sequence[Body] | None = None,
+        zodiacal: bool | None = None,
+        step_deg: float | None = None,
+        cities: Sequence[int | MapCity | Mapping[str, Any]] | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/astrocartography/map``: the lines on a world map (SVG or PNG,
+        default 1600 px), the birth place marked, up to 20 ``cities`` (place ids or
+        ``{name, latitude, longitude}``)."""
+        body = validate_request(
+            AstrocartographyMapRequest,
+            {
+                "subject": subject,
+                "bodies": bodies,
+                "zodiacal": zodiacal,
+                "step_deg": step_deg,
+                "cities": cities,
+                **picture_fields(format, size_px, theme, None, language),
+            },
+        )
+        return self._client.request_image(
+            ASTROCARTOGRAPHY_MAP, body=body, idempotency_key=idempotency_key
+        )
+
+    def relocation(
+        self,
+        *,
+        subject: Subject,
+        latitude: float | None = None,
+        longitude: float | None = None,
+        place: int | None = None,
+        house_system: HouseSystem | None = None,
+        bodies: Sequence[Body] | None = None,
+        line_bodies: Sequence[Body] | None = None,
+        line_orb_km: float | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
+        idempotency_key: str | None = None,
+    ) -> InterpretedRelocatedChart:
+        """``POST /api/v3/western/relocation``: the natal chart cast at another place (``latitude``
+        and ``longitude``, or a ``place`` id) at the same instant, with ``relocation``: the
+        angles' shift, the bodies that changed house and the lines within ``line_orb_km``."""
+        body = validate_request(
+            RelocationRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "subject": subject,
+                "latitude": latitude,
+                "longitude": longitude,
+                "place": place,
+                "house_system": house_system,
+                "bodies": bodies,
+                "line_bodies": line_bodies,
+                "line_orb_km": line_orb_km,
+            },
+        )
+        return self._client.request(RELOCATION, body=body, idempotency_key=idempotency_key)

@@ -113,6 +113,13 @@ def _request_examples() -> dict[str, dict[str, Any]]:
             "language": "en",
         },
         "westernReturns": {"subject": london, "kind": "solar", "year": 2027},
+        "westernAstrocartography": {"subject": london, "bodies": ["sun", "moon", "venus"]},
+        "westernAstrocartographyMap": {
+            "subject": london,
+            "cities": [1609350, {"name": "Home", "latitude": 48.8566, "longitude": 2.3522}],
+            "format": "svg",
+        },
+        "westernRelocation": {"subject": london, "place": 1609350},
         # Vedic
         "vedicChart": {"subject": delhi, "divisional_charts": ["D9"]},
         "vedicChartDiagram": {"subject": delhi, "style": "north", "format": "svg"},
@@ -303,6 +310,8 @@ PARAMETER_EXAMPLES: Final[dict[str, Any]] = {
     "latitude": BANGKOK["latitude"],
     "longitude": BANGKOK["longitude"],
     "timezone": BANGKOK["timezone"],
+    "q": "bangkok",
+    "country": "TH",
 }
 
 

@@ -22,9 +22,16 @@ def _field_path(loc: tuple[Any, ...]) -> str:
 def _field_of(error: Any) -> str:
     """The field an error names: its location, or the ``field`` a model-level check put in the
     error's context (a rule across fields, such as unique record ids, has no location of its
-    own: ``PydanticCustomError("...", "...", {"field": "records[1].id"})``)."""
-    named = (error.get("ctx") or {}).get("field")
-    return named if isinstance(named, str) else _field_path(tuple(error["loc"]))
+    own: ``PydanticCustomError("...", "...", {"field": "records[1].id"})``), or its location
+    followed by the ``member`` a nested model's own check named (``{"member": "place"}`` in a
+    subject: ``subject.place``, ``subject_a.place``)."""
+    context = error.get("ctx") or {}
+    named = context.get("field")
+    if isinstance(named, str):
+        return named
+    member = context.get("member")
+    loc = tuple(error["loc"])
+    return _field_path((*loc, member) if isinstance(member, str) else loc)
 
 
 def details_from_exception(exc: Exception) -> APIError:

@@ -33,6 +33,7 @@ IMAGE_OPERATIONS: Final = frozenset(
         "vedicChartDiagram",
         "thaiWheelDiagram",
         "humanDesignBodygraph",
+        "westernAstrocartographyMap",
     }
 )
 #: Operation ids of the routes that also answer iCalendar (``Accept: text/calendar``), added by

@@ -38,7 +38,11 @@ MAX_TAGS = 20
 
 
 class ProfileBirth(BirthSubject):
-    """A profile's birth subject: the shared birth subject plus Western's ``fold``."""
+    """A profile's birth subject: the shared birth subject plus Western's ``fold``; the
+    coordinates are stored, so they are required (no ``place`` shorthand here)."""
+
+    latitude: float = Field(ge=-90, le=90, description="Degrees, north positive")
+    longitude: float = Field(ge=-180, le=180, description="Degrees, east positive")
 
     timezone: str | None = timezone_field("Asia/Bangkok")
     fold: Literal[0, 1] | None = Field(

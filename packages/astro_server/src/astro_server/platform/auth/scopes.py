@@ -6,13 +6,13 @@ A scope is one tag group of the API: ``western``, ``vedic``, ``thai``, ``chinese
 existed hold ``*``).
 
 The one mechanism: a route's scope is read from its path, ``/api/v3/<group>/...``, through
-:data:`PATH_SCOPES` (one line per first path segment), by :func:`scope_for_rule` when the
-request is authenticated; no route declares anything. Groups that share a scope: Korean Saju
-with ``chinese`` (the spec's "Chinese & Korean" tag group), numerology with ``tarot`` ("Tarot &
-Numerology"), chart pictures and brand profiles with ``reports``, the audit log with ``team``.
-The developer workflow (account, usage, ledger, estimates, jobs) needs no scope: every key can
-read its own account and jobs. A path segment missing from the table needs ``*`` (closed by
-default: a new group is reachable by scoped keys once it has its line here).
+:data:`PATH_SCOPES` (one line per first path segment), by :func:`scope_for_rule` when the request is
+authenticated; no route declares anything. Groups that share a scope: Korean Saju with ``chinese``
+(the spec's "Chinese & Korean" tag group), numerology with ``tarot`` ("Tarot & Numerology"), chart
+pictures and brand profiles with ``reports``, the audit log with ``team``. The developer workflow
+(account, usage, ledger, estimates, jobs) needs no scope: every key can read its own account and
+jobs; nor does the place search (free reference data). A path segment missing from the table needs
+``*`` (closed by default: a new group is reachable by scoped keys once it has its line here).
 """
 
 from __future__ import annotations
@@ -68,6 +68,8 @@ PATH_SCOPES: Final[dict[str, str | None]] = {
     "ledger": None,
     "estimates": None,
     "jobs": None,
+    # Place search is free reference data every key may read (a subject may name its ids).
+    "places": None,
 }
 _PREFIX = "/api/v3/"
 

@@ -113,6 +113,12 @@ OPERATIONS: dict[str, Operation] = {
     "western.transits": Operation(
         tier="free", credits=2, description="Transits over a range of up to a year"
     ),
+    "western.astrocartography": Operation(
+        tier="starter", credits=2, description="Astrocartography lines (parans, local space)"
+    ),
+    "western.relocation": Operation(
+        tier="starter", credits=2, description="Relocated natal chart and what moved"
+    ),
     "western.rectification_window": Operation(
         tier="free",
         credits=2,
@@ -186,6 +192,9 @@ OPERATIONS: dict[str, Operation] = {
     "western.transits_wheel": Operation(
         tier="free", credits=3, description="Transits bi-wheel picture (SVG or PNG)"
     ),
+    "western.astrocartography_map": Operation(
+        tier="starter", credits=4, description="Astrocartography world map picture (SVG or PNG)"
+    ),
     "uranian.dial": Operation(tier="free", credits=2, description="Uranian dial picture"),
     "vedic.chart_diagram": Operation(
         tier="free", credits=2, description="Vedic North or South Indian chart picture"
@@ -210,6 +219,8 @@ OPERATIONS: dict[str, Operation] = {
             "western.returns": ("Solar or lunar return", 1),
             "western.progressions": ("Secondary progressions or solar-arc directions", 1),
             "western.transits": ("Transits over a range of up to a year", 2),
+            "western.astrocartography": ("Astrocartography lines", 2),
+            "western.relocation": ("Relocated natal chart", 2),
             "vedic.chart": ("Vedic sidereal chart", 1),
             "vedic.dasha": ("Vimshottari dasha", 1),
             "vedic.kundli_matching": ("Kundli matching (Ashtakoota), one pair", 1),

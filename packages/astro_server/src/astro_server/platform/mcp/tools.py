@@ -212,7 +212,8 @@ def _resolve(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
 
 def example_value(name: str, schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) -> Any:
     """A value for one property: the example table's by name, else the schema's default, first
-    enum member or first alternative; objects get their required properties."""
+    enum member or first alternative; objects get their required properties (and those
+    required unless another is given, see :func:`example_object`)."""
     schema = _resolve(schema, defs)
     if (match := _ID_PATTERN.match(str(schema.get("pattern", "")))) is not None:
         return match.group(1) + "0123456789abcdef01234567"
@@ -253,11 +254,15 @@ def example_object(schema: dict[str, Any], defs: dict[str, Any], depth: int = 0)
     if depth > 6:
         return {}
     properties = schema.get("properties", {})
-    return {
-        name: example_value(name, properties[name], defs, depth)
-        for name in schema.get("required", [])
-        if name in properties
-    }
+    required = schema.get("required", [])
+    # Also a property without a default that the example table knows: one required unless
+    # another is given (a subject's latitude and longitude, unless its place).
+    wanted = [
+        name
+        for name, definition in properties.items()
+        if name in required or ("default" not in definition and name in _EXAMPLE_VALUES)
+    ]
+    return {name: example_value(name, properties[name], defs, depth) for name in wanted}
 
 
 def price_text(price: Price | None) -> str:
