@@ -140,6 +140,11 @@ OPERATIONS: dict[str, Operation] = {
         tier="free", credits=1, description="Chinese date, or a year's solar terms and months"
     ),
     "korean.saju": Operation(tier="free", credits=1, description="Korean Saju chart, readings"),
+    "chinese.ziwei": Operation(
+        tier="free",
+        credits=1,
+        description="Zi Wei Dou Shu chart with horoscopes and readings",
+    ),
     "thai.calendar": Operation(tier="free", credits=1, description="Thai lunar calendar"),
     "thai.festivals": Operation(tier="free", credits=1, description="Thai festivals of a year"),
     "thai.lunar": Operation(tier="free", credits=1, description="Moon phase and Thai lunar date"),
@@ -168,6 +173,9 @@ OPERATIONS: dict[str, Operation] = {
         tier="free", credits=2, description="Vedic North or South Indian chart picture"
     ),
     "thai.wheel_diagram": Operation(tier="free", credits=2, description="Taksa wheel picture"),
+    "chinese.ziwei_chart": Operation(
+        tier="free", credits=2, description="Zi Wei Dou Shu square chart picture (SVG or PNG)"
+    ),
     "tarot.draw": Operation(tier="free", credits=1, description="Tarot draw, any spread"),
     "numerology.profile": Operation(tier="free", credits=1, description="Numerology profile"),
     "horoscopes.daily": Operation(tier="free", credits=1, description="Published daily horoscope"),
@@ -226,6 +234,7 @@ SENSITIVE_OPERATIONS: tuple[str, ...] = (
     "uranian.chart",
     "korean.saju",
     "chinese.qimen",
+    "chinese.ziwei",
     # The derived Western charts: the sensitivity of the natal inputs they are computed from.
     "western.synastry",
     "western.composite",
