@@ -140,6 +140,14 @@ def _request_examples() -> dict[str, dict[str, Any]]:
         "chineseCalendar": {"date": "2027-02-06"},
         "chineseQimen": {"subject": bangkok},
         "koreanSaju": {"subject": london, "gender": "male"},
+        "chineseZiwei": {"subject": bangkok, "gender": "female", "on_date": START},
+        "chineseZiweiChart": {
+            "subject": bangkok,
+            "gender": "female",
+            "on_date": START,
+            "language": "zh",
+            "format": "svg",
+        },
         # Reports
         "reportsNatalPdf": {
             "name": "Emma Clarke",
