@@ -32,6 +32,7 @@ def test_the_exported_names() -> None:
         "thai_sensitivity",
         "uranian_sensitivity",
         "vedic_sensitivity",
+        "ziwei_sensitivity",
     ]
 
 
