@@ -119,4 +119,6 @@ async def test_async_client_field_level_400s_cost_nothing(
             await c.chinese.ziwei(subject=SAMPLE, gender="male")
     assert [d["field"] for d in caught.value.details] == ["subject.time"]
     assert {r.language for r in result.readings} == {"th"}
+    assert result.disclaimer.code == "ziwei"
+    assert result.disclaimer.text.startswith("ดวงจื่อเวย")
     assert result.api_response.credits_remaining == 0

@@ -61,6 +61,7 @@ def _answer() -> dict[str, Any]:
         "conventions": ["local clock time decides the hour"],
         "readings": [{"topic": "life_palace", "key": "life.ziwei", "language": "en",
                       "text": "Zi Wei sits in the Life palace."}],
+        "disclaimer": {"code": "ziwei", "text": "For reflection."},
     }  # fmt: skip
 
 
@@ -82,6 +83,7 @@ def test_ziwei_sends_only_the_given_fields_and_returns_a_typed_chart() -> None:
     assert result.horoscope.on_date == dt.date(2026, 12, 8)
     assert result.horoscope.yearly.transformations[0].natal_palace == "health"
     assert result.readings[0].language == "en"
+    assert result.disclaimer.code == "ziwei"
     assert result.sensitivity is None
     assert result.api_response.credits_charged == 1
 

@@ -20,6 +20,7 @@ from _platform_support import key_headers, new_account
 from quart.typing import TestClientProtocol as Client
 
 from astro_calc.chinese import ziwei_chart
+from astro_calc.disclaimers import disclaimer
 from astro_calc.sensitivity.ziwei import ziwei_sensitivity
 from astro_server.drawing.png import svg_to_png
 from astro_server.drawing.ziwei import CJK_FAMILY, ziwei_chart_png, ziwei_chart_svg
@@ -102,6 +103,7 @@ async def test_the_published_sample_chart(client: Client, key: str) -> None:
     ]  # fmt: skip
     assert body["readings"][0]["key"] == "life.ziwei"
     assert all(r["language"] == "en" and r["text"] for r in body["readings"])
+    assert body["disclaimer"] == {"code": "ziwei", "text": disclaimer("ziwei", "en")}
 
 
 async def test_the_answer_is_astro_calcs_chart_and_readings(client: Client, key: str) -> None:
@@ -152,6 +154,7 @@ async def test_languages_name_things_and_read_them(
     if life_label is not None:
         assert body["palaces"][0]["label"] == life_label
     assert {r["language"] for r in body["readings"]} == {reading_language}
+    assert body["disclaimer"]["text"] == disclaimer("ziwei", reading_language)
     if reading_language == "th":
         assert all("\u0e00" <= r["text"][0] <= "\u0e7f" for r in body["readings"])
 
@@ -453,5 +456,5 @@ async def test_both_routes_are_documented_under_the_chinese_and_korean_tag(clien
     properties = schema["properties"]
     assert {"lunar_date", "hour_branch", "five_elements_class", "soul_star", "body_star",
             "life_palace_branch", "body_palace_branch", "palaces", "horoscope", "readings",
-            "sensitivity"} <= set(properties)  # fmt: skip
+            "disclaimer", "sensitivity"} <= set(properties)  # fmt: skip
     assert set(picture["responses"]["200"]["content"]) == {"image/svg+xml", "image/png"}

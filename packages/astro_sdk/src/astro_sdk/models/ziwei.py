@@ -7,7 +7,8 @@ birth), ``language`` (``en``, ``th``, ``zh`` = ``zh-Hans``, ``zh-Hant``), ``late
 ``leap_month`` and ``sensitivity``; the picture adds the picture options. Names in answers are
 pinyin keys (``ziwei``, ``zuofu``, ``life``, ``jia``, ``zi``), each with a ``label`` in the asked
 language; enumerations are read as plain strings (their values are listed on each field).
-Readings are English or Thai: for ``zh`` they are English (each says its ``language``).
+Readings and the ``disclaimer`` are English or Thai: for ``zh`` they are English (each reading
+says its ``language``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ __all__ = [
     "ZiweiBirthSubject",
     "ZiweiChartRequest",
     "ZiweiDecadalRange",
+    "ZiweiDisclaimer",
     "ZiweiGender",
     "ZiweiHoroscope",
     "ZiweiLanguage",
@@ -225,6 +227,13 @@ class ZiweiReading(ResponseModel):
     text: str
 
 
+class ZiweiDisclaimer(ResponseModel):
+    code: str
+    """``ziwei``."""
+    text: str
+    """In the readings' language."""
+
+
 class ZiweiResult(ResponseModel):
     """``POST /api/v3/chinese/ziwei``."""
 
@@ -252,5 +261,6 @@ class ZiweiResult(ResponseModel):
     """With ``on_date``: the decadal, yearly and monthly horoscopes."""
     conventions: list[str]
     readings: list[ZiweiReading]
+    disclaimer: ZiweiDisclaimer
     sensitivity: Sensitivity | None = None
     """The hour branch's and life and body palaces' birth-time sensitivity, when asked for."""

@@ -7,7 +7,8 @@
   (:func:`astro_calc.chinese.ziwei_readings`: the life palace's major stars, the four birth-year
   transformations, the body palace) as ``{topic, key, language, text}`` in the asked language.
   There are English and Thai texts only: for ``zh`` the names and labels are in Chinese
-  characters and the readings in English (each says ``"language": "en"``).
+  characters and the readings in English (each says ``"language": "en"``). ``disclaimer``
+  (``{code: "ziwei", text}``, astro_calc's disclaimer data) is in the readings' language.
   ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close the hour branch and the
   life and body palaces are to changing (``chinese.ziwei.sensitivity``, +1 credit).
 * ``POST /api/v3/chinese/ziwei/chart``: the 4x4 square chart as SVG or PNG; the labels in the
@@ -36,6 +37,7 @@ from quart import Blueprint
 
 from astro_calc.chinese import ZiweiChart, ziwei_chart, ziwei_readings
 from astro_calc.chinese.ziwei import MAX_DATE, MIN_DATE
+from astro_calc.disclaimers import DisclaimerNote, disclaimer_for
 from astro_calc.sensitivity import Sensitivity
 from astro_calc.sensitivity.ziwei import ziwei_sensitivity
 from astro_server.drawing.ziwei import ziwei_chart_svg
@@ -152,9 +154,10 @@ class ZiweiReadingText(msgspec.Struct, frozen=True):
 
 class ZiweiResult(ZiweiChart, frozen=True):
     """The Zi Wei Dou Shu chart (names as pinyin keys, each with its ``label`` in the asked
-    language) and its readings in the asked language (English for zh)."""
+    language), its readings and the disclaimer in the asked language (English for zh)."""
 
     readings: tuple[ZiweiReadingText, ...]
+    disclaimer: DisclaimerNote
 
 
 def reading_language(language: str) -> ReadingLanguage:
@@ -170,7 +173,7 @@ def ziwei_result(chart: ZiweiChart) -> ZiweiResult:
         for r in ziwei_readings(chart)
     )
     fields = {name: getattr(chart, name) for name in chart.__struct_fields__}
-    return ZiweiResult(**fields, readings=readings)
+    return ZiweiResult(**fields, readings=readings, disclaimer=disclaimer_for("ziwei", language))
 
 
 def _ziwei_sensitivity(data: ZiweiRequest, minutes: float) -> Sensitivity:
@@ -199,10 +202,10 @@ def chinese_ziwei(data: ZiweiRequest) -> ZiweiResult:
     """Zi Wei Dou Shu: the lunar date and hour, the twelve palaces with their stems, the
     five-elements class, the 14 major, 14 minor and 38 adjective stars with brightness and the
     birth-year transformations, the decadal ranges, the soul and body stars; with ``on_date``
-    the decadal, yearly and monthly horoscopes; readings en/th. Names in en, th or Chinese
-    (zh/zh-Hans simplified, zh-Hant traditional). ``sensitivity`` adds how close the hour and
-    the life and body palaces are to changing, charged as ``chinese.ziwei.sensitivity``
-    (+1 credit)."""
+    the decadal, yearly and monthly horoscopes; readings and a disclaimer en/th. Names in en,
+    th or Chinese (zh/zh-Hans simplified, zh-Hant traditional). ``sensitivity`` adds how close
+    the hour and the life and body palaces are to changing, charged as
+    ``chinese.ziwei.sensitivity`` (+1 credit)."""
     return ziwei_result(data.chart())
 
 
