@@ -46,7 +46,7 @@ TAG_GROUPS: list[dict[str, str]] = [
     {"name": "Western", "description": "Natal, relationship, return, progression, transit"},
     {"name": "Vedic", "description": "Sidereal charts, matching, timing, remedies"},
     {"name": "Thai Astrology", "description": "Calendar, auspicious timing, lunar, festivals"},
-    {"name": "Chinese & Korean", "description": "BaZi, Qi Men Dun Jia, Saju"},
+    {"name": "Chinese & Korean", "description": "BaZi, Qi Men Dun Jia, Zi Wei Dou Shu, Saju"},
     {"name": "Horoscopes", "description": "Published daily and range horoscope content"},
     {"name": "Reports", "description": "Branded reports; long work runs as a job"},
     {"name": "Tarot & Numerology", "description": "Tarot draws and numerology profiles"},

@@ -91,6 +91,7 @@ def blueprints() -> list[Blueprint]:
     from astro_server.features.auth.routes import blueprint as auth
     from astro_server.features.brands.routes import blueprint as brand_profiles
     from astro_server.features.chinese.routes import blueprint as chinese
+    from astro_server.features.chinese.ziwei_routes import blueprint as chinese_ziwei
     from astro_server.features.cultural.campaign_routes import blueprint as campaigns
     from astro_server.features.cultural.routes import blueprint as cultural
     from astro_server.features.developer.estimates import blueprint as estimates
@@ -155,6 +156,7 @@ def blueprints() -> list[Blueprint]:
         uranian,
         thai,
         chinese,
+        chinese_ziwei,
         human_design,
         cultural,
         portal,  # the customer portal: web pages over the session routes

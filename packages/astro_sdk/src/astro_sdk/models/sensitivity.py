@@ -1,11 +1,11 @@
 """The birth-time ``sensitivity`` option and the rectification window (typed answers).
 
-The birth-based calculations (Western natal and its derived charts, BaZi, Saju, Qi Men, the
-Vedic chart, dasha and kundli matching, the Thai wheel and auspicious times, Uranian, the HR
-assessment) take ``sensitivity``
-(``{"uncertainty_minutes": N}``, 0 to 720); the answer's ``sensitivity`` then says, for each
-result that depends on the birth time, when it changes before and after the given time (to 1
-second) and what to, and which results are not certain within the uncertainty. It is ``None``
+The birth-based calculations (Western natal and its derived charts, BaZi, Saju, Qi Men, Zi Wei
+Dou Shu, the Vedic chart, dasha and kundli matching, the Thai wheel and auspicious times,
+Uranian, the HR assessment) take ``sensitivity`` (``{"uncertainty_minutes": N}``, 0 to 720);
+the answer's ``sensitivity`` then says, for each result that depends on the birth time, when it
+changes before and after the given time (to 1 second) and what to, and which results are not
+certain within the uncertainty. It is ``None``
 without the option. Priced as the operation's ``<operation>.sensitivity`` row (+1 credit).
 ``client.western.rectification_window`` lists every change of ascendant, midheaven and Moon sign,
 nakshatra pada and Chinese hour pillar inside a window of local times.

@@ -1,6 +1,6 @@
-"""``client.chinese``: BaZi charts, Qi Men Dun Jia charts and the Chinese calendar (Korean Saju
-is ``client.korean``). Every route is billable (an ``Idempotency-Key`` per call, reused on
-retries)."""
+"""``client.chinese``: BaZi charts, Qi Men Dun Jia charts, Zi Wei Dou Shu charts and their
+picture, and the Chinese calendar (Korean Saju is ``client.korean``). Every route is billable
+(an ``Idempotency-Key`` per call, reused on retries)."""
 
 from __future__ import annotations
 
@@ -24,11 +24,24 @@ from astro_sdk.models.chinese import (
     QimenResult,
     SolarTime,
 )
+from astro_sdk.models.pictures import ChartImage, ImageBody, PictureFormat
 from astro_sdk.models.sensitivity import SensitivityOption
+from astro_sdk.models.ziwei import (
+    LateZi,
+    LeapMonth,
+    ZiweiBirthSubject,
+    ZiweiChartRequest,
+    ZiweiGender,
+    ZiweiLanguage,
+    ZiweiRequest,
+    ZiweiResult,
+)
+from astro_sdk.resources._pictures import Colors, Theme, picture_operation
 
 __all__ = ["AsyncChinese", "Chinese"]
 
 Subject = ChineseBirthSubject | Mapping[str, Any]
+ZiweiSubject = ZiweiBirthSubject | Mapping[str, Any]
 
 
 def _post(name: str, path: str, response: type[Any], request: type[Any]) -> Any:
@@ -50,7 +63,13 @@ QIMEN: Operation[QimenResult] = _post(
 CALENDAR: Operation[CalendarResult] = _post(
     "chineseCalendar", "/api/v3/chinese/calendar", CalendarResult, ChineseCalendarRequest
 )
-OPERATIONS = (BAZI, QIMEN, CALENDAR)
+ZIWEI: Operation[ZiweiResult] = _post(
+    "chineseZiwei", "/api/v3/chinese/ziwei", ZiweiResult, ZiweiRequest
+)
+ZIWEI_CHART: Operation[ImageBody] = picture_operation(
+    "chineseZiweiChart", "/api/v3/chinese/ziwei/chart", ZiweiChartRequest
+)
+OPERATIONS = (BAZI, QIMEN, CALENDAR, ZIWEI, ZIWEI_CHART)
 
 
 def _bazi_body(
@@ -80,9 +99,27 @@ def _bazi_body(
     )
 
 
+def _ziwei_fields(
+    subject: ZiweiSubject,
+    gender: ZiweiGender,
+    on_date: dt.date | str | None,
+    language: ZiweiLanguage | None,
+    late_zi: LateZi | None,
+    leap_month: LeapMonth | None,
+) -> dict[str, Any]:
+    return {
+        "subject": subject,
+        "gender": gender,
+        "on_date": on_date,
+        "language": language,
+        "late_zi": late_zi,
+        "leap_month": leap_month,
+    }
+
+
 class AsyncChinese(AsyncResource):
-    """``client.chinese``: BaZi charts, Qi Men Dun Jia charts and the Chinese calendar (Korean
-    Saju is ``client.korean``)."""
+    """``client.chinese``: BaZi charts, Qi Men Dun Jia charts, Zi Wei Dou Shu charts and their
+    picture, and the Chinese calendar (Korean Saju is ``client.korean``)."""
 
     operations = OPERATIONS
 
@@ -149,13 +186,70 @@ class AsyncChinese(AsyncResource):
         body = validate_request(ChineseCalendarRequest, {"date": date, "year": year})
         return await self._client.request(CALENDAR, body=body, idempotency_key=idempotency_key)
 
+    async def ziwei(
+        self,
+        *,
+        subject: ZiweiSubject,
+        gender: ZiweiGender,
+        on_date: dt.date | str | None = None,
+        language: ZiweiLanguage | None = None,
+        late_zi: LateZi | None = None,
+        leap_month: LeapMonth | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> ZiweiResult:
+        """``POST /api/v3/chinese/ziwei``: the Zi Wei Dou Shu chart (twelve palaces, their
+        stars with brightness and transformations, decadal ranges), the horoscopes of
+        ``on_date``, readings; names in ``language`` (en, th, zh/zh-Hans, zh-Hant);
+        ``sensitivity={"uncertainty_minutes": N}`` adds how close the hour and the life and
+        body palaces are to changing (+1 credit)."""
+        body = validate_request(
+            ZiweiRequest,
+            {
+                **_ziwei_fields(subject, gender, on_date, language, late_zi, leap_month),
+                "sensitivity": sensitivity,
+            },
+        )
+        return await self._client.request(ZIWEI, body=body, idempotency_key=idempotency_key)
+
+    async def ziwei_chart(
+        self,
+        *,
+        subject: ZiweiSubject,
+        gender: ZiweiGender,
+        on_date: dt.date | str | None = None,
+        language: ZiweiLanguage | None = None,
+        late_zi: LateZi | None = None,
+        leap_month: LeapMonth | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/chinese/ziwei/chart``: the chart as the 4x4 square picture (SVG, or
+        PNG with ``format="png"``), labels in ``language`` (Chinese characters for zh)."""
+        body = validate_request(
+            ZiweiChartRequest,
+            {
+                **_ziwei_fields(subject, gender, on_date, language, late_zi, leap_month),
+                "format": format,
+                "size_px": size_px,
+                "theme": theme,
+                "colors": colors,
+            },
+        )
+        return await self._client.request_image(
+            ZIWEI_CHART, body=body, idempotency_key=idempotency_key
+        )
+
 
 # --- Generated by scripts/unasync.py from the Async classes above: do not edit below. ---
 
 
 class Chinese(SyncResource):
-    """``client.chinese``: BaZi charts, Qi Men Dun Jia charts and the Chinese calendar (Korean
-    Saju is ``client.korean``)."""
+    """``client.chinese``: BaZi charts, Qi Men Dun Jia charts, Zi Wei Dou Shu charts and their
+    picture, and the Chinese calendar (Korean Saju is ``client.korean``)."""
 
     operations = OPERATIONS
 
@@ -221,3 +315,58 @@ class Chinese(SyncResource):
         terms and lunar months (give exactly one)."""
         body = validate_request(ChineseCalendarRequest, {"date": date, "year": year})
         return self._client.request(CALENDAR, body=body, idempotency_key=idempotency_key)
+
+    def ziwei(
+        self,
+        *,
+        subject: ZiweiSubject,
+        gender: ZiweiGender,
+        on_date: dt.date | str | None = None,
+        language: ZiweiLanguage | None = None,
+        late_zi: LateZi | None = None,
+        leap_month: LeapMonth | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> ZiweiResult:
+        """``POST /api/v3/chinese/ziwei``: the Zi Wei Dou Shu chart (twelve palaces, their
+        stars with brightness and transformations, decadal ranges), the horoscopes of
+        ``on_date``, readings; names in ``language`` (en, th, zh/zh-Hans, zh-Hant);
+        ``sensitivity={"uncertainty_minutes": N}`` adds how close the hour and the life and
+        body palaces are to changing (+1 credit)."""
+        body = validate_request(
+            ZiweiRequest,
+            {
+                **_ziwei_fields(subject, gender, on_date, language, late_zi, leap_month),
+                "sensitivity": sensitivity,
+            },
+        )
+        return self._client.request(ZIWEI, body=body, idempotency_key=idempotency_key)
+
+    def ziwei_chart(
+        self,
+        *,
+        subject: ZiweiSubject,
+        gender: ZiweiGender,
+        on_date: dt.date | str | None = None,
+        language: ZiweiLanguage | None = None,
+        late_zi: LateZi | None = None,
+        leap_month: LeapMonth | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/chinese/ziwei/chart``: the chart as the 4x4 square picture (SVG, or
+        PNG with ``format="png"``), labels in ``language`` (Chinese characters for zh)."""
+        body = validate_request(
+            ZiweiChartRequest,
+            {
+                **_ziwei_fields(subject, gender, on_date, language, late_zi, leap_month),
+                "format": format,
+                "size_px": size_px,
+                "theme": theme,
+                "colors": colors,
+            },
+        )
+        return self._client.request_image(ZIWEI_CHART, body=body, idempotency_key=idempotency_key)

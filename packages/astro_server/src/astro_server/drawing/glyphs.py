@@ -9,6 +9,10 @@
   in the traditional looped letters Thai readers expect in print), both OFL. An SVG carries
   the subsets it uses as ``@font-face`` data URIs (browsers, Chromium's PDF); resvg is given
   the same files (:mod:`astro_server.drawing.png`).
+* Chinese labels (the Zi Wei chart) use the bundled subset of Noto Sans CJK
+  (``data/fonts/NotoSansCJK-ZiweiSubset.otf``, OFL, family :data:`CJK_FAMILY`, made by
+  ``scripts/build_ziwei_font.py``): a picture naming that family gets that file from
+  :func:`font_files` too, so its PNG shows the characters.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ _FONT_FILES: Final = {
     LATIN_FAMILY: "NotoSans-ChartSubset.ttf",
     THAI_FAMILY: "NotoLoopedThai-ChartSubset.ttf",
 }
+CJK_FAMILY: Final = "Noto Sans CJK Chart"
+CJK_FILE: Final = "NotoSansCJK-ZiweiSubset.otf"
 # Western body names of the API -> glyph names of data/glyphs.json.
 _ALIASES: Final = {
     "mean_node": "north_node",
@@ -70,10 +76,17 @@ def glyph(name: str, x: float, y: float, size: float, fill: str) -> str:
     )
 
 
-def font_files() -> list[str]:
-    """Paths of the bundled label fonts (for resvg's ``font_files``)."""
+def font_files(cjk: bool = False) -> list[str]:
+    """Paths of the bundled label fonts (for resvg's ``font_files``); with ``cjk`` the Chinese
+    subset too (only the pictures with Chinese labels need its 110 KB parsed)."""
     base = Path(str(_data().joinpath("fonts")))
-    return [str(base / name) for name in _FONT_FILES.values()]
+    names = [*_FONT_FILES.values(), *([CJK_FILE] if cjk else [])]
+    return [str(base / name) for name in names]
+
+
+def cjk_font_file() -> str:
+    """Path of the bundled CJK subset (for resvg's ``font_files``)."""
+    return str(Path(str(_data().joinpath("fonts"))) / CJK_FILE)
 
 
 @cache

@@ -15,8 +15,9 @@ data-kind data-brightness data-transformation>`` (empty attributes when a star h
 Labels are the chart's own (its ``language``): Latin and Thai in the bundled Noto Sans and Noto
 Looped Thai, Chinese in the bundled subset of Noto Sans CJK (``data/fonts/
 NotoSansCJK-ZiweiSubset.otf``, OFL, made by ``scripts/build_ziwei_font.py``), embedded in the SVG
-and given to resvg for the PNG (:func:`ziwei_chart_png`), so the picture reads the same
-everywhere.
+and given to resvg for the PNG (:func:`ziwei_chart_png`, which is
+:func:`astro_server.drawing.png.svg_to_png`: it adds the CJK subset to the fonts of any SVG
+naming its family), so the picture reads the same everywhere.
 """
 
 from __future__ import annotations
@@ -25,20 +26,24 @@ import base64
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Final
 from xml.sax.saxutils import escape
 
-import resvg_py
-
 from astro_calc.chinese.ziwei import ZiweiChart, ZiweiPalace, ZiweiStar, label
 from astro_server.drawing.canvas import VIEW, attr, xml_text
-from astro_server.drawing.glyphs import LATIN_FAMILY, THAI_FAMILY, font_faces, font_files
-from astro_server.drawing.png import MAX_SIZE_PX, MIN_SIZE_PX
+from astro_server.drawing.glyphs import (
+    CJK_FAMILY,
+    CJK_FILE,
+    LATIN_FAMILY,
+    THAI_FAMILY,
+    cjk_font_file,
+    font_faces,
+)
+from astro_server.drawing.png import svg_to_png
 from astro_server.drawing.themes import Palette, ThemeName, palette
 
-CJK_FAMILY: Final = "Noto Sans CJK Chart"
-CJK_FILE: Final = "NotoSansCJK-ZiweiSubset.otf"
+__all__ = ["CJK_FAMILY", "cjk_font_file", "ziwei_chart_png", "ziwei_chart_svg"]
+
 MARGIN: Final = 8.0
 CELL: Final = (VIEW - 2 * MARGIN) / 4
 PAD: Final = 9.0
@@ -99,13 +104,6 @@ def _cjk_face() -> str:
     return (
         f"<style>@font-face{{font-family:'{CJK_FAMILY}';src:url(data:font/otf;base64,{encoded}) "
         "format('opentype');}</style>"
-    )
-
-
-def cjk_font_file() -> str:
-    """Path of the bundled CJK subset (for resvg's ``font_files``)."""
-    return str(
-        Path(str(resources.files("astro_server.drawing").joinpath("data", "fonts"))) / CJK_FILE
     )
 
 
@@ -409,19 +407,5 @@ def ziwei_chart_png(
     size_px: int = 800,
 ) -> bytes:
     """The same picture as a ``size_px`` square PNG, rendered by resvg with only the bundled
-    fonts (Latin, Thai and the CJK subset), like :func:`astro_server.drawing.png.svg_to_png`."""
-    if not MIN_SIZE_PX <= size_px <= MAX_SIZE_PX:
-        raise ValueError(f"size_px must be between {MIN_SIZE_PX} and {MAX_SIZE_PX}")
-    svg = ziwei_chart_svg(chart, theme=theme, colors=colors, size_px=size_px)
-    # resvg takes the fonts as files: the embedded @font-face styles are dropped first.
-    while (start := svg.find("<style>@font-face")) >= 0:
-        end = svg.find("</style>", start)
-        svg = svg[:start] + svg[end + len("</style>") :]
-    png = resvg_py.svg_to_bytes(
-        svg_string=svg,
-        width=size_px,
-        height=size_px,
-        font_files=[*font_files(), cjk_font_file()],
-        skip_system_fonts=True,
-    )
-    return bytes(png)
+    fonts (Latin, Thai and the CJK subset): :func:`astro_server.drawing.png.svg_to_png`."""
+    return svg_to_png(ziwei_chart_svg(chart, theme=theme, colors=colors, size_px=size_px), size_px)

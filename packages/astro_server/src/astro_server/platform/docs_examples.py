@@ -167,6 +167,14 @@ def _request_examples() -> dict[str, dict[str, Any]]:
         "humanDesignComposite": pair,
         "humanDesignTransits": {"subject": london, "moment": f"{START}T12:00:00Z"},
         "humanDesignBodygraph": {"subject": london, "format": "svg", "size_px": 800},
+        "chineseZiwei": {"subject": bangkok, "gender": "female", "on_date": START},
+        "chineseZiweiChart": {
+            "subject": bangkok,
+            "gender": "female",
+            "on_date": START,
+            "language": "zh",
+            "format": "svg",
+        },
         # Reports
         "reportsNatalPdf": {
             "name": "Emma Clarke",

@@ -8,7 +8,7 @@ from the structs themselves (msgspec, once); these mirrors only describe them:
 Mapping: nested Struct -> mirrored model (same name); ``tuple[X, ...]`` -> ``list[X]``; a
 fixed-length tuple stays a tuple; ``X | None`` stays optional; a tagged struct (a member of a
 tagged union) gains its tag field as a required constant; ``datetime`` and ``date`` keep their
-formats (a naive ``Annotated[datetime, Meta(tz=False)]`` is a plain string, and
+formats (so does ``time``; a naive ``Annotated[datetime, Meta(tz=False)]`` is a plain string, and
 ``Annotated[str, Meta(extra_json_schema={"format": "date-time"})]`` a date-time); fields with a
 default are not required.
 
@@ -65,7 +65,7 @@ def _mirror_type(tp: Any, prefix: str) -> Any:
     if origin is dict:
         key, value = typing.get_args(tp)
         return dict[key, _mirror_type(value, prefix)]  # type: ignore[misc,valid-type]
-    if tp in (str, int, float, bool, dt.datetime, dt.date) or tp is type(None):
+    if tp in (str, int, float, bool, dt.datetime, dt.date, dt.time) or tp is type(None):
         return tp
     if origin is typing.Literal:
         return tp

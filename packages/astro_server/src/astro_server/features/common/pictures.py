@@ -34,6 +34,7 @@ IMAGE_OPERATIONS: Final = frozenset(
         "thaiWheelDiagram",
         "humanDesignBodygraph",
         "westernAstrocartographyMap",
+        "chineseZiweiChart",
     }
 )
 #: Operation ids of the routes that also answer iCalendar (``Accept: text/calendar``), added by

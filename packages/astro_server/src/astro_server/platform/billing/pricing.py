@@ -169,6 +169,11 @@ OPERATIONS: dict[str, Operation] = {
     "human_design.transits": Operation(
         tier="free", credits=1, description="Human Design transits against a chart"
     ),
+    "chinese.ziwei": Operation(
+        tier="free",
+        credits=1,
+        description="Zi Wei Dou Shu chart with horoscopes and readings",
+    ),
     "thai.calendar": Operation(tier="free", credits=1, description="Thai lunar calendar"),
     "thai.festivals": Operation(tier="free", credits=1, description="Thai festivals of a year"),
     "thai.lunar": Operation(tier="free", credits=1, description="Moon phase and Thai lunar date"),
@@ -202,6 +207,9 @@ OPERATIONS: dict[str, Operation] = {
     "thai.wheel_diagram": Operation(tier="free", credits=2, description="Taksa wheel picture"),
     "human_design.bodygraph": Operation(
         tier="free", credits=2, description="Human Design bodygraph picture (SVG or PNG)"
+    ),
+    "chinese.ziwei_chart": Operation(
+        tier="free", credits=2, description="Zi Wei Dou Shu square chart picture (SVG or PNG)"
     ),
     "tarot.draw": Operation(tier="free", credits=1, description="Tarot draw, any spread"),
     "numerology.profile": Operation(tier="free", credits=1, description="Numerology profile"),
@@ -264,6 +272,7 @@ SENSITIVE_OPERATIONS: tuple[str, ...] = (
     "uranian.chart",
     "korean.saju",
     "chinese.qimen",
+    "chinese.ziwei",
     # The derived Western charts: the sensitivity of the natal inputs they are computed from.
     "western.synastry",
     "western.composite",
