@@ -24,7 +24,9 @@ Stack them under the route decorator::
     async def natal(data: NatalRequest) -> Response: ...
 
 Session routes also check the customer's team role (``platform/auth/roles.py``: GET needs
-``viewer``, other methods ``member``, unless the handler says ``@require_role(...)``).
+``viewer``, other methods ``member``, unless the handler says ``@require_role(...)``). API-key
+routes check a declared ``@require_role(...)`` against the key's effective role (its maker's
+role at minting: a key never has more power than the login that minted it).
 
 Both build the frozen :class:`~astro_server.platform.caller.Caller` (account, credential,
 scopes, mode, role, request id, client address) and hand it to the handler as its ``caller``
@@ -117,7 +119,7 @@ def _bearer() -> str | None:
 
 _KEY_LOOKUP = (
     "SELECT k.id AS key_id, k.key_hash, k.revoked_at, k.environment, k.scopes, k.expires_at, "
-    "k.last_used_at, a.id, a.name, a.tier, a.credits, a.created_at "
+    "k.last_used_at, k.creator_role, a.id, a.name, a.tier, a.credits, a.created_at "
     "FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?"
 )
 # last_used_at is written when a lookup finds it older than this (not on every request).
@@ -134,6 +136,7 @@ class _KnownKey:
     environment: str
     scopes: frozenset[str]
     expires_at: datetime | None
+    role: str  # the key's effective role (roles.key_role)
     generation: int  # the revocation generation known when it was read
     account_id: str
     name: str
@@ -157,6 +160,7 @@ class KeyIdentity:
     key_id: str
     environment: str  # live | test
     scopes: frozenset[str]
+    role: str = "owner"  # effective role: its maker's at minting (roles.key_role)
 
     @property
     def livemode(self) -> bool:
@@ -203,6 +207,7 @@ async def _look_up_key(key_hash: str, ttl_s: float) -> _KnownKey | None:
         environment=str(row["environment"]),
         scopes=scopes.parse(str(row["scopes"])),
         expires_at=_as_utc(row["expires_at"]),
+        role=roles.key_role(row["creator_role"]),
         generation=generation,
         account_id=str(row["id"]),
         name=str(row["name"]),
@@ -240,7 +245,7 @@ async def _authenticate_key(key_hash: str, cache_s: float) -> tuple[KeyIdentity,
         raise unauthorized("This API key has been revoked.")
     if known.expires_at is not None and known.expires_at <= clock.now():
         raise unauthorized("This API key was rotated and its grace period has ended.")
-    identity = KeyIdentity(known.key_id, known.environment, known.scopes)
+    identity = KeyIdentity(known.key_id, known.environment, known.scopes, known.role)
     account = Account._init_from_db(
         id=known.account_id,
         name=known.name,
@@ -259,6 +264,15 @@ def _forbidden_scope(needed: str) -> APIError:
     return APIError(
         403,
         f"This API key lacks the {needed!r} scope this operation needs.",
+        error="forbidden",
+    )
+
+
+def _forbidden_key_role(needed: str, held: str) -> APIError:
+    return APIError(
+        403,
+        f"This operation needs the {needed!r} role or higher; this API key acts as {held!r}, "
+        "the role of the login that minted it.",
         error="forbidden",
     )
 
@@ -444,6 +458,7 @@ async def _run_handler(
 def require_api_key(func: F) -> F:
     """Route decorator: an API key is required (see module docstring)."""
     inject = wants_caller(func)
+    declared = roles.declared_role(func)
 
     @wraps(func)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -458,9 +473,16 @@ def require_api_key(func: F) -> F:
         if not scopes.allows(key.scopes, needed):
             assert needed is not None
             raise _forbidden_scope(needed)
+        if declared is not None and not roles.at_least(key.role, declared):
+            raise _forbidden_key_role(declared, key.role)
         g.account = account
         caller = _request_caller(
-            account, key.key_id, "api_key", livemode=key.livemode, scopes=tuple(sorted(key.scopes))
+            account,
+            key.key_id,
+            "api_key",
+            livemode=key.livemode,
+            scopes=tuple(sorted(key.scopes)),
+            role=key.role,
         )
         return await _run_handler(func, caller if inject else None, args, kwargs)
 
