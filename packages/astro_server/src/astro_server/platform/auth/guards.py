@@ -333,6 +333,63 @@ async def limit_unauthenticated() -> None:
         raise decision.error()
 
 
+#: Set on a view that checks a credential (or counts its own attempts, as the login does): the
+#: keyless limit (:func:`limit_keyless`) leaves it alone.
+CHECKS_CREDENTIAL: Final = "_astro_checks_credential"
+#: Keyless routes not counted per address: probes (a load balancer polls them), the metrics
+#: scrape (its own token), and the signed file and upload URLs (the signature is the credential).
+_KEYLESS_EXEMPT: Final = ("/healthz", "/readyz", "/metrics", "/files/", "/uploads/")
+
+
+#: The client address of the server's own in-process requests (the MCP edge reading the OpenAPI
+#: document once): not an IP address, so no client and no forwarding header can claim it.
+INTERNAL_CLIENT: Final = "astro-internal"
+
+
+def checks_credential(func: F) -> F:
+    """Mark a view as checking its own credential (see :data:`CHECKS_CREDENTIAL`)."""
+    setattr(func, CHECKS_CREDENTIAL, True)
+    return func
+
+
+async def limit_keyless() -> None:
+    """The one limit on keyless traffic (issue 50), before every request (app.py): a request to
+    a route that checks no credential (the documentation, ``/openapi.json``, the portal's public
+    pages and its static files, accepting an invitation) counts against its client address
+    exactly as a request whose credential failed (:func:`limit_unauthenticated`: one counter per
+    address, the ``free`` tier's limit, 429 with ``Retry-After``). Keyless ``/mcp`` requests
+    count against the same counter (platform/mcp/server.py). Unrouted requests are counted by
+    :func:`limit_unrouted` instead."""
+    if request.url_rule is None or request.path.startswith(_KEYLESS_EXEMPT):
+        return
+    if request.remote_addr == INTERNAL_CLIENT:
+        return
+    view = current_app.view_functions.get(request.endpoint or "")
+    if view is None or getattr(view, CHECKS_CREDENTIAL, False):
+        return
+    await limit_unauthenticated()
+
+
+async def limit_keyless_address(address: str) -> RateLimitDecision:
+    """Count one keyless request of ``address`` (outside a Quart request: the MCP edge) on the
+    same counter as :func:`limit_unauthenticated`; the caller answers 429 when not allowed."""
+    state = platform()
+    limit = state.settings.rate_limits.get("free", 60)
+    return await state.rate_limiter.hit(f"addr:{address or 'unknown'}", limit)
+
+
+async def holds_valid_api_key(secret: str) -> bool:
+    """Whether ``secret`` is a live, unrevoked, unexpired API key (the cached lookup): the MCP
+    edge counts a request without one as keyless."""
+    if not secret or credentials.looks_like_session_token(secret):
+        return False
+    try:
+        await _authenticate_key(credentials.digest(secret), platform().settings.api_key_cache_s)
+    except APIError:
+        return False
+    return True
+
+
 def _refuse_two_credentials() -> None:
     key = request.headers.get("X-API-Key", "").strip()
     bearer = _bearer()
@@ -404,7 +461,7 @@ def login_rate_limited(func: F) -> F:
             raise decision.error(_TOO_MANY_LOGINS)
         return await current_app.ensure_async(func)(*args, **kwargs)
 
-    return cast(F, wrapper)
+    return checks_credential(cast(F, wrapper))
 
 
 def _document_auth_errors(func: F) -> F:
@@ -487,7 +544,7 @@ def require_api_key(func: F) -> F:
         return await _run_handler(func, caller if inject else None, args, kwargs)
 
     # 403: a key without the route's scope (platform/auth/scopes.py).
-    wrapper = document_response(ErrorBody, 403)(wrapper)
+    wrapper = document_response(ErrorBody, 403)(checks_credential(wrapper))
     return _document_auth_errors(cast(F, security_scheme(API_KEY_SECURITY)(wrapper)))
 
 
@@ -509,7 +566,7 @@ def require_session(func: F) -> F:
         return await _run_handler(func, caller if inject else None, args, kwargs)
 
     # 403: a login whose role is below the route's (platform/auth/roles.py).
-    wrapper = document_response(ErrorBody, 403)(wrapper)
+    wrapper = document_response(ErrorBody, 403)(checks_credential(wrapper))
     return _document_auth_errors(cast(F, security_scheme(SESSION_SECURITY)(wrapper)))
 
 

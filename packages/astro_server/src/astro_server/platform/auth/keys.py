@@ -18,7 +18,9 @@ Rules (docs/decisions.md, "Keys, scopes, test mode"):
 * Rotation makes a new key (new id and secret, same name, environment, scopes and role); the old one
   keeps working for ``grace_s`` seconds (0 to 7 days), then stops. A key already rotated or
   revoked cannot be rotated (409).
-* Revocation is immediate in every API process (``auth.announce_key_change``).
+* Revocation is immediate in every API process (``auth.announce_key_change``), and it ends the
+  grace period of the keys it replaced by rotation (``replaced_by``, transitively): revoking a
+  key stops every secret of it at once, as the portal's confirmation says.
 * Every change appends an audit row (``key.created``, ``key.rotated``, ``key.revoked``).
 """
 
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 from tortoise.transactions import in_transaction
@@ -216,16 +218,17 @@ async def rotate_key(
     ends = now + timedelta(seconds=grace_s)
     secret = credentials.new_api_key(old.environment)
     async with in_transaction() as conn:
+        new_id = credentials.new_id("key_")
         # Conditional: of two concurrent rotations of one key, one wins.
         changed = (
             await ApiKey.filter(id=old.id, revoked_at=None, expires_at=None)
             .using_db(conn)
-            .update(expires_at=ends)
+            .update(expires_at=ends, replaced_by=new_id)
         )
         if not changed:
             raise APIError(409, "This API key is already revoked or rotated.")
         new = await ApiKey.create(
-            id=credentials.new_id("key_"),
+            id=new_id,
             account_id=account_id,
             prefix=credentials.display_prefix(secret),
             key_hash=credentials.digest(secret),
@@ -253,8 +256,6 @@ async def revoke_key(
     """Revoke at once (a key already revoked is answered as it is)."""
     key = await _owned(caller, account_id, key_id)
     _may_grant(caller, scopes.parse(key.scopes))
-    if key.revoked_at is not None:
-        return key
     now = clock.now()
     async with in_transaction() as conn:
         changed = (
@@ -267,9 +268,45 @@ async def revoke_key(
                 key.id,
                 using_db=conn,
             )
-    await announce()
-    key.revoked_at = now
+        # The keys this one replaced, still in their rotation grace, end with it.
+        ended = await _end_predecessors(caller, account_id, key.id, now, conn)
+    if changed or ended:
+        await announce()
+    if key.revoked_at is None:
+        key.revoked_at = now
     return key
+
+
+async def _end_predecessors(
+    caller: Caller, account_id: str, key_id: str, now: datetime, conn: Any
+) -> int:
+    """Revoke the keys a rotation replaced with ``key_id`` (and theirs, up the chain) whose
+    grace has not ended; returns how many."""
+    ended = 0
+    successors = [key_id]
+    while successors:
+        rows = (
+            await ApiKey.filter(account_id=account_id, replaced_by__in=successors, revoked_at=None)
+            .using_db(conn)
+            .values_list("id", "environment")
+        )
+        successors = []
+        for predecessor_id, environment in rows:
+            changed = (  # one whose grace is over already stops anyway: left as it is
+                await ApiKey.filter(id=predecessor_id, revoked_at=None, expires_at__gt=now)
+                .using_db(conn)
+                .update(revoked_at=now)
+            )
+            successors.append(str(predecessor_id))
+            if changed:
+                ended += 1
+                await audit.record_audit(
+                    replace(caller, livemode=environment == "live"),
+                    "key.revoked",
+                    str(predecessor_id),
+                    using_db=conn,
+                )
+    return ended
 
 
 async def revoke_by_secret_or_prefix(key_or_prefix: str) -> int:

@@ -47,6 +47,8 @@ class ApiKey(Model):
     # (platform/auth/roles.py); NULL (keys made before migration 0018): owner.
     created_by = fields.CharField(max_length=40, null=True)
     creator_role = fields.CharField(max_length=16, null=True)
+    # The key a rotation replaced this one with: revoking that key ends this one's grace too.
+    replaced_by = fields.CharField(max_length=40, null=True)
 
     class Meta:
         table = "api_keys"
