@@ -12,6 +12,11 @@ a wrong id's):
   (404), a viewer and a member of the same account (403 where the role table says so, 404 for
   what stays another login's own, such as horoscope feed subscriptions).
 * Signed routes (``/files``, ``/uploads``) take no credential: an unsigned request is 403.
+* Minted by each role (issue 50): every API-key route above, and the role-gated ones taking no
+  id, called with keys minted by the operator, by the owner's and the admin's sessions and by a
+  key the admin minted; a key acts with its maker's role, so it reaches a route exactly when
+  that role covers :data:`KEY_ROLES` (403 naming the role otherwise). Members and viewers mint
+  no keys at all.
 
 A route taking an id that :data:`ROUTES` does not list fails the test: whoever adds one says
 what owns its object.
@@ -193,11 +198,24 @@ async def make_campaign(client: Client, owner: Owner) -> dict[str, str]:
 
 
 async def make_key(client: Client, owner: Owner) -> dict[str, str]:
-    secret = await accounts.create_api_key(owner.account_id, "live" if owner.livemode else "test")
-    from astro_server.platform.auth import credentials
-    from astro_server.platform.models.accounts import ApiKey
+    """The operator's key for API-key routes; the admin login's (it acts as admin) for session
+    routes, so the admin may rotate it (a key acting as owner it may not: issue 50)."""
+    from astro_server.platform.auth import keys
+    from astro_server.platform.caller import Caller
 
-    key = await ApiKey.get(key_hash=credentials.digest(secret))
+    environment = "live" if owner.livemode else "test"
+    maker = Caller.operator(owner.account_id, livemode=owner.livemode)
+    if owner.customer_id is not None:
+        maker = Caller(
+            owner.account_id,
+            "enterprise",
+            "sess_x",
+            "session",
+            owner.livemode,
+            role="admin",
+            customer_id=owner.customer_id,
+        )
+    key, _secret = await keys.create_key(maker, owner.account_id, environment=environment)
     return {"key_id": key.id}
 
 
@@ -531,3 +549,98 @@ async def test_every_id_route_against_every_caller(app: Quart) -> None:
             expect(f"{where} as the admin", entry.owner, status)
     assert not failures, "\n".join(failures)
     assert checked >= 3 * len(routes)
+
+
+# The role an API-key route needs from the login that minted the key (issue 50): the session
+# door's rule for the same action (tests/test_profiles_teams.py, DECLARED). Routes not listed
+# need none: a key minted by any role that may mint reaches them.
+KEY_ROLES: dict[tuple[str, str], str] = {
+    ("POST", "/api/v3/team/members"): "owner",
+    ("PATCH", "/api/v3/team/members/{id}"): "owner",
+    ("DELETE", "/api/v3/team/members/{id}"): "owner",
+    ("POST", "/api/v3/keys"): "admin",
+    ("DELETE", "/api/v3/keys/{key_id}"): "admin",
+    # The key rotated is the operator's (it acts as owner): rotating hands over its power.
+    ("POST", "/api/v3/keys/{key_id}/rotate"): "owner",
+}
+# Role-gated API-key routes that take no id, with a fresh body per call.
+_NO_ID_BODIES: dict[tuple[str, str], Callable[[], dict[str, Any]]] = {
+    ("POST", "/api/v3/team/members"): lambda: {
+        "email": f"i-{secrets.token_hex(4)}@example.test",
+        "role": "viewer",
+    },
+    ("POST", "/api/v3/keys"): lambda: {"scopes": ["tarot"]},
+}
+_ROLE_RANK = {"viewer": 0, "member": 1, "admin": 2, "owner": 3}
+
+
+async def _minted_keys(client: Client, party: Party, livemode: bool) -> dict[str, tuple[str, str]]:
+    """minter -> (the key, the role it acts with): the operator's, the owner's and the admin's
+    sessions', and a key the admin's key minted; members and viewers are refused (403)."""
+    environment = "live" if livemode else "test"
+    minted = {"operator": (party.keys[livemode], "owner")}
+    for role in ("owner", "admin", "member", "viewer"):
+        answer = await client.post(
+            "/v1/developer/keys",
+            json={"environment": environment, "scopes": ["*"]},
+            headers=party.sessions[role],
+        )
+        if role in ("member", "viewer"):
+            assert answer.status_code == 403, (role, await answer.get_json())
+            continue
+        assert answer.status_code == 201, await answer.get_json()
+        minted[role] = ((await answer.get_json())["secret"], role)
+    answer = await client.post(
+        "/api/v3/keys", json={"scopes": ["*"]}, headers=key_headers(minted["admin"][0])
+    )
+    assert answer.status_code == 201, await answer.get_json()
+    minted["the admin's key"] = ((await answer.get_json())["secret"], "admin")
+    return minted
+
+
+async def test_every_key_route_as_keys_minted_by_each_role(app: Quart) -> None:
+    client = app.test_client()
+    document = await (await client.get("/openapi.json")).get_json()
+    key_routes = [
+        (m, p)
+        for m, p, session in _id_routes(document)
+        if not session and not ROUTES[(m, p)].public
+    ]
+    assert not set(_NO_ID_BODIES) - {
+        (m.upper(), p) for p, item in document["paths"].items() for m in item
+    }, "a role-gated route without an id no longer exists"
+    assert set(KEY_ROLES) <= set(key_routes) | set(_NO_ID_BODIES)
+    mine = await _party(client)
+    failures: list[str] = []
+    checked = 0
+    for livemode in (True, False):
+        minted = await _minted_keys(client, mine, livemode)
+        owner = Owner(mine.account_id, livemode, None, mine.keys[livemode])
+        for method, path in [*key_routes, *_NO_ID_BODIES]:
+            entry = ROUTES.get((method, path), Entry(make_nothing))
+            if (entry.modeless or path.startswith("/api/v3/team/")) and not livemode:
+                continue  # the team is changed by live keys only (the matrix above)
+            needed = KEY_ROLES.get((method, path))
+            for minter, (key, role) in minted.items():
+                params = await entry.make(client, owner)
+                url = _url(path, params) + entry.query
+                body = (
+                    _NO_ID_BODIES[(method, path)]()
+                    if (method, path) in _NO_ID_BODIES
+                    else (entry.extra if method in ("POST", "PATCH", "PUT") else None)
+                )
+                answer = await client.open(url, method=method, json=body, headers=key_headers(key))
+                reaches = needed is None or _ROLE_RANK[role] >= _ROLE_RANK[needed]
+                where = f"{method} {path} ({'live' if livemode else 'test'}) by {minter}'s key"
+                checked += 1
+                if reaches and not _matches(OK, answer.status_code):
+                    failures.append(f"{where}: expected to reach it, got {answer.status_code}")
+                if not reaches:
+                    message = ((await answer.get_json()) or {}).get("message", "")
+                    if answer.status_code != 403 or repr(needed) not in message:
+                        failures.append(
+                            f"{where}: expected 403 naming {needed!r}, got "
+                            f"{answer.status_code} {message}"
+                        )
+    assert not failures, "\n".join(failures)
+    assert checked >= 4 * (2 * len(key_routes))

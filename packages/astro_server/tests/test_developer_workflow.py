@@ -23,7 +23,7 @@ from astro_sdk import AsyncAstroClient
 from astro_server.platform import clock
 from astro_server.platform.auth import accounts, scopes
 from astro_server.platform.caller import Caller
-from astro_server.platform.models.accounts import Account
+from astro_server.platform.models.accounts import Account, ApiKey
 from astro_server.platform.models.audit import AuditEvent
 from astro_server.platform.models.billing import LedgerEntry
 from astro_server.settings import Settings
@@ -92,6 +92,34 @@ async def test_a_rotated_key_works_through_its_grace_period_and_not_a_second_aft
         # A key already rotated cannot be rotated again (one successor per key).
         with pytest.raises(astro_sdk.ConflictError):
             await new.keys.rotate(me.key.id, grace_s=0)
+
+
+async def test_revoking_a_key_ends_the_grace_of_the_keys_it_replaced(
+    sdk: Callable[[str], AsyncIterator[AsyncAstroClient]],
+) -> None:
+    """Issue 50: a key rotated twice (A -> B -> C, each with an hour of grace) is one key to its
+    owner; revoking C stops A and B at once too, as the portal's confirmation promises."""
+    _, key = await new_account("free", 0)
+    async with sdk(key) as client:
+        spare = await client.keys.create(name="ci")
+        first = await client.keys.rotate(spare.key.id, grace_s=3600)
+        second = await client.keys.rotate(first.key.id, grace_s=3600)
+    async with sdk(spare.secret) as a, sdk(first.secret) as b, sdk(second.secret) as c:
+        for old in (a, b, c):  # all three work, two of them in their grace
+            assert (await old.account.get()).key.id in (spare.key.id, first.key.id, second.key.id)
+        revoked = await c.keys.revoke(second.key.id)
+        assert revoked.revoked_at is not None
+        for old in (a, b, c):
+            with pytest.raises(astro_sdk.AuthenticationError) as caught:
+                await old.account.get()
+            assert "revoked" in caught.value.message
+    rows = await ApiKey.filter(id__in=[spare.key.id, first.key.id]).values_list(
+        "revoked_at", flat=True
+    )
+    assert len(rows) == 2
+    assert None not in rows
+    actions = await AuditEvent.filter(action="key.revoked").values_list("object_id", flat=True)
+    assert {spare.key.id, first.key.id, second.key.id} <= set(actions)
 
 
 async def test_grace_is_bounded_at_seven_days_on_both_sides(

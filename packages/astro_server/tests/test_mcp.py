@@ -505,3 +505,177 @@ async def test_tools_list_carries_a_public_cache_hint_on_the_2026_protocol(live:
     result = listed.json()["result"]
     assert (result["ttlMs"], result["cacheScope"]) == (mcp_server.TOOLS_LIST_TTL_MS, "public")
     assert len(result["tools"]) > 70
+
+
+# --- keyless traffic, one limit per address (issue 50) -------------------------------------------
+
+_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+}
+_RPC_HEADERS = {
+    "Accept": "application/json, text/event-stream",
+    "MCP-Protocol-Version": "2026-07-28",
+}
+KEYLESS_LIMIT = 5
+
+
+@asynccontextmanager
+async def _served(tmp_path: Path, **overrides: Any) -> AsyncIterator[str]:
+    settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path, **overrides)
+    app = create_app(settings)
+    await migrate_db(settings)
+    asgi = mcp_server.with_mcp(app)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    config = Config()
+    config.bind = [f"127.0.0.1:{port}"]
+    config.accesslog = None
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve(asgi, config, shutdown_trigger=stop.wait))  # type: ignore[arg-type]
+    base = f"http://127.0.0.1:{port}"
+    async with httpx.AsyncClient() as client:
+        for _ in range(200):
+            try:
+                if (await client.get(base + "/healthz")).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.05)
+    try:
+        yield base
+    finally:
+        stop.set()
+        await task
+
+
+def _rpc(method: str, **params: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": 1, "method": method, "params": {**params, "_meta": _META}}
+
+
+def _headers_for(rpc: dict[str, Any], **extra: str) -> dict[str, str]:
+    headers = {**_RPC_HEADERS, "Mcp-Method": rpc["method"], **extra}
+    name = rpc["params"].get("name") or rpc["params"].get("uri")
+    if name:
+        headers["Mcp-Name"] = name
+    return headers
+
+
+def _assert_limited(answer: httpx.Response) -> None:
+    assert answer.status_code == 429, (answer.status_code, answer.text[:200])
+    assert int(answer.headers["Retry-After"]) >= 1
+    assert answer.headers["RateLimit-Remaining"] == "0"
+    assert answer.json()["error"] == "rate_limited"
+
+
+@pytest.mark.parametrize(
+    "flood",
+    [
+        _rpc("resources/read", uri="astro://openapi"),
+        _rpc("tools/list"),
+        _rpc("tools/call", name="docs_search", arguments={"query": "natal"}),
+    ],
+    ids=["resources-read", "tools-list", "docs-tool"],
+)
+async def test_keyless_mcp_from_one_address_gets_429_and_so_does_its_rest(
+    tmp_path: Path, flood: dict[str, Any]
+) -> None:
+    limits = {"free": KEYLESS_LIMIT, "starter": 1000, "pro": 1000, "enterprise": 1000}
+    async with _served(tmp_path, rate_limits=limits) as base:
+        _, key = await new_account("pro", 100)
+        async with httpx.AsyncClient(base_url=base) as client:
+            # Warm the edge with a keyed call (not counted), so the flood fits one window even
+            # on a loaded machine.
+            warm = await client.post(
+                "/mcp", json=flood, headers=_headers_for(flood, **{"X-API-Key": key})
+            )
+            assert warm.status_code == 200
+            for _ in range(KEYLESS_LIMIT):
+                answer = await client.post("/mcp", json=flood, headers=_headers_for(flood))
+                assert answer.status_code == 200, answer.text[:300]
+            _assert_limited(await client.post("/mcp", json=flood, headers=_headers_for(flood)))
+            # A key that is not one counts as none.
+            bogus = _headers_for(flood, **{"X-API-Key": "ak_live_" + "x" * 32})
+            _assert_limited(await client.post("/mcp", json=flood, headers=bogus))
+            # One counter per address: keyless REST and the portal's public pages are over too.
+            _assert_limited(await client.get("/openapi.json"))
+            _assert_limited(await client.get("/portal/login"))
+            # A key's requests are its own (its tier's limit).
+            keyed = await client.post(
+                "/mcp", json=flood, headers=_headers_for(flood, **{"X-API-Key": key})
+            )
+            assert keyed.status_code == 200
+
+
+async def test_keyless_rest_and_portal_pages_share_the_address_limit(tmp_path: Path) -> None:
+    limits = {"free": KEYLESS_LIMIT, "starter": 1000, "pro": 1000, "enterprise": 1000}
+    served = _served(tmp_path, rate_limits=limits)
+    async with served as base, httpx.AsyncClient(base_url=base) as client:
+        for path in ("/openapi.json", "/docs", "/portal/login", "/", "/portal/dashboard"):
+            answer = await client.get(path)
+            assert answer.status_code < 400, (path, answer.status_code, answer.headers)
+        for path in ("/openapi.json", "/portal/login", "/portal/dashboard", "/mcp"):
+            _assert_limited(await client.get(path))
+        assert (await client.get("/healthz")).status_code == 200  # probes are not counted
+
+
+async def test_the_openapi_document_is_revalidated_by_etag(tmp_path: Path) -> None:
+    async with _served(tmp_path) as base, httpx.AsyncClient(base_url=base) as client:
+        first = await client.get("/openapi.json")
+        assert first.status_code == 200
+        etag = first.headers["ETag"]
+        again = await client.get("/openapi.json", headers={"If-None-Match": etag})
+        assert again.status_code == 304
+        assert again.content == b""
+
+
+async def test_mcp_takes_the_rest_body_limit(tmp_path: Path) -> None:
+    async with _served(tmp_path) as base:
+        _, key = await new_account("pro", 100)
+        padding = "x" * 1_100_000  # over the default 1 MiB (REST's ASTRO_MAX_BODY_BYTES)
+        big = _rpc("tools/call", name="docs_search", arguments={"query": padding})
+        headers = _headers_for(big, **{"X-API-Key": key})
+        async with httpx.AsyncClient(base_url=base) as client:
+            answer = await client.post("/mcp", json=big, headers=headers)
+            assert answer.status_code == 413
+            assert answer.json()["error"] == "payload_too_large"
+
+            async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: counted as it comes
+                body = json.dumps(big).encode()
+                for start in range(0, len(body), 65536):
+                    yield body[start : start + 65536]
+
+            streamed = await client.post("/mcp", content=chunks(), headers=headers)
+            assert streamed.status_code == 413
+            listing = _rpc("tools/list")
+            small = await client.post(
+                "/mcp", json=listing, headers=_headers_for(listing, **{"X-API-Key": key})
+            )
+            assert small.status_code == 200
+
+
+async def test_path_arguments_are_checked_against_the_pattern_and_encoded(tmp_path: Path) -> None:
+    """A '?' in an id was put into the URL as it was (a 500 and a traceback): now an id that
+    does not match the operation's pattern is REST's validation error, before any call."""
+    async with _served(tmp_path) as base:
+        _, key = await new_account("pro", 100)
+
+        async def get_job(job_id: str) -> dict[str, Any]:
+            call = _rpc("tools/call", name="get_job", arguments={"job_id": job_id})
+            async with httpx.AsyncClient(base_url=base) as client:
+                answer = await client.post(
+                    "/mcp", json=call, headers=_headers_for(call, **{"X-API-Key": key})
+                )
+            assert answer.status_code == 200, answer.text[:300]
+            result: dict[str, Any] = answer.json()["result"]
+            assert result["isError"] is True
+            return result
+
+        for bad in ("job_x?limit=1", "../keys", "job_" + "0" * 23 + "#", ""):
+            text = json.dumps(await get_job(bad))
+            assert "validation_error" in text, (bad, text)
+            assert "internal_server_error" not in text
+        unknown = json.dumps(await get_job("job_" + "0" * 24))
+        assert "not_found" in unknown

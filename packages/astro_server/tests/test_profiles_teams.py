@@ -586,3 +586,97 @@ async def test_rotation_re_encrypts_the_delivery_signing_secrets_too(app: Quart)
     assert (
         await HoroscopeFeedSubscription.get(id=sub_id)
     ).secret_ciphertext == row.secret_ciphertext
+
+
+# --- a key never exceeds its maker (issue 50) ----------------------------------------------------
+
+
+async def _mint(client: Any, headers: dict[str, str], **body: Any) -> tuple[int, dict[str, Any]]:
+    """``POST /v1/developer/keys`` (a session) or ``POST /api/v3/keys`` (a key)."""
+    url = (
+        "/v1/developer/keys"
+        if headers.get("Authorization", "").startswith("Bearer ser")
+        else ("/api/v3/keys")
+    )
+    answer = await client.post(url, json=body, headers=headers)
+    return answer.status_code, await answer.get_json()
+
+
+async def test_an_admin_cannot_become_owner_through_a_key_it_mints(app: Quart) -> None:
+    """The audit's chain: an admin session mints a live key with the team scope, and that key
+    promotes the admin to owner. Every team change by that key (and by keys it mints) is 403,
+    as it is for the admin's session; the owner's keys keep owner power."""
+    client = app.test_client()
+    account_id, _ = await new_account("enterprise", 0)
+    owner = await accounts.create_customer(account_id, "owner@example.test", "password-one-two")
+    admin = await accounts.create_customer(account_id, "admin@example.test", "password-one-two")
+    await Customer.filter(id=admin.id).update(role="admin")
+    as_admin = {"Authorization": f"Bearer {await _login_raw(client, 'admin@example.test')}"}
+    as_owner = {"Authorization": f"Bearer {await _login_raw(client, 'owner@example.test')}"}
+    status, made = await _mint(client, as_admin, environment="live", scopes=["team", "keys"])
+    assert status == 201, made
+    admin_key = {"X-API-Key": made["secret"]}
+    status, child = await _mint(client, admin_key, scopes=["team"])
+    assert status == 201, child
+    for headers in (admin_key, {"X-API-Key": child["secret"]}):
+        promote = await client.patch(
+            f"/api/v3/team/members/{admin.id}", json={"role": "owner"}, headers=headers
+        )
+        assert promote.status_code == 403, await promote.get_json()
+        assert "'owner' role" in (await promote.get_json())["message"]
+        invite = await client.post(
+            "/api/v3/team/members",
+            json={"email": "friend@example.test", "role": "owner"},
+            headers=headers,
+        )
+        assert invite.status_code == 403
+        demote = await client.patch(
+            f"/api/v3/team/members/{owner.id}", json={"role": "viewer"}, headers=headers
+        )
+        assert demote.status_code == 403
+        remove = await client.delete(f"/api/v3/team/members/{owner.id}", headers=headers)
+        assert remove.status_code == 403
+        assert (await client.get("/api/v3/team/members", headers=headers)).status_code == 200
+    assert (await Customer.get(id=admin.id)).role == "admin"
+    assert (await Customer.get(id=owner.id)).role == "owner"
+    status, owners = await _mint(client, as_owner, environment="live", scopes=["team"])
+    assert status == 201
+    promote = await client.patch(
+        f"/api/v3/team/members/{admin.id}",
+        json={"role": "owner"},
+        headers={"X-API-Key": owners["secret"]},
+    )
+    assert promote.status_code == 200
+    assert (await Customer.get(id=admin.id)).role == "owner"
+
+
+async def test_an_admin_cannot_rotate_a_key_that_acts_as_owner(app: Quart) -> None:
+    """Rotation hands the rotator a new secret with the old key's power: an admin may rotate
+    keys made by admins, not the owner's (403), and the new key keeps its maker's role."""
+    client = app.test_client()
+    account_id, _ = await new_account("enterprise", 0)
+    await accounts.create_customer(account_id, "owner@example.test", "password-one-two")
+    admin = await accounts.create_customer(account_id, "admin@example.test", "password-one-two")
+    await Customer.filter(id=admin.id).update(role="admin")
+    as_admin = {"Authorization": f"Bearer {await _login_raw(client, 'admin@example.test')}"}
+    as_owner = {"Authorization": f"Bearer {await _login_raw(client, 'owner@example.test')}"}
+    _, owners = await _mint(client, as_owner, environment="live", scopes=["team"])
+    refused = await client.post(
+        f"/v1/developer/keys/{owners['key']['id']}/rotate", json={"grace_s": 0}, headers=as_admin
+    )
+    assert refused.status_code == 403, await refused.get_json()
+    assert "owner" in (await refused.get_json())["message"]
+    _, admins = await _mint(client, as_admin, environment="live", scopes=["team"])
+    rotated = await client.post(
+        f"/v1/developer/keys/{admins['key']['id']}/rotate", json={"grace_s": 0}, headers=as_owner
+    )
+    assert rotated.status_code == 200
+    promote = await client.patch(
+        f"/api/v3/team/members/{admin.id}",
+        json={"role": "owner"},
+        headers={"X-API-Key": (await rotated.get_json())["secret"]},
+    )
+    assert promote.status_code == 403
+    # Revoking (less power, not more) is an admin's right over any key.
+    revoked = await client.delete(f"/v1/developer/keys/{owners['key']['id']}", headers=as_admin)
+    assert revoked.status_code == 200

@@ -72,3 +72,56 @@ def test_harmless_style_is_kept() -> None:
 )
 def test_unescaping_follows_css_syntax(css: str, fetches: bool) -> None:
     assert css_may_fetch(css) is fetches
+
+
+# Issue 50: presentation attributes that fetch when the stored SVG is opened as a document.
+ATTRIBUTE_PAYLOADS = [
+    "mask=\"image-set('https://example.test/m.png' 1x)\"",
+    "cursor=\"image-set('https://example.test/c.png' 1x), auto\"",
+    "mask=\"\\69mage-set('https://example.test/m.png' 1x)\"",
+    "cursor=\"im\\61ge-set('https://example.test/c.png' 1x), auto\"",
+    "mask=\"IMAGE-SET('https://example.test/m.png' 1x)\"",
+    'cursor="u\\72l(https://example.test/c.cur), auto"',
+    'filter="url(https://example.test/f.svg#f)"',
+    "fill=\"image('https://example.test/p.png')\"",
+    'mask="cross-fade(url(https://example.test/a.png), red)"',
+    "mask=\"ima/**/ge-set('https://example.test/m.png' 1x)\"",
+]
+
+
+@pytest.mark.parametrize("attr", ATTRIBUTE_PAYLOADS)
+def test_a_presentation_attribute_that_could_fetch_is_removed(attr: str) -> None:
+    name = attr.split("=", 1)[0]
+    cleaned = sanitise_svg(SVG.format(attr=attr, style="").encode())
+    assert f" {name}=".encode() not in cleaned, cleaned
+    assert b"example.test" not in cleaned
+    assert b"<rect" in cleaned
+
+
+@pytest.mark.parametrize(
+    "attr",
+    [
+        'data-x="1"',
+        'foo="bar"',
+        'formaction="https://example.test/"',
+        'xml:base="https://example.test/"',
+    ],
+)
+def test_attributes_outside_the_allowlist_are_removed(attr: str) -> None:
+    cleaned = sanitise_svg(SVG.format(attr=attr, style="").encode())
+    assert attr.split("=", 1)[0].encode() + b"=" not in cleaned
+    assert b'width="4"' in cleaned
+
+
+def test_allowed_drawing_attributes_are_kept() -> None:
+    attr = (
+        'fill="url(#g)" stroke="#123456" opacity=".5" transform="rotate(45)" id="r" mask="url(#m)"'
+    )
+    cleaned = sanitise_svg(SVG.format(attr=attr, style="").encode())
+    for kept in (
+        b'fill="url(#g)"',
+        b'stroke="#123456"',
+        b'transform="rotate(45)"',
+        b'mask="url(#m)"',
+    ):
+        assert kept in cleaned

@@ -24,10 +24,10 @@ from tortoise import Tortoise, connections
 
 from astro_server.platform import db
 from astro_server.platform.auth import credentials
-from astro_server.platform.auth.accounts import create_account
 from astro_server.platform.billing.ledger import add_credits
 from astro_server.platform.db import close_db, init_db, migrate_db, tortoise_config
 from astro_server.platform.models import migrations as migrations_package
+from astro_server.platform.models.accounts import Account
 from astro_server.registry import build_platform
 from astro_server.settings import Settings
 
@@ -118,8 +118,20 @@ async def _upgrade_and_check(url: str, tmp_path: Path, fresh: str | None) -> Non
     settings = settings_for(url, tmp_path)
     await init_db(settings)
     try:
-        account, key = await create_account("Upgraded Co", "pro", 40)
+        account_id = credentials.new_id("acct_")
+        account = await Account.create(id=account_id, name="Upgraded Co", tier="pro")
+        await add_credits(account.id, 40)
         balance = await add_credits(account.id, 60)
+        # Its key as the previous release wrote it (its own columns only, as the login below).
+        key = credentials.new_api_key("live")
+        await db.fetch(
+            "INSERT INTO api_keys (id, account_id, prefix, key_hash, environment, name, scopes, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                credentials.new_id("key_"), account.id, credentials.display_prefix(key),
+                credentials.digest(key), "live", "", "*", datetime.now(UTC),
+            ],
+        )  # fmt: skip
         # The login as the previous release wrote it: its own columns only (the model may have
         # gained one in the newest migration, which the ORM's insert would name).
         customer_id = credentials.new_id("cus_")

@@ -470,6 +470,10 @@ def _register_request_hooks(app: Quart) -> None:
             for name, value in request.args.items(multi=True):
                 if _NUL in name or _NUL in value:
                     raise validation_error([{"field": name, "message": _NUL_MESSAGE}])
+        # Keyless traffic: one limit per client address (platform/auth/guards.py).
+        from astro_server.platform.auth.guards import limit_keyless
+
+        await limit_keyless()
 
     @app.after_request
     async def _finish(response: Response) -> Response:

@@ -26,7 +26,10 @@ class Caller:
     ``account_id`` pays and owns; ``credential_id`` is the API key's id (``key_...``) or the
     session's id; ``livemode`` is False for a test key (``ak_test_``), whose objects are test
     objects; ``scopes`` are the key's (``("*",)`` for sessions and the operator); ``role`` is the
-    customer's team role for a session (None for keys); ``customer_id`` is the signed-in login.
+    customer's team role for a session, and for an API key its effective role: the role of the
+    login (or key) that minted it, ``owner`` for the operator's keys and keys made before makers
+    were recorded (platform/auth/roles.py; None for the operator); ``customer_id`` is the
+    signed-in login.
     """
 
     account_id: str

@@ -45,17 +45,19 @@ async def owned(caller: Caller, model: type[M], object_id: str, what: str, **fil
 
 
 def require_manage(caller: Caller, created_by: str | None, what: str) -> None:
-    """A session caller changes an object only as :func:`roles.may_manage` allows (its own from
-    ``member``, anyone's, an API key's among them, from ``admin``); API keys and the operator
-    are not limited by role. 403 ``forbidden`` otherwise."""
-    if caller.credential_kind != "session":
+    """A caller changes an object only as :func:`roles.may_manage` allows (its own from
+    ``member``, anyone's, an API key's among them, from ``admin``): a session with its login's
+    role, an API key with its effective role (its maker's, platform/auth/roles.py); the
+    operator is not limited by role. 403 ``forbidden`` otherwise."""
+    if caller.credential_kind == "operator":
         return
     role = caller.role or "viewer"
-    own = created_by is not None and created_by == caller.customer_id
+    mine = caller.customer_id if caller.credential_kind == "session" else caller.credential_id
+    own = created_by is not None and created_by == mine
     if not roles.may_manage(role, own):
         raise APIError(
             403,
-            f"Only an admin or its creator may change this {what}; this login is {role!r}.",
+            f"Only an admin or its creator may change this {what}; this caller is {role!r}.",
             error="forbidden",
         )
 

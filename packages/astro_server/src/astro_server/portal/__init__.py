@@ -46,6 +46,7 @@ from quart import (
 )
 from quart_schema import hide
 
+from astro_server.platform.auth.guards import checks_credential, limit_unauthenticated
 from astro_server.platform.hosts import public_base
 from astro_server.portal import i18n, places
 from astro_server.portal.client import ApiResult, call
@@ -213,10 +214,13 @@ def signed_in(func: F) -> F:
     @wraps(func)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
         if not g.get("portal_token"):
+            await limit_unauthenticated()  # keyless: counted against the address
             raise SignInRequired()
         return await func(*args, **kwargs)
 
-    return cast(F, hide(wrapper))
+    # The session is checked (and rate limited) by the API calls the page makes; without a
+    # cookie the page only redirects. Not counted as keyless traffic (guards.limit_keyless).
+    return cast(F, checks_credential(hide(wrapper)))
 
 
 class Refused(Exception):

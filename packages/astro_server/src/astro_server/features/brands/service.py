@@ -22,7 +22,7 @@ import secrets
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from astro_server.features.brands.models import BrandProfile
 from astro_server.platform import clock, files
@@ -161,6 +161,123 @@ _SVG_ELEMENTS = frozenset(
         "marker",
     ]
 )
+#: The attributes a logo keeps (issue 50): geometry, paint, text and reference attributes of
+#: the elements above; anything else (data-*, event handlers, xml:base, unknown names) goes.
+_SVG_ATTRIBUTES: Final = frozenset(
+    [
+        "id",
+        "class",
+        "style",
+        "transform",
+        "viewBox",
+        "preserveAspectRatio",
+        "width",
+        "height",
+        "x",
+        "y",
+        "x1",
+        "y1",
+        "x2",
+        "y2",
+        "cx",
+        "cy",
+        "r",
+        "rx",
+        "ry",
+        "d",
+        "points",
+        "dx",
+        "dy",
+        "rotate",
+        "textLength",
+        "lengthAdjust",
+        "fill",
+        "fill-opacity",
+        "fill-rule",
+        "stroke",
+        "stroke-width",
+        "stroke-opacity",
+        "stroke-linecap",
+        "stroke-linejoin",
+        "stroke-miterlimit",
+        "stroke-dasharray",
+        "stroke-dashoffset",
+        "opacity",
+        "color",
+        "display",
+        "visibility",
+        "overflow",
+        "clip-path",
+        "clip-rule",
+        "mask",
+        "filter",
+        "marker-start",
+        "marker-mid",
+        "marker-end",
+        "font-family",
+        "font-size",
+        "font-style",
+        "font-weight",
+        "font-variant",
+        "text-anchor",
+        "dominant-baseline",
+        "alignment-baseline",
+        "baseline-shift",
+        "letter-spacing",
+        "word-spacing",
+        "text-decoration",
+        "writing-mode",
+        "direction",
+        "href",
+        "gradientUnits",
+        "gradientTransform",
+        "spreadMethod",
+        "fx",
+        "fy",
+        "fr",
+        "offset",
+        "stop-color",
+        "stop-opacity",
+        "clipPathUnits",
+        "maskUnits",
+        "maskContentUnits",
+        "patternUnits",
+        "patternContentUnits",
+        "patternTransform",
+        "filterUnits",
+        "primitiveUnits",
+        "in",
+        "in2",
+        "result",
+        "stdDeviation",
+        "mode",
+        "type",
+        "values",
+        "operator",
+        "k1",
+        "k2",
+        "k3",
+        "k4",
+        "radius",
+        "flood-color",
+        "flood-opacity",
+        "markerWidth",
+        "markerHeight",
+        "markerUnits",
+        "refX",
+        "refY",
+        "orient",
+        "version",
+        "xmlns",
+        "startOffset",
+        "method",
+        "spacing",
+        "side",
+        "path",
+        "lang",
+        "xml:space",
+    ]
+)
 _EXTERNAL_URL = re.compile(r"url\(\s*['\"]?(?!#)", re.IGNORECASE)
 _LOCAL_IMAGE = re.compile(r"^data:image/(png|jpeg);base64,[A-Za-z0-9+/=\s]+$")
 
@@ -205,6 +322,15 @@ def css_may_fetch(css: str) -> bool:
     return bool(_CSS_FETCHES.search(plain))
 
 
+def _presentation_may_fetch(value: str) -> bool:
+    """Whether a presentation attribute's value could load anything (issue 50: ``mask`` and
+    ``cursor`` with ``image-set(...)`` fetched when the SVG was opened as a document): read as
+    CSS (escapes resolved, comments gone), any ``url()`` but a local ``url(#id)`` and the
+    image functions (``image-set``, ``image()``, ``cross-fade``, ``element()``, ``src()``)."""
+    plain = _CSS_COMMENT.sub("", _css_unescape(value)).lower()
+    return bool(_EXTERNAL_URL.search(plain) or _CSS_FETCHES.search(plain.replace("@", "")))
+
+
 def _local_name(tag: str) -> tuple[str | None, str]:
     if tag.startswith("{"):
         namespace, _, name = tag[1:].partition("}")
@@ -242,7 +368,12 @@ def sanitise_svg(data: bytes) -> bytes:
             namespace, name = _local_name(attribute)
             value = element.attrib[attribute]
             lowered = name.lower()
-            if lowered.startswith("on") or namespace not in (None, _XLINK_NS):
+            if (
+                lowered.startswith("on")
+                or namespace not in (None, _XLINK_NS)
+                or name not in _SVG_ATTRIBUTES
+                or (namespace == _XLINK_NS and name != "href")
+            ):
                 del element.attrib[attribute]
             elif lowered == "href":
                 local_image = _local_name(element.tag)[1] == "image" and _LOCAL_IMAGE.match(value)
@@ -254,8 +385,8 @@ def sanitise_svg(data: bytes) -> bytes:
                 or (lowered == "style" and css_may_fetch(value))
             ):
                 del element.attrib[attribute]
-            elif _EXTERNAL_URL.search(_CSS_COMMENT.sub(" ", _css_unescape(value))):
-                del element.attrib[attribute]  # a presentation attribute (fill=u\rl(...))
+            elif _presentation_may_fetch(value):
+                del element.attrib[attribute]  # fill=u\rl(...), mask=image-set(...), ...
 
     clean(root)
     for attribute in [a for a in root.attrib if _local_name(a)[1].lower().startswith("on")]:

@@ -30,6 +30,7 @@ from astro_server.platform.auth.guards import (
     rate_limit_for,
     require_api_key,
 )
+from astro_server.platform.auth.roles import require_role
 from astro_server.platform.billing import usage
 from astro_server.platform.caller import Caller
 from astro_server.platform.responses import json_response
@@ -298,6 +299,7 @@ async def list_api_keys(query_args: PageQuery, caller: Caller) -> Response:
 
 @blueprint.post("/api/v3/keys")
 @require_api_key
+@require_role("admin")
 @validate_request(CreateKeyRequest)
 @document_response(CreatedKey, 201)
 @document_response(ErrorBody, 403)
@@ -319,6 +321,7 @@ async def create_api_key(data: CreateKeyRequest, caller: Caller) -> Response:
 
 @blueprint.post("/api/v3/keys/<key_id>/rotate")
 @require_api_key
+@require_role("admin")
 @validate_request(RotateKeyRequest)
 @document_response(RotatedKey, 200)
 @document_response(ErrorBody, 403)
@@ -339,6 +342,7 @@ async def rotate_api_key(key_id: str, data: RotateKeyRequest, caller: Caller) ->
 
 @blueprint.delete("/api/v3/keys/<key_id>")
 @require_api_key
+@require_role("admin")
 @document_response(ApiKeyInfo, 200)
 @document_response(ErrorBody, 403)
 @document_response(ErrorBody, 404)

@@ -1,9 +1,10 @@
 """Teams (enterprise tier): the account's logins and their roles (``features/team/service.py``).
 
-Two doors onto one service: ``/api/v3/team/members`` with an API key holding the ``team`` scope
-(the key acts for the account), and ``/v1/team/members`` with a customer session (any role
-reads; only owners change the team). ``POST /auth/accept-invitation`` turns an invitation's
-one-time token into a login.
+Two doors onto one service: ``/api/v3/team/members`` with an API key holding the ``team`` scope,
+and ``/v1/team/members`` with a customer session. Both follow one rule: any role reads, only
+owners change the team; a key acts with the role of the login that minted it (the operator's
+keys as owner; platform/auth/roles.py), so an admin's key changes nothing here.
+``POST /auth/accept-invitation`` turns an invitation's one-time token into a login.
 """
 
 from __future__ import annotations
@@ -162,6 +163,7 @@ async def list_members(caller: Caller) -> Response:
 
 @blueprint.post("/api/v3/team/members")
 @require_api_key
+@require_role("owner")
 @validate_request(InviteRequest)
 @document_response(CreatedInvitation, 201)
 @document_response(ErrorBody, 409)
@@ -173,13 +175,14 @@ async def invite_member(data: InviteRequest, caller: Caller) -> Response:
     Returns a one-time invitation token and link, valid for 72 hours; an e-mail that is already
     a login of this team is 409. An e-mail with a login in another account is invited the same
     way (same answer); its owner is told by e-mail and accepts with that login's password.
-    Enterprise tier; ``team`` scope; live keys only.
+    Enterprise tier; ``team`` scope; live keys minted by an owner (or the operator) only.
     """
     return await _invite(caller, data)
 
 
 @blueprint.patch("/api/v3/team/members/<member_id>")
 @require_api_key
+@require_role("owner")
 @validate_request(ChangeRoleRequest)
 @document_response(MemberEnvelope, 200)
 @document_response(ErrorBody, 404)
@@ -190,13 +193,14 @@ async def change_member(member_id: str, data: ChangeRoleRequest, caller: Caller)
     """Change a login's role.
 
     Roles: owner, admin, member, viewer. The last owner cannot be demoted (409 ``last_owner``).
-    Enterprise tier; ``team`` scope; live keys only.
+    Enterprise tier; ``team`` scope; live keys minted by an owner (or the operator) only.
     """
     return await _change(caller, member_id, data)
 
 
 @blueprint.delete("/api/v3/team/members/<member_id>")
 @require_api_key
+@require_role("owner")
 @document_response(ErrorBody, 404)
 @document_response(ErrorBody, 409)
 @tag(TAG)
@@ -205,7 +209,7 @@ async def remove_member(member_id: str, caller: Caller) -> Response:
     """Remove a login.
 
     The login is disabled and its sessions end at once; the last owner cannot be removed (409).
-    Enterprise tier; ``team`` scope; live keys only.
+    Enterprise tier; ``team`` scope; live keys minted by an owner (or the operator) only.
     """
     return await _remove(caller, member_id)
 

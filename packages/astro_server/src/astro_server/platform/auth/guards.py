@@ -24,7 +24,9 @@ Stack them under the route decorator::
     async def natal(data: NatalRequest) -> Response: ...
 
 Session routes also check the customer's team role (``platform/auth/roles.py``: GET needs
-``viewer``, other methods ``member``, unless the handler says ``@require_role(...)``).
+``viewer``, other methods ``member``, unless the handler says ``@require_role(...)``). API-key
+routes check a declared ``@require_role(...)`` against the key's effective role (its maker's
+role at minting: a key never has more power than the login that minted it).
 
 Both build the frozen :class:`~astro_server.platform.caller.Caller` (account, credential,
 scopes, mode, role, request id, client address) and hand it to the handler as its ``caller``
@@ -117,7 +119,7 @@ def _bearer() -> str | None:
 
 _KEY_LOOKUP = (
     "SELECT k.id AS key_id, k.key_hash, k.revoked_at, k.environment, k.scopes, k.expires_at, "
-    "k.last_used_at, a.id, a.name, a.tier, a.credits, a.created_at "
+    "k.last_used_at, k.creator_role, a.id, a.name, a.tier, a.credits, a.created_at "
     "FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?"
 )
 # last_used_at is written when a lookup finds it older than this (not on every request).
@@ -134,6 +136,7 @@ class _KnownKey:
     environment: str
     scopes: frozenset[str]
     expires_at: datetime | None
+    role: str  # the key's effective role (roles.key_role)
     generation: int  # the revocation generation known when it was read
     account_id: str
     name: str
@@ -157,6 +160,7 @@ class KeyIdentity:
     key_id: str
     environment: str  # live | test
     scopes: frozenset[str]
+    role: str = "owner"  # effective role: its maker's at minting (roles.key_role)
 
     @property
     def livemode(self) -> bool:
@@ -203,6 +207,7 @@ async def _look_up_key(key_hash: str, ttl_s: float) -> _KnownKey | None:
         environment=str(row["environment"]),
         scopes=scopes.parse(str(row["scopes"])),
         expires_at=_as_utc(row["expires_at"]),
+        role=roles.key_role(row["creator_role"]),
         generation=generation,
         account_id=str(row["id"]),
         name=str(row["name"]),
@@ -240,7 +245,7 @@ async def _authenticate_key(key_hash: str, cache_s: float) -> tuple[KeyIdentity,
         raise unauthorized("This API key has been revoked.")
     if known.expires_at is not None and known.expires_at <= clock.now():
         raise unauthorized("This API key was rotated and its grace period has ended.")
-    identity = KeyIdentity(known.key_id, known.environment, known.scopes)
+    identity = KeyIdentity(known.key_id, known.environment, known.scopes, known.role)
     account = Account._init_from_db(
         id=known.account_id,
         name=known.name,
@@ -259,6 +264,15 @@ def _forbidden_scope(needed: str) -> APIError:
     return APIError(
         403,
         f"This API key lacks the {needed!r} scope this operation needs.",
+        error="forbidden",
+    )
+
+
+def _forbidden_key_role(needed: str, held: str) -> APIError:
+    return APIError(
+        403,
+        f"This operation needs the {needed!r} role or higher; this API key acts as {held!r}, "
+        "the role of the login that minted it.",
         error="forbidden",
     )
 
@@ -327,6 +341,65 @@ async def limit_public_read(key: str, limit: int, window_s: int) -> None:
     g.rate_limit = decision
     if not decision.allowed:
         raise decision.error()
+
+
+#: Set on a view that checks a credential (or counts its own attempts, as the login does): the
+#: keyless limit (:func:`limit_keyless`) leaves it alone.
+CHECKS_CREDENTIAL: Final = "_astro_checks_credential"
+#: Keyless routes not counted per address: probes (a load balancer polls them), the metrics
+#: scrape (its own token), the signed file and upload URLs (the signature is the credential) and
+#: the calendar feed files (the feed's token is the credential; they have their own per-address
+#: and per-feed limits, :func:`limit_public_read`).
+_KEYLESS_EXEMPT: Final = ("/healthz", "/readyz", "/metrics", "/files/", "/uploads/", "/calendar/")
+
+
+#: The client address of the server's own in-process requests (the MCP edge reading the OpenAPI
+#: document once): not an IP address, so no client and no forwarding header can claim it.
+INTERNAL_CLIENT: Final = "astro-internal"
+
+
+def checks_credential(func: F) -> F:
+    """Mark a view as checking its own credential (see :data:`CHECKS_CREDENTIAL`)."""
+    setattr(func, CHECKS_CREDENTIAL, True)
+    return func
+
+
+async def limit_keyless() -> None:
+    """The one limit on keyless traffic (issue 50), before every request (app.py): a request to
+    a route that checks no credential (the documentation, ``/openapi.json``, the portal's public
+    pages and its static files, accepting an invitation) counts against its client address
+    exactly as a request whose credential failed (:func:`limit_unauthenticated`: one counter per
+    address, the ``free`` tier's limit, 429 with ``Retry-After``). Keyless ``/mcp`` requests
+    count against the same counter (platform/mcp/server.py). Unrouted requests are counted by
+    :func:`limit_unrouted` instead."""
+    if request.url_rule is None or request.path.startswith(_KEYLESS_EXEMPT):
+        return
+    if request.remote_addr == INTERNAL_CLIENT:
+        return
+    view = current_app.view_functions.get(request.endpoint or "")
+    if view is None or getattr(view, CHECKS_CREDENTIAL, False):
+        return
+    await limit_unauthenticated()
+
+
+async def limit_keyless_address(address: str) -> RateLimitDecision:
+    """Count one keyless request of ``address`` (outside a Quart request: the MCP edge) on the
+    same counter as :func:`limit_unauthenticated`; the caller answers 429 when not allowed."""
+    state = platform()
+    limit = state.settings.rate_limits.get("free", 60)
+    return await state.rate_limiter.hit(f"addr:{address or 'unknown'}", limit)
+
+
+async def holds_valid_api_key(secret: str) -> bool:
+    """Whether ``secret`` is a live, unrevoked, unexpired API key (the cached lookup): the MCP
+    edge counts a request without one as keyless."""
+    if not secret or credentials.looks_like_session_token(secret):
+        return False
+    try:
+        await _authenticate_key(credentials.digest(secret), platform().settings.api_key_cache_s)
+    except APIError:
+        return False
+    return True
 
 
 def _refuse_two_credentials() -> None:
@@ -400,7 +473,7 @@ def login_rate_limited(func: F) -> F:
             raise decision.error(_TOO_MANY_LOGINS)
         return await current_app.ensure_async(func)(*args, **kwargs)
 
-    return cast(F, wrapper)
+    return checks_credential(cast(F, wrapper))
 
 
 def _document_auth_errors(func: F) -> F:
@@ -454,6 +527,7 @@ async def _run_handler(
 def require_api_key(func: F) -> F:
     """Route decorator: an API key is required (see module docstring)."""
     inject = wants_caller(func)
+    declared = roles.declared_role(func)
 
     @wraps(func)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -468,14 +542,21 @@ def require_api_key(func: F) -> F:
         if not scopes.allows(key.scopes, needed):
             assert needed is not None
             raise _forbidden_scope(needed)
+        if declared is not None and not roles.at_least(key.role, declared):
+            raise _forbidden_key_role(declared, key.role)
         g.account = account
         caller = _request_caller(
-            account, key.key_id, "api_key", livemode=key.livemode, scopes=tuple(sorted(key.scopes))
+            account,
+            key.key_id,
+            "api_key",
+            livemode=key.livemode,
+            scopes=tuple(sorted(key.scopes)),
+            role=key.role,
         )
         return await _run_handler(func, caller if inject else None, args, kwargs)
 
     # 403: a key without the route's scope (platform/auth/scopes.py).
-    wrapper = document_response(ErrorBody, 403)(wrapper)
+    wrapper = document_response(ErrorBody, 403)(checks_credential(wrapper))
     return _document_auth_errors(cast(F, security_scheme(API_KEY_SECURITY)(wrapper)))
 
 
@@ -497,7 +578,7 @@ def require_session(func: F) -> F:
         return await _run_handler(func, caller if inject else None, args, kwargs)
 
     # 403: a login whose role is below the route's (platform/auth/roles.py).
-    wrapper = document_response(ErrorBody, 403)(wrapper)
+    wrapper = document_response(ErrorBody, 403)(checks_credential(wrapper))
     return _document_auth_errors(cast(F, security_scheme(SESSION_SECURITY)(wrapper)))
 
 

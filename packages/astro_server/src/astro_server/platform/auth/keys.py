@@ -9,10 +9,18 @@ Rules (docs/decisions.md, "Keys, scopes, test mode"):
   keys, a live key live ones: another environment's key id is a 404, as another account's is),
   and only keys whose scopes its own cover: no key grants, rotates into or revokes a scope it
   lacks (403 ``forbidden``). The ``keys`` scope itself is checked by the route (scopes.py).
-* Rotation makes a new key (new id and secret, same name, environment and scopes); the old one
+* A key never has more power than its maker (issue 50): it records who minted it
+  (``created_by``: ``cus_...``, ``key_...`` or ``operator``) and the maker's role then
+  (``creator_role``; a key minting a key passes on its own effective role, the operator
+  ``owner``), which is the role it acts with (platform/auth/roles.py). Rotation hands the
+  rotator a new secret with the old key's power, so a caller rotates only keys whose role its
+  own covers (403 otherwise); revoking takes power away and needs no more than the route's role.
+* Rotation makes a new key (new id and secret, same name, environment, scopes and role); the old one
   keeps working for ``grace_s`` seconds (0 to 7 days), then stops. A key already rotated or
   revoked cannot be rotated (409).
-* Revocation is immediate in every API process (``auth.announce_key_change``).
+* Revocation is immediate in every API process (``auth.announce_key_change``), and it ends the
+  grace period of the keys it replaced by rotation (``replaced_by``, transitively): revoking a
+  key stops every secret of it at once, as the portal's confirmation says.
 * Every change appends an audit row (``key.created``, ``key.rotated``, ``key.revoked``).
 """
 
@@ -20,13 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 from tortoise.transactions import in_transaction
 
 from astro_server.platform import audit, clock
-from astro_server.platform.auth import credentials, scopes
+from astro_server.platform.auth import credentials, roles, scopes
 from astro_server.platform.auth import guards as auth
 from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError, not_found, validation_error
@@ -81,6 +89,25 @@ def _may_grant(caller: Caller, wanted: frozenset[str]) -> None:
         return
     missing = sorted(wanted - held) if scopes.ALL not in wanted else [scopes.ALL]
     raise _forbidden(f"This API key cannot grant scopes it lacks: {', '.join(missing)}.")
+
+
+def maker_role(caller: Caller) -> str:
+    """The role a key minted by ``caller`` acts with: the login's role, the minting key's own
+    effective role, ``owner`` for the operator."""
+    if _is_operator(caller):
+        return "owner"
+    return caller.role if caller.role is not None else roles.ROLES[0]
+
+
+def _may_hand_on(caller: Caller, key: ApiKey) -> None:
+    """403 unless ``caller``'s role covers the role ``key`` acts with (rotation gives the caller
+    a secret with that key's power)."""
+    held, needed = maker_role(caller), roles.key_role(key.creator_role)
+    if not roles.at_least(held, needed):
+        raise _forbidden(
+            f"This API key acts as {needed!r}; a caller acting as {held!r} cannot rotate it "
+            "(revoke it, or ask a login with that role)."
+        )
 
 
 Announce = Callable[[], Awaitable[None]]
@@ -140,6 +167,8 @@ async def create_key(
             environment=environment,
             name=name,
             scopes=scopes.serialize(wanted),
+            created_by=caller.actor[0],
+            creator_role=maker_role(caller),
             using_db=conn,
         )
         await audit.record_audit(
@@ -184,26 +213,30 @@ async def rotate_key(
         )
     old = await _owned(caller, account_id, key_id)
     _may_grant(caller, scopes.parse(old.scopes))
+    _may_hand_on(caller, old)
     now = clock.now()
     ends = now + timedelta(seconds=grace_s)
     secret = credentials.new_api_key(old.environment)
     async with in_transaction() as conn:
+        new_id = credentials.new_id("key_")
         # Conditional: of two concurrent rotations of one key, one wins.
         changed = (
             await ApiKey.filter(id=old.id, revoked_at=None, expires_at=None)
             .using_db(conn)
-            .update(expires_at=ends)
+            .update(expires_at=ends, replaced_by=new_id)
         )
         if not changed:
             raise APIError(409, "This API key is already revoked or rotated.")
         new = await ApiKey.create(
-            id=credentials.new_id("key_"),
+            id=new_id,
             account_id=account_id,
             prefix=credentials.display_prefix(secret),
             key_hash=credentials.digest(secret),
             environment=old.environment,
             name=old.name,
             scopes=old.scopes,
+            created_by=old.created_by,
+            creator_role=old.creator_role,
             using_db=conn,
         )
         await audit.record_audit(
@@ -223,8 +256,6 @@ async def revoke_key(
     """Revoke at once (a key already revoked is answered as it is)."""
     key = await _owned(caller, account_id, key_id)
     _may_grant(caller, scopes.parse(key.scopes))
-    if key.revoked_at is not None:
-        return key
     now = clock.now()
     async with in_transaction() as conn:
         changed = (
@@ -237,9 +268,45 @@ async def revoke_key(
                 key.id,
                 using_db=conn,
             )
-    await announce()
-    key.revoked_at = now
+        # The keys this one replaced, still in their rotation grace, end with it.
+        ended = await _end_predecessors(caller, account_id, key.id, now, conn)
+    if changed or ended:
+        await announce()
+    if key.revoked_at is None:
+        key.revoked_at = now
     return key
+
+
+async def _end_predecessors(
+    caller: Caller, account_id: str, key_id: str, now: datetime, conn: Any
+) -> int:
+    """Revoke the keys a rotation replaced with ``key_id`` (and theirs, up the chain) whose
+    grace has not ended; returns how many."""
+    ended = 0
+    successors = [key_id]
+    while successors:
+        rows = (
+            await ApiKey.filter(account_id=account_id, replaced_by__in=successors, revoked_at=None)
+            .using_db(conn)
+            .values_list("id", "environment")
+        )
+        successors = []
+        for predecessor_id, environment in rows:
+            changed = (  # one whose grace is over already stops anyway: left as it is
+                await ApiKey.filter(id=predecessor_id, revoked_at=None, expires_at__gt=now)
+                .using_db(conn)
+                .update(revoked_at=now)
+            )
+            successors.append(str(predecessor_id))
+            if changed:
+                ended += 1
+                await audit.record_audit(
+                    replace(caller, livemode=environment == "live"),
+                    "key.revoked",
+                    str(predecessor_id),
+                    using_db=conn,
+                )
+    return ended
 
 
 async def revoke_by_secret_or_prefix(key_or_prefix: str) -> int:

@@ -11,6 +11,15 @@ HEAD need ``viewer``, every other method ``member``. A route added later gets th
 without doing anything; a route that manages the account's objects says
 ``@require_role("admin")``. A refusal is a 403 ``forbidden`` naming the role needed. Inside a
 handler, :func:`may_manage` says whether the caller may change an object another login owns.
+
+API keys (issue 50): a key never has more power than its maker. A key records who minted it
+and the maker's role then (``api_keys.creator_role``); that is the key's *effective role*
+(:func:`key_role`), carried as ``caller.role``. Keys made by the operator CLI, and keys made
+before makers were recorded, act as ``owner``; a key minted by a key inherits that key's
+effective role. :func:`~astro_server.platform.auth.guards.require_api_key` checks the role a
+handler declares with :func:`require_role` against it (no method default: a key's routes are
+gated by its scopes, and only the routes that declare a role are role-gated), so the API-key
+door onto an owner-only action (``/api/v3/team/members``) follows the session door's rule.
 """
 
 from __future__ import annotations
@@ -46,6 +55,26 @@ def needed_role(func: Callable[..., Any], method: str) -> str:
     if isinstance(declared, str):
         return declared
     return "viewer" if method in READ_METHODS else "member"
+
+
+def declared_role(func: Callable[..., Any]) -> str | None:
+    """The role a handler declares with :func:`require_role` (None: not declared)."""
+    declared = getattr(func, ROLE_ATTRIBUTE, None)
+    return declared if isinstance(declared, str) else None
+
+
+def key_role(creator_role: str | None) -> str:
+    """An API key's effective role from its recorded maker's role: ``owner`` when none was
+    recorded (the operator CLI's keys and keys made before migration 0018), the weakest role
+    for a value this server does not know (a row written by a newer or broken version)."""
+    if creator_role is None:
+        return "owner"
+    return creator_role if creator_role in _RANK else ROLES[0]
+
+
+def weaker(first: str, second: str) -> str:
+    """The weaker of two roles."""
+    return first if _RANK.get(first, -1) <= _RANK.get(second, -1) else second
 
 
 def at_least(held: str, needed: str) -> bool:

@@ -16,9 +16,11 @@ import asyncio
 import base64
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any, Final, cast
+from urllib.parse import quote
 
 import mcp_types as types
 from mcp.server.lowlevel import Server
@@ -180,6 +182,7 @@ class McpEdge:
         self._client: Any = None
         self.warming: asyncio.Task[None] | None = None
         self._document: dict[str, Any] | None = None
+        self._openapi_text: str | None = None
         self._lock = asyncio.Lock()
         self.server: Server[Any] = Server(
             "astro",
@@ -243,7 +246,12 @@ class McpEdge:
 
     async def document(self) -> dict[str, Any]:
         if self._document is None:
-            _status, body, *_ = await self.rest("GET", "/openapi.json", {})
+            from astro_server.platform.auth.guards import INTERNAL_CLIENT
+
+            # The server's own read: not counted against any client's keyless limit.
+            _status, body, *_ = await self.rest(
+                "GET", "/openapi.json", {}, client=(INTERNAL_CLIENT, 0)
+            )
             self._document = body if isinstance(body, dict) else {}
         return self._document
 
@@ -372,7 +380,13 @@ class McpEdge:
         headers, client, scheme = _caller(ctx)
         path = tool.path
         for name in tool.path_params:
-            path = path.replace("{" + name + "}", str(arguments.pop(name, "")))
+            value = str(arguments.pop(name, ""))
+            problem = _path_argument_problem(tool, name, value)
+            if problem is not None:
+                return _wire(_error_result(400, problem))
+            # Percent-encoded: a '?', '/' or '#' in an id stays part of the id (and is then
+            # refused by the route's own lookup), never a query or another path.
+            path = path.replace("{" + name + "}", quote(value, safe=""))
         query = {name: arguments.pop(name) for name in tool.query_params if name in arguments}
         svg_too = tool.image and arguments.get("format", "svg") != "png"
         if tool.image and svg_too:
@@ -517,7 +531,9 @@ class McpEdge:
                         "description": op.description} for name, op in OPERATIONS.items()}
             )  # fmt: skip
         elif uri == "astro://openapi":
-            text = json.dumps(await self.document())
+            if self._openapi_text is None:  # the same for every reader until a deploy
+                self._openapi_text = json.dumps(await self.document())
+            text = str(self._openapi_text)
         elif uri == "astro://llms.txt":
             text = LLMS_TXT.read_text(encoding="utf-8")
         elif uri == "astro://signs":
@@ -599,6 +615,21 @@ class McpEdge:
         )
 
 
+def _path_argument_problem(tool: ToolSpec, name: str, value: str) -> dict[str, Any] | None:
+    """REST's validation error for a path argument that is empty or does not match the
+    operation's pattern (checked before the call, as the route would)."""
+    schema = tool.input_schema.get("properties", {}).get(name, {})
+    pattern = schema.get("pattern") if isinstance(schema, dict) else None
+    if value and (not pattern or re.search(str(pattern), value) is not None):
+        return None
+    message = f"must match {pattern}" if value and pattern else "is required"
+    return {
+        "error": "validation_error",
+        "message": f"{name} {message}",
+        "details": [{"field": name, "message": message}],
+    }
+
+
 def _caller(ctx: Any) -> tuple[dict[str, str], tuple[str, int], str]:
     """The MCP HTTP request's forwarded headers (:data:`_FORWARDED`), client address and scheme."""
     request = getattr(ctx, "request", None)
@@ -614,6 +645,120 @@ def _caller(ctx: Any) -> tuple[dict[str, str], tuple[str, int], str]:
             client = (request.client.host, 0)
         scheme = request.url.scheme
     return headers, client, scheme
+
+
+async def _send_json(
+    send: Any, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> None:
+    payload = json.dumps(body).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+                *((k.lower().encode(), v.encode()) for k, v in (headers or {}).items()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})
+
+
+def _client_address(app: Quart, scope: Scope) -> str:
+    """The client's address as REST sees it: through a trusted proxy's forwarding headers when
+    the app has ``ASTRO_TRUSTED_PROXIES`` (the same middleware, platform/proxy.py)."""
+    from astro_server.platform.proxy import TrustedProxyMiddleware
+
+    middleware = app.asgi_app
+    if isinstance(middleware, TrustedProxyMiddleware):
+        peer = scope.get("client")
+        if peer and middleware.is_trusted(_peer_address(str(peer[0]))):
+            scope = middleware._rewritten(dict(scope))
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+def _peer_address(value: str) -> Any:
+    from astro_server.platform.proxy import _address
+
+    return _address(value)
+
+
+def _credential(scope: Scope) -> str:
+    """The API key an MCP request carries (X-API-Key, else a bearer token), or ''."""
+    headers: dict[bytes, bytes] = {bytes(k).lower(): bytes(v) for k, v in scope.get("headers", ())}
+    key = headers.get(b"x-api-key", b"").decode("latin-1").strip()
+    if key:
+        return key
+    scheme, _, value = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else ""
+
+
+async def _bounded_body(receive: Any, limit: int) -> bytes | None:
+    """The request body, or None once it passes ``limit`` bytes (REST's body limit)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Any) -> Any:
+    sent = False
+
+    async def replayed() -> Any:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
+
+
+async def _guard_mcp(app: Quart, scope: Scope, receive: Any, send: Any) -> Any | None:
+    """The edge's own limits, before the MCP server sees the request: REST's body limit (413),
+    and the keyless limit per client address (429 with ``Retry-After``; issue 50) for a request
+    without a valid API key (tools/list, resources/read, the docs tools ... are keyless). A
+    keyed request is limited by its key's REST calls. Returns the ``receive`` to hand on, or
+    None when it has answered."""
+    from astro_server.platform.auth import guards
+    from astro_server.platform.runtime import platform
+
+    limit = platform().settings.max_body_bytes
+    declared = dict(scope.get("headers", ())).get(b"content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        await _send_json(send, 413, _too_large(limit))
+        return None
+    if not await guards.holds_valid_api_key(_credential(scope)):
+        decision = await guards.limit_keyless_address(_client_address(app, scope))
+        if not decision.allowed:
+            error = decision.error()
+            await _send_json(send, 429, error.body(None), error.headers)
+            return None
+    if scope.get("method") != "POST":
+        return receive
+    body = await _bounded_body(receive, limit)
+    if body is None:
+        await _send_json(send, 413, _too_large(limit))
+        return None
+    return _replay(body, receive)
+
+
+def _too_large(limit: int) -> dict[str, Any]:
+    from astro_server.platform.errors import APIError
+
+    return APIError(413, f"Request body too large (the limit is {limit} bytes).").body(None)
 
 
 def with_mcp(app: Quart) -> ASGIApp:
@@ -639,7 +784,10 @@ def with_mcp(app: Quart) -> ASGIApp:
             return
         path = scope.get("path", "")
         if scope["type"] == "http" and (path == MCP_PATH or path.startswith(MCP_PATH + "/")):
-            await edge.manager.handle_request(scope, receive, send)
+            async with app.app_context():  # the platform (settings, limiter, key lookups)
+                guarded = await _guard_mcp(app, scope, receive, send)
+            if guarded is not None:
+                await edge.manager.handle_request(scope, guarded, send)
             return
         if (
             scope["type"] == "http"

@@ -42,6 +42,13 @@ class ApiKey(Model):
     expires_at = fields.DatetimeField(null=True)
     # Written at most once a minute per key and process (platform/auth/guards.py), not per request.
     last_used_at = fields.DatetimeField(null=True)
+    # Who minted it (a login's cus_..., a key's key_..., or "operator") and that maker's role
+    # then (for a key: its own effective role). A key never acts above it
+    # (platform/auth/roles.py); NULL (keys made before migration 0018): owner.
+    created_by = fields.CharField(max_length=40, null=True)
+    creator_role = fields.CharField(max_length=16, null=True)
+    # The key a rotation replaced this one with: revoking that key ends this one's grace too.
+    replaced_by = fields.CharField(max_length=40, null=True)
 
     class Meta:
         table = "api_keys"

@@ -185,6 +185,12 @@ async def _docs_headers(response: Response) -> Response:
             response.headers["Content-Security-Policy"] = (
                 "default-src 'none'; frame-ancestors 'none'"
             )
+        if path == OPENAPI_PATH and response.status_code == 200:
+            # A large document that changes only with a deploy: a client revalidates it with
+            # If-None-Match and gets a 304 without the body (issue 50).
+            await response.add_etag()
+            response.headers["Cache-Control"] = "public, max-age=300"
+            await response.make_conditional(request)
     return response
 
 

@@ -10,7 +10,7 @@ from tortoise.indexes import Index
 
 
 class Migration(migrations.Migration):
-    dependencies = [('astro', '0017_job_creator')]
+    dependencies = [('astro', '0018_key_maker')]
 
     initial = False
 
