@@ -86,6 +86,9 @@ def blueprints() -> list[Blueprint]:
     from astro_server.features.visual.routes import blueprint as visual_readings
     from astro_server.features.webhooks.routes import blueprint as webhook_endpoints
     from astro_server.features.western.routes import blueprint as western
+    from astro_server.features.western.traditional_routes import (
+        blueprint as western_traditional,
+    )
     from astro_server.platform.files.routes import blueprint as files
     from astro_server.platform.routes.docs import blueprint as docs
     from astro_server.platform.routes.health import blueprint as health
@@ -113,6 +116,7 @@ def blueprints() -> list[Blueprint]:
         numerology,
         horoscopes,
         western,
+        western_traditional,
         uranian,
         thai,
         chinese,

@@ -32,6 +32,7 @@ IMAGE_OPERATIONS: Final = frozenset(
         "uranianDial",
         "vedicChartDiagram",
         "thaiWheelDiagram",
+        "westernZodiacalReleasingChart",
     }
 )
 #: Operation ids of the routes that also answer iCalendar (``Accept: text/calendar``), added by

@@ -57,7 +57,7 @@ _FORWARDED: Final = (
 #: platform may not import; a test checks they agree).
 IMAGE_OPERATIONS: Final = frozenset(
     {"westernNatalWheel", "westernSynastryWheel", "westernTransitsWheel", "uranianDial",
-     "vedicChartDiagram", "thaiWheelDiagram"}
+     "vedicChartDiagram", "thaiWheelDiagram", "westernZodiacalReleasingChart"}
 )  # fmt: skip
 DOCS_TOOLS: Final = ("docs_search", "docs_operation")
 TOOLS_LIST_TTL_MS: Final = 10 * 60 * 1000
