@@ -1,5 +1,6 @@
-"""``client.western``: natal, synastry, composite, returns, progressions, transits. Every
-route is billable (an ``Idempotency-Key`` per call, reused on retries)."""
+"""``client.western``: natal, synastry, composite, returns, progressions, transits, and the
+Hellenistic timing techniques (profections, zodiacal releasing, firdaria). Every route is
+billable (an ``Idempotency-Key`` per call, reused on retries)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,16 @@ from astro_sdk.models.sensitivity import (
     RectificationRequest,
     RectificationWindow,
     SensitivityOption,
+)
+from astro_sdk.models.traditional import (
+    FirdariaRequest,
+    InterpretedProfections,
+    InterpretedZodiacalReleasing,
+    ProfectionsRequest,
+    ReleasingLot,
+    SensitiveFirdaria,
+    ZodiacalReleasingChartRequest,
+    ZodiacalReleasingRequest,
 )
 from astro_sdk.models.western import (
     AspectName,
@@ -103,6 +114,23 @@ SYNASTRY_WHEEL: Operation[ImageBody] = picture_operation(
 TRANSITS_WHEEL: Operation[ImageBody] = picture_operation(
     "westernTransitsWheel", "/api/v3/western/transits/wheel", TransitsWheelRequest
 )
+PROFECTIONS: Operation[InterpretedProfections] = _post(
+    "westernProfections", "/api/v3/western/profections", InterpretedProfections, ProfectionsRequest
+)
+ZODIACAL_RELEASING: Operation[InterpretedZodiacalReleasing] = _post(
+    "westernZodiacalReleasing",
+    "/api/v3/western/zodiacal-releasing",
+    InterpretedZodiacalReleasing,
+    ZodiacalReleasingRequest,
+)
+ZODIACAL_RELEASING_CHART: Operation[ImageBody] = picture_operation(
+    "westernZodiacalReleasingChart",
+    "/api/v3/western/zodiacal-releasing/chart",
+    ZodiacalReleasingChartRequest,
+)
+FIRDARIA: Operation[SensitiveFirdaria] = _post(
+    "westernFirdaria", "/api/v3/western/firdaria", SensitiveFirdaria, FirdariaRequest
+)
 OPERATIONS = (
     NATAL,
     SYNASTRY,
@@ -114,11 +142,16 @@ OPERATIONS = (
     NATAL_WHEEL,
     SYNASTRY_WHEEL,
     TRANSITS_WHEEL,
+    PROFECTIONS,
+    ZODIACAL_RELEASING,
+    ZODIACAL_RELEASING_CHART,
+    FIRDARIA,
 )
 
 
 class AsyncWestern(AsyncResource):
-    """``client.western``: natal, synastry, composite, returns, progressions, transits."""
+    """``client.western``: natal, synastry, composite, returns, progressions, transits,
+    profections, zodiacal releasing, firdaria."""
 
     operations = OPERATIONS
 
@@ -131,17 +164,20 @@ class AsyncWestern(AsyncResource):
         aspects: Sequence[AspectName] | None = None,
         orbs: Mapping[AspectName, float] | None = None,
         include_minor: bool | None = None,
+        lots: bool | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
         sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedNatalChart:
         """``POST /api/v3/western/natal``: bodies, houses, angles, aspects, dignities, balance.
-        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the birth-time sensitivity
-        (+1 credit)."""
+        ``lots=True`` adds ``sect``, the seven Hermetic ``lots`` and the classical planets'
+        triplicity, bound and face (same price). ``sensitivity={"uncertainty_minutes": N}``
+        (0 to 720) adds the birth-time sensitivity (+1 credit)."""
         body = validate_request(
             NatalRequest,
             {
+                "lots": lots,
                 "interpretations": interpretations,
                 "language": language,
                 "sensitivity": sensitivity,
@@ -445,12 +481,136 @@ class AsyncWestern(AsyncResource):
             TRANSITS_WHEEL, body=body, idempotency_key=idempotency_key
         )
 
+    async def profections(
+        self,
+        *,
+        subject: Subject,
+        on_date: dt.date | str,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> InterpretedProfections:
+        """``POST /api/v3/western/profections``: the age, profected sign and whole-sign house,
+        lord of the year and twelve months of the year holding ``on_date``. ``interpretations``
+        reads the lord of the year (tier pro); ``sensitivity`` (+1 credit) the ascendant's
+        sign."""
+        body = validate_request(
+            ProfectionsRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "sensitivity": sensitivity,
+                "subject": subject,
+                "on_date": on_date,
+            },
+        )
+        return await self._client.request(PROFECTIONS, body=body, idempotency_key=idempotency_key)
+
+    async def zodiacal_releasing(
+        self,
+        *,
+        subject: Subject,
+        lot: ReleasingLot | None = None,
+        levels: int | None = None,
+        start: dt.date | str | None = None,
+        end: dt.date | str | None = None,
+        year_length_days: float | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> InterpretedZodiacalReleasing:
+        """``POST /api/v3/western/zodiacal-releasing``: releasing from Spirit (default) or
+        Fortune to ``levels`` 1-4 (default 2), with the loosing of the bond and the peaks,
+        clipped to ``start``..``end`` (at level 4 at most 3660 days). ``year_length_days`` 360
+        (default) or 365.25. ``interpretations`` reads the periods at the window's start (tier
+        pro); ``sensitivity`` (+1 credit) the sect and the lots' signs."""
+        body = validate_request(
+            ZodiacalReleasingRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "sensitivity": sensitivity,
+                "subject": subject,
+                "lot": lot,
+                "levels": levels,
+                "start": start,
+                "end": end,
+                "year_length_days": year_length_days,
+            },
+        )
+        return await self._client.request(
+            ZODIACAL_RELEASING, body=body, idempotency_key=idempotency_key
+        )
+
+    async def zodiacal_releasing_chart(
+        self,
+        *,
+        subject: Subject,
+        lot: ReleasingLot | None = None,
+        levels: int | None = None,
+        start: dt.date | str | None = None,
+        end: dt.date | str | None = None,
+        year_length_days: float | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/zodiacal-releasing/chart``: the releasing timeline picture
+        (SVG or PNG), one band per level."""
+        body = validate_request(
+            ZodiacalReleasingChartRequest,
+            {
+                "subject": subject,
+                "lot": lot,
+                "levels": levels,
+                "start": start,
+                "end": end,
+                "year_length_days": year_length_days,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return await self._client.request_image(
+            ZODIACAL_RELEASING_CHART, body=body, idempotency_key=idempotency_key
+        )
+
+    async def firdaria(
+        self,
+        *,
+        subject: Subject,
+        on_date: dt.date | str | None = None,
+        node_placement: Literal["after_mars", "after_mercury"] | None = None,
+        year_length_days: float | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> SensitiveFirdaria:
+        """``POST /api/v3/western/firdaria``: the firdaria (day or night sequence by sect, seven
+        Chaldean sub-periods each) and, with ``on_date``, the ``current`` ones.
+        ``node_placement`` after_mars (default) or after_mercury; ``year_length_days`` 365.25
+        (default), 365.2422 or 360; ``sensitivity`` (+1 credit) the sect."""
+        body = validate_request(
+            FirdariaRequest,
+            {
+                "sensitivity": sensitivity,
+                "subject": subject,
+                "on_date": on_date,
+                "node_placement": node_placement,
+                "year_length_days": year_length_days,
+            },
+        )
+        return await self._client.request(FIRDARIA, body=body, idempotency_key=idempotency_key)
+
 
 # --- Generated by scripts/unasync.py from the Async classes above: do not edit below. ---
 
 
 class Western(SyncResource):
-    """``client.western``: natal, synastry, composite, returns, progressions, transits."""
+    """``client.western``: natal, synastry, composite, returns, progressions, transits,
+    profections, zodiacal releasing, firdaria."""
 
     operations = OPERATIONS
 
@@ -463,17 +623,20 @@ class Western(SyncResource):
         aspects: Sequence[AspectName] | None = None,
         orbs: Mapping[AspectName, float] | None = None,
         include_minor: bool | None = None,
+        lots: bool | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
         sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedNatalChart:
         """``POST /api/v3/western/natal``: bodies, houses, angles, aspects, dignities, balance.
-        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the birth-time sensitivity
-        (+1 credit)."""
+        ``lots=True`` adds ``sect``, the seven Hermetic ``lots`` and the classical planets'
+        triplicity, bound and face (same price). ``sensitivity={"uncertainty_minutes": N}``
+        (0 to 720) adds the birth-time sensitivity (+1 credit)."""
         body = validate_request(
             NatalRequest,
             {
+                "lots": lots,
                 "interpretations": interpretations,
                 "language": language,
                 "sensitivity": sensitivity,
@@ -774,3 +937,124 @@ class Western(SyncResource):
         return self._client.request_image(
             TRANSITS_WHEEL, body=body, idempotency_key=idempotency_key
         )
+
+    def profections(
+        self,
+        *,
+        subject: Subject,
+        on_date: dt.date | str,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> InterpretedProfections:
+        """``POST /api/v3/western/profections``: the age, profected sign and whole-sign house,
+        lord of the year and twelve months of the year holding ``on_date``. ``interpretations``
+        reads the lord of the year (tier pro); ``sensitivity`` (+1 credit) the ascendant's
+        sign."""
+        body = validate_request(
+            ProfectionsRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "sensitivity": sensitivity,
+                "subject": subject,
+                "on_date": on_date,
+            },
+        )
+        return self._client.request(PROFECTIONS, body=body, idempotency_key=idempotency_key)
+
+    def zodiacal_releasing(
+        self,
+        *,
+        subject: Subject,
+        lot: ReleasingLot | None = None,
+        levels: int | None = None,
+        start: dt.date | str | None = None,
+        end: dt.date | str | None = None,
+        year_length_days: float | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> InterpretedZodiacalReleasing:
+        """``POST /api/v3/western/zodiacal-releasing``: releasing from Spirit (default) or
+        Fortune to ``levels`` 1-4 (default 2), with the loosing of the bond and the peaks,
+        clipped to ``start``..``end`` (at level 4 at most 3660 days). ``year_length_days`` 360
+        (default) or 365.25. ``interpretations`` reads the periods at the window's start (tier
+        pro); ``sensitivity`` (+1 credit) the sect and the lots' signs."""
+        body = validate_request(
+            ZodiacalReleasingRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "sensitivity": sensitivity,
+                "subject": subject,
+                "lot": lot,
+                "levels": levels,
+                "start": start,
+                "end": end,
+                "year_length_days": year_length_days,
+            },
+        )
+        return self._client.request(ZODIACAL_RELEASING, body=body, idempotency_key=idempotency_key)
+
+    def zodiacal_releasing_chart(
+        self,
+        *,
+        subject: Subject,
+        lot: ReleasingLot | None = None,
+        levels: int | None = None,
+        start: dt.date | str | None = None,
+        end: dt.date | str | None = None,
+        year_length_days: float | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/zodiacal-releasing/chart``: the releasing timeline picture
+        (SVG or PNG), one band per level."""
+        body = validate_request(
+            ZodiacalReleasingChartRequest,
+            {
+                "subject": subject,
+                "lot": lot,
+                "levels": levels,
+                "start": start,
+                "end": end,
+                "year_length_days": year_length_days,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(
+            ZODIACAL_RELEASING_CHART, body=body, idempotency_key=idempotency_key
+        )
+
+    def firdaria(
+        self,
+        *,
+        subject: Subject,
+        on_date: dt.date | str | None = None,
+        node_placement: Literal["after_mars", "after_mercury"] | None = None,
+        year_length_days: float | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> SensitiveFirdaria:
+        """``POST /api/v3/western/firdaria``: the firdaria (day or night sequence by sect, seven
+        Chaldean sub-periods each) and, with ``on_date``, the ``current`` ones.
+        ``node_placement`` after_mars (default) or after_mercury; ``year_length_days`` 365.25
+        (default), 365.2422 or 360; ``sensitivity`` (+1 credit) the sect."""
+        body = validate_request(
+            FirdariaRequest,
+            {
+                "sensitivity": sensitivity,
+                "subject": subject,
+                "on_date": on_date,
+                "node_placement": node_placement,
+                "year_length_days": year_length_days,
+            },
+        )
+        return self._client.request(FIRDARIA, body=body, idempotency_key=idempotency_key)

@@ -98,6 +98,22 @@ def _request_examples() -> dict[str, dict[str, Any]]:
         "westernTransitsWheel": {**wheel, "at": f"{START}T12:00:00Z"},
         "westernProgressions": {"subject": london, "target_date": "2027-11-02T12:00:00Z"},
         "westernReturns": {"subject": london, "kind": "solar", "year": 2027},
+        "westernProfections": {"subject": london, "on_date": START},
+        "westernZodiacalReleasing": {
+            "subject": london,
+            "lot": "spirit",
+            "levels": 2,
+            "start": START,
+            "end": "2036-12-31",
+        },
+        "westernZodiacalReleasingChart": {
+            "subject": london,
+            "levels": 3,
+            "start": "2020-01-01",
+            "end": "2040-12-31",
+            "format": "svg",
+        },
+        "westernFirdaria": {"subject": london, "on_date": START},
         # Vedic
         "vedicChart": {"subject": delhi, "divisional_charts": ["D9"]},
         "vedicChartDiagram": {"subject": delhi, "style": "north", "format": "svg"},
