@@ -6,6 +6,7 @@ The scripts run as ``uv run python benchmarks/<name>.py``, so this directory is 
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import socket
@@ -15,6 +16,28 @@ from contextlib import ExitStack
 from pathlib import Path
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+SMOKE_HELP = (
+    "smoke mode: tiny sizes, a few seconds, the same code path and figure lines "
+    "(tests/test_benchmarks_smoke.py runs it so a broken script fails the suite; "
+    "the figures mean nothing)"
+)
+
+
+def add_smoke(parser: argparse.ArgumentParser) -> None:
+    """The ``--smoke`` option every benchmark script has (see :func:`apply_smoke`)."""
+    parser.add_argument("--smoke", action="store_true", help=SMOKE_HELP)
+
+
+def apply_smoke(args: argparse.Namespace, **tiny: object) -> argparse.Namespace:
+    """With ``--smoke``, replace the sizes named in ``tiny`` (whatever was given on the command
+    line): the run then takes seconds and goes through the same code, printing the same lines."""
+    if getattr(args, "smoke", False):
+        for name, value in tiny.items():
+            if not hasattr(args, name):
+                raise AttributeError(f"no option {name!r} to shrink")
+            setattr(args, name, value)
+    return args
 
 
 def free_port() -> int:

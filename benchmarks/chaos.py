@@ -57,7 +57,15 @@ from typing import Any
 
 import asyncpg
 import httpx
-from _services import as_postgres, free_port, load_average, pg_bin, wait_for_port
+from _services import (
+    add_smoke,
+    apply_smoke,
+    as_postgres,
+    free_port,
+    load_average,
+    pg_bin,
+    wait_for_port,
+)
 
 CASES = (
     "api-kill",
@@ -536,7 +544,10 @@ def main() -> int:
     parser.add_argument("--accounts", type=int, default=4)
     parser.add_argument("--before", type=float, default=3.0, help="seconds of load before")
     parser.add_argument("--after", type=float, default=10.0, help="seconds of load after")
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(
+        parser.parse_args(), cases="api-kill", clients=2, accounts=1, before=1.0, after=2.0
+    )
     args.cases = [c for c in args.cases.split(",") if c]
     unknown = set(args.cases) - set(CASES)
     if unknown:

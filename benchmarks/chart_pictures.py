@@ -24,6 +24,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from _services import add_smoke, apply_smoke
+
 from astro_calc.western import BirthSubject, NatalChart, natal_chart
 from astro_server.drawing import natal_wheel_svg, svg_to_png
 
@@ -85,7 +87,8 @@ def main() -> None:
     parser.add_argument("--charts", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--png-charts", type=int, default=10)
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), charts=2, rounds=1, png_charts=1)
     sample = births(args.charts)
     charts = [our_chart(b) for b in sample]
     k_data = [kerykeion_data(b) for b in sample]

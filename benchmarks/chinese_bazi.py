@@ -16,6 +16,7 @@ import time
 from datetime import date, datetime, timedelta
 
 import msgspec
+from _services import add_smoke, apply_smoke
 
 from astro_calc.chinese.bazi import bazi_chart
 from astro_calc.chinese.solar_terms import solar_terms
@@ -24,7 +25,8 @@ from astro_calc.chinese.solar_terms import solar_terms
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--charts", type=int, default=20_000)
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), charts=50)
     rng = random.Random(2024)
     start = datetime(1900, 1, 1)
     births = [

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from datetime import date
 
 import holidays
+from _services import add_smoke, apply_smoke
 from tortoise import Tortoise
 
 from astro_calc.cultural.best_dates import best_dates
@@ -37,6 +38,7 @@ from astro_calc.cultural.calendar import market_calendar
 from astro_calc.horoscope import SIGNS
 from astro_server.features.cultural.campaigns.content import day_content
 from astro_server.features.cultural.models import Campaign
+from astro_server.registry import MODEL_MODULES
 
 
 def _ms(call: Callable[[], object]) -> str:
@@ -66,7 +68,8 @@ CALENDAR_DEFAULT_TARGET_MS = 200
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cold-years", type=int, default=3)
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), cold_years=1)
     for code in ("TH", "CN", "HK", "TW", "SG", "MY", "KR", "IN", "US"):
         holidays.country_holidays(code, years=2030)  # load the country modules
     markets = ("TH", "CN", "KR", "IN", "US", "SG")
@@ -112,7 +115,7 @@ async def _ms_async(call: Callable[[], object]) -> str:
 
 async def campaign_day() -> None:
     await Tortoise.init(
-        db_url="sqlite://:memory:", modules={"astro": ["astro_server.platform.models"]}
+        db_url="sqlite://:memory:", modules={"astro": [m.__name__ for m in MODEL_MODULES]}
     )
     await Tortoise.generate_schemas()
     try:

@@ -39,7 +39,14 @@ from pathlib import Path
 from typing import Any
 
 import trustme
-from _services import cpu_seconds, free_port, load_average, start_postgres_and_redis
+from _services import (
+    add_smoke,
+    apply_smoke,
+    cpu_seconds,
+    free_port,
+    load_average,
+    start_postgres_and_redis,
+)
 
 
 def postgres_pids(pg_data: Path) -> list[int]:
@@ -323,7 +330,8 @@ def main() -> int:
         metavar="DIR",
         help="record one worker and the scheduler with py-spy for 60 s from the due instant",
     )
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), count=20, lead_s=2.0, wait_s=120.0)
 
     work = Path(tempfile.mkdtemp(prefix="astro-bench-"))
     os.chmod(work, 0o755)  # noqa: S103 - the postgres user must reach its data directory

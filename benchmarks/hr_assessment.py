@@ -31,7 +31,7 @@ from pathlib import Path
 
 import httpx
 import msgspec
-from _services import free_port
+from _services import add_smoke, apply_smoke, free_port
 
 from astro_calc.hr import CompanyFounding, hr_assessment
 
@@ -167,7 +167,8 @@ def main() -> None:
     parser.add_argument("--assessments", type=int, default=2000)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--pdfs", type=int, default=10)
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), assessments=20, requests=5, pdfs=1)
     in_process(args.assessments)
     over_http(args.requests, args.pdfs)
 

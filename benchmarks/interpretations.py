@@ -25,6 +25,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import msgspec
+from _services import add_smoke, apply_smoke
 
 from astro_calc import ephemeris
 from astro_calc.vedic import sidereal_chart_at
@@ -65,7 +66,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--charts", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=5)
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), charts=5, rounds=1)
     subjects = births(args.charts)
     charts = [natal_chart(s) for s in subjects]
     for language in ("en", "th"):  # load the texts once, outside the timing

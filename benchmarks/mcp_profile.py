@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from _services import add_smoke, apply_smoke
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from astro_server.app import create_app
@@ -63,8 +64,8 @@ async def profile(requests: int) -> None:
         secret_key="p" * 48,
         rate_limits=dict.fromkeys(("free", "starter", "pro", "enterprise"), 10**9),
     )
+    app = create_app(settings)  # builds the process's platform, which migrate_db reads
     await migrate_db(settings)
-    app = create_app(settings)
     asgi = mcp_server.with_mcp(app)
     logging.getLogger("astro_server.access").setLevel(logging.WARNING)
     async with app.test_app(), asgi.edge.manager.run():  # type: ignore[attr-defined]
@@ -173,7 +174,8 @@ async def transport_cpu(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=300)
-    asyncio.run(profile(parser.parse_args().requests))
+    add_smoke(parser)
+    asyncio.run(profile(apply_smoke(parser.parse_args(), requests=5).requests))
 
 
 if __name__ == "__main__":

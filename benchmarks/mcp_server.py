@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-from _services import cpu_seconds, free_port, load_average
+from _services import add_smoke, apply_smoke, cpu_seconds, free_port, load_average
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -239,7 +239,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--cpu-requests", type=int, default=300)
     parser.add_argument("--parts", default="client,raw,cpu", help="which of 1., 2., 3. to run")
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), rounds=3, cpu_requests=10)
     parts = set(args.parts.split(","))
     print(f"load average before: {load_average()}")
     figures: dict[str, float] = {}

@@ -17,6 +17,9 @@ ours (``platform_throughput.py`` as a subprocess), one after the other on the sa
 
     uv run python benchmarks/peer_http.py --peer-dir PATH [--duration 10] [--concurrency 50]
         [--skip-ours]
+
+``--smoke`` without ``--peer-dir`` (the peer is not installable offline) runs our side alone at
+smoke size and prints the figure our side is compared by.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import sys
 import time
 from pathlib import Path
 
-from _services import free_port, process_tree_cpu_s, wait_for_port
+from _services import add_smoke, apply_smoke, free_port, process_tree_cpu_s, wait_for_port
 from platform_throughput import _request, load, summarize
 
 PEER_PATH = "/api/v4/natal-aspects-data"
@@ -105,7 +108,7 @@ def run_ours(args: argparse.Namespace) -> dict[str, float] | None:
     here = Path(__file__).parent
     command = [sys.executable, str(here / "platform_throughput.py"), "--endpoint", "natal"]
     command += ["--duration", str(args.duration), "--concurrency", str(args.concurrency)]
-    command += ["--workers", str(args.workers)]
+    command += ["--workers", str(args.workers), "--warmup", str(args.warmup)]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     print(out, end="")
     found = re.search(
@@ -120,15 +123,27 @@ def run_ours(args: argparse.Namespace) -> dict[str, float] | None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--peer-dir", type=Path, required=True)
+    parser.add_argument("--peer-dir", type=Path, help="a checkout of Astrologer-API (required)")
     parser.add_argument("--duration", type=float, default=10.0)
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--concurrency", type=int, default=50)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--skip-ours", action="store_true")
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), duration=1.0, warmup=0.5, concurrency=4, workers=1)
     started = time.strftime("%H:%M:%S")
     load_before = os.getloadavg()[0]
+    if args.peer_dir is None and not args.smoke:
+        parser.error("--peer-dir is required (only --smoke runs without the peer)")
+    if args.peer_dir is None:
+        ours = run_ours(args)
+        if ours is None:
+            raise SystemExit("could not read our figure from platform_throughput.py")
+        print(
+            f"billed natal (no peer: smoke run): {ours['rps']:.0f} req/s, p50 {ours['p50']:.1f} "
+            f"ms, p99 {ours['p99']:.1f} ms"
+        )
+        return 0
     peer = run_peer(args.peer_dir, args)
     if args.skip_ours:
         return 0

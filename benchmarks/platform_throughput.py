@@ -44,6 +44,8 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from _services import (
+    add_smoke,
+    apply_smoke,
     cpu_by_command,
     free_port,
     process_tree_cpu_s,
@@ -157,7 +159,8 @@ def main() -> int:
         action="store_true",
         help="reach PostgreSQL and Redis over Unix-domain sockets instead of loopback TCP",
     )
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), duration=1.0, warmup=0.5, concurrency=4, workers=1)
 
     with ExitStack() as stack:
         db_url = os.environ.get("ASTRO_BENCH_DATABASE_URL")

@@ -26,11 +26,14 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
+
+from _services import add_smoke, apply_smoke
 
 from astro_server.app import create_app
 from astro_server.features.profiles import service as profiles
+from astro_server.platform import runtime
 from astro_server.platform.auth import accounts
-from astro_server.platform.billing import body as billable_body
 from astro_server.platform.db import migrate_db
 from astro_server.settings import Settings
 
@@ -46,24 +49,26 @@ async def measure(requests: int, rounds: int, database_url: str | None) -> None:
     settings = settings.with_overrides(
         rate_limits=dict.fromkeys(("free", "starter", "pro", "enterprise"), 10**9)
     )
+    app = create_app(settings)  # builds the process's platform, which migrate_db reads
     await migrate_db(settings)
-    app = create_app(settings)
     step_times: list[float] = []
     cold_times: list[float] = []
     cold = False
-    original = billable_body.resolve_references
+    # The resolver every billable body goes through, as build_platform wired it.
+    wired = runtime.current()
+    original = wired.resolve_references
 
-    async def timed(raw: bytes) -> bytes:
+    async def timed(raw: bytes, **context: Any) -> bytes:
         if cold:
             profiles._references.clear()
         t0 = time.perf_counter()
         try:
-            return await original(raw)
+            return await original(raw, **context)
         finally:
             if b"profile_id" in raw:
                 (cold_times if cold else step_times).append(time.perf_counter() - t0)
 
-    billable_body.resolve_references = timed  # type: ignore[assignment]
+    wired.resolve_references = timed
     async with app.test_app():
         client = app.test_client()
         _account, key = await accounts.create_account("bench", "pro", 10**9)
@@ -95,7 +100,7 @@ async def measure(requests: int, rounds: int, database_url: str | None) -> None:
             ref_times.append(await batch(by_ref))
         cold = True
         cold_ref_times = [await batch(by_ref) for _ in range(rounds)]
-    billable_body.resolve_references = original  # type: ignore[assignment]
+    wired.resolve_references = original
     where = "PostgreSQL" if database_url else "SQLite"
     best_inline, best_ref = min(inline_times), min(ref_times)
     median_diff = statistics.median(r - i for r, i in zip(ref_times, inline_times, strict=True))
@@ -150,7 +155,8 @@ def main() -> None:
         default=None,
         help="a PostgreSQL server URL (its maintenance database); a throwaway database is used",
     )
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), requests=5, rounds=1)
     asyncio.run(run(args.requests, args.rounds, args.postgres_server))
 
 

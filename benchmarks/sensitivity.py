@@ -23,6 +23,8 @@ from collections.abc import Callable
 from datetime import date, time, timedelta
 from time import process_time
 
+from _services import add_smoke, apply_smoke
+
 from astro_calc.chinese.bazi import bazi_chart
 from astro_calc.chinese.solar_terms import solar_terms
 from astro_calc.sensitivity import bazi_sensitivity, natal_sensitivity
@@ -39,7 +41,8 @@ def cpu_ms_per_call(calls: list[Callable[[], object]]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--charts", type=int, default=500)
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), charts=5)
     rng = random.Random(34)
     births = []
     for _ in range(args.charts):

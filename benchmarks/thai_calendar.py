@@ -1,19 +1,25 @@
 """Thai calendar speed: a lunar date lookup and a 366-day auspicious search (the default almanac
 year types), and the tables by the Suriyayatra rule.
 
-Run: uv run python benchmarks/thai_calendar.py
+Run: uv run python benchmarks/thai_calendar.py [--smoke]
 """
 
 from __future__ import annotations
 
+import argparse
 import time
 from datetime import date, timedelta
+
+from _services import add_smoke
 
 from astro_calc.thai.auspicious import auspicious_times
 from astro_calc.thai.calendar import lunar_year_table, thai_lunar_date
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add_smoke(parser)  # the full run takes about a second already: the smoke run is the same
+    parser.parse_args()
     t0 = time.perf_counter()
     for year in range(1900, 2201):
         lunar_year_table(year)

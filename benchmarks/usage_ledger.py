@@ -37,7 +37,7 @@ from pathlib import Path
 
 import asyncpg
 import httpx
-from _services import free_port, start_postgres_and_redis, wait_for_port
+from _services import add_smoke, apply_smoke, free_port, start_postgres_and_redis, wait_for_port
 
 FILL = """
 INSERT INTO ledger_entries (account_id, kind, amount, operation, credential_id, request_id,
@@ -190,7 +190,8 @@ def main() -> int:
         action="store_true",
         help="leave summing the closed days to the first request (no scheduler run first)",
     )
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), rows=1000, other_rows=200, requests=3)
     with ExitStack() as stack:
         db_url = os.environ.get("ASTRO_BENCH_DATABASE_URL")
         redis_url = os.environ.get("ASTRO_BENCH_REDIS_URL")
@@ -243,7 +244,7 @@ def main() -> int:
         )
         stack.callback(server.wait, 15)
         stack.callback(server.terminate)
-        wait_for_port(port, 30)
+        wait_for_port(port, 120)  # a loaded machine: the server's imports take a while
         base_url = f"http://127.0.0.1:{port}"
         cases = [
             ("30 days by operation (default)", 30, "operation"),

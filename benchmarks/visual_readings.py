@@ -34,7 +34,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from _services import cpu_seconds, free_port, load_average, start_postgres_and_redis, wait_for_port
+from _services import (
+    add_smoke,
+    apply_smoke,
+    cpu_seconds,
+    free_port,
+    load_average,
+    start_postgres_and_redis,
+    wait_for_port,
+)
 from vedic_batch import Api, percentile, stop
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "packages/astro_server/tests"))
@@ -104,7 +112,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--readings", type=int, default=15, help="per kind")
     parser.add_argument("--poll-ms", type=float, default=20.0)
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), readings=1)
     photos = {"face": encode(grace_hopper()), "palm": encode(synthetic_hand(lines=False))}
 
     with ExitStack() as stack:

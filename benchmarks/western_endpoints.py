@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _services import add_smoke, apply_smoke
+
 from astro_server.app import create_app
 from astro_server.platform.auth import accounts
 from astro_server.platform.db import migrate_db
@@ -35,8 +37,8 @@ async def measure(requests: int) -> None:
     settings = settings.with_overrides(
         rate_limits=dict.fromkeys(("free", "starter", "pro", "enterprise"), 10**9)
     )
+    app = create_app(settings)  # builds the process's platform, which migrate_db reads
     await migrate_db(settings)
-    app = create_app(settings)
     async with app.test_app():
         client = app.test_client()
         _account, key = await accounts.create_account("bench", "free", 10**9)
@@ -79,7 +81,8 @@ async def measure(requests: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=200)
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), requests=5)
     asyncio.run(measure(args.requests))
 
 

@@ -42,6 +42,7 @@ from pathlib import Path
 
 import msgspec
 import swisseph as swe
+from _services import add_smoke, apply_smoke
 
 from astro_calc.western import BirthSubject, natal_chart
 
@@ -178,7 +179,8 @@ def main() -> None:
     parser.add_argument(
         "--immanuel-venv", type=Path, default=Path(tempfile.gettempdir()) / "astro-bench-immanuel"
     )
-    args = parser.parse_args()
+    add_smoke(parser)
+    args = apply_smoke(parser.parse_args(), charts=5, rounds=1, immanuel="off")
     rng = random.Random(7)
     start = datetime(1900, 1, 1, tzinfo=UTC)
     births = [

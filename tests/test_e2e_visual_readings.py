@@ -57,9 +57,10 @@ from astro_server.platform.models.files import StoredFile
 from astro_server.features.visual.models import VisualUpload
 from astro_server.platform import files
 from astro_server.settings import Settings
+from astro_server.registry import build_platform
 
 async def main(upload_id):
-    await init_db(Settings.from_env())
+    await init_db(build_platform(Settings.from_env()).settings)
     try:
         upload = await VisualUpload.get(id=upload_id)
         await files.delete_file(await StoredFile.get(id=upload.photo_file_id))

@@ -24,8 +24,8 @@ from astro_server.settings import Settings
 
 async def _fetch_openapi(data_dir: Path) -> dict[str, Any]:
     settings = Settings(data_dir=data_dir, secret_key="k" * 32)
+    app = create_app(settings)  # builds the process's platform, which migrate_db reads
     await migrate_db(settings)
-    app = create_app(settings)
     async with app.test_app():
         response = await app.test_client().get("/openapi.json")
         assert response.status_code == 200

@@ -30,9 +30,10 @@ def on_stack_database(stack: Stack, action: Callable[[], Awaitable[T]]) -> T:
     stack's SQLite schema brought up to date first), in a thread of its own: an async test's
     event loop is running in this one."""
     from astro_server.platform.db import close_db, init_db, migrate_db
+    from astro_server.registry import build_platform
     from astro_server.settings import Settings
 
-    settings = Settings.from_env(stack.env)
+    settings = build_platform(Settings.from_env(stack.env)).settings
 
     async def run() -> T:
         if settings.embedded:

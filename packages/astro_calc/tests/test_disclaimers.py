@@ -8,7 +8,7 @@ from importlib import resources
 
 import pytest
 
-from astro_calc.disclaimers import KINDS, disclaimer
+from astro_calc.disclaimers import CODES, KINDS, DisclaimerNote, disclaimer, disclaimer_for
 from astro_calc.errors import CalcInputError
 from astro_calc.vedic.remedies import remedy_texts
 
@@ -25,6 +25,45 @@ def test_each_kind_says_entertainment_and_not_advice_in_both_languages(kind: str
     assert "การทบทวนตนเอง" in th
     assert THAI.search(th)
     assert not THAI.search(en)
+
+
+def test_every_code_issue_47_names_has_a_disclaimer() -> None:
+    routes = {
+        "horoscope", "vedic_remedies", "kundli_matching", "tarot", "auspicious_dates",
+        "numerology", "campaign_post", "natal", "vedic", "ziwei", "human_design",
+        "astrocartography", "sky_events", "traditional_timing",
+    }  # fmt: skip
+    assert routes <= set(CODES)
+    data = json.loads(
+        resources.files("astro_calc").joinpath("data/disclaimers.json").read_text("utf-8")
+    )
+    assert set(data["disclaimers"]) == set(CODES)
+
+
+@pytest.mark.parametrize("language", ["en", "th"])
+def test_disclaimer_for_returns_the_code_and_the_text_in_the_answers_language(
+    language: str,
+) -> None:
+    note = disclaimer_for("tarot", language)
+    assert note == DisclaimerNote(code="tarot", text=disclaimer("tarot", language))
+    assert bool(THAI.search(note.text)) == (language == "th")
+
+
+def test_disclaimer_for_an_unknown_code_or_language_names_the_field() -> None:
+    with pytest.raises(CalcInputError) as error:
+        disclaimer_for("palmistry", "en")
+    assert error.value.field == "code"
+    with pytest.raises(CalcInputError) as error:
+        disclaimer_for("tarot", "fr")
+    assert error.value.field == "language"
+
+
+def test_tarot_numerology_and_maps_say_what_the_answer_is_not() -> None:
+    assert "not an answer to rely on" in disclaimer("tarot", "en")
+    assert "decides nothing by itself" in disclaimer("numerology", "en")
+    assert "do not choose where to live, work or travel by it alone" in disclaimer(
+        "astrocartography", "en"
+    )
 
 
 def test_readings_that_touch_health_or_hiring_name_hiring_advice() -> None:

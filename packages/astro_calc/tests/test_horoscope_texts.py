@@ -41,7 +41,7 @@ _BANDS = ("low", "mid", "high")
 
 
 def _expected_keys() -> set[str]:
-    keys = {"overall.moon", "overall.moon_ingress", "overall.ingress"}
+    keys = {"overall.moon", "overall.moon_leaving", "overall.moon_ingress", "overall.ingress"}
     keys |= {f"overall.phase.{g}" for g in ("new", "waxing", "full", "waning")}
     keys |= {
         f"overall.lunation.{x}" for x in ("new_moon", "first_quarter", "full_moon", "last_quarter")
@@ -113,6 +113,7 @@ def test_every_name_the_writer_can_use_exists(language: str) -> None:
     assert set(names["aspects"]) == set(ASPECTS) == set(names["aspect_phrases"])
     assert set(names["phases"]) == set(PHASES)
     assert set(names["houses"]) == set(names["ordinals"]) == {str(i) for i in range(1, 13)}
+    assert set(names["houses_short"]) == set(names["houses"])
     assert set(names["colours"]) == {"sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn"}
 
 
@@ -239,8 +240,13 @@ def test_times_in_the_readers_zone_are_the_facts_instants(zone_name: str, langua
                 text = content[name]["text"]
                 assert "UTC" not in text
                 assert "เวลาสากล" not in text
-                for match in re.finditer(r"(\d\d:\d\d)(?: น\.)?(?: (?:on|ของวันที่) (\d+))?", text):
-                    clock, other_day = match.group(1), match.group(2)
+                # English "13:46", Thai "13.46 น." (the Royal Institute's dot, issue 47)
+                clock_form = r"(\d\d:\d\d)" if language == "en" else r"(\d\d\.\d\d) น\."
+                pattern = clock_form + r"(?: (?:on|ของวันที่) (\d+))?"
+                if language == "th":
+                    assert not re.search(r"\d\d:\d\d", text), text
+                for match in re.finditer(pattern, text):
+                    clock, other_day = match.group(1).replace(".", ":"), match.group(2)
                     local_day = int(other_day) if other_day else day.day
                     assert (clock, local_day) in expected, (sign, day, text)
                     seen += 1
@@ -251,10 +257,10 @@ def test_old_thai_utc_times_read_as_thai_words_and_bangkok_is_seven_hours_on() -
     text = "ดาวพุธหยุดนิ่งเวลา 06:46 น. (UTC) และดาวจันทร์เข้าราศีเวลา 23:10 น. (UTC)"
     day = date(2025, 3, 15)
     assert localize_times(text, day, "th", ZoneInfo("UTC")) == (
-        "ดาวพุธหยุดนิ่งเวลา 06:46 น. ตามเวลาสากล และดาวจันทร์เข้าราศีเวลา 23:10 น. ตามเวลาสากล"
+        "ดาวพุธหยุดนิ่งเวลา 06.46 น. ตามเวลาสากล และดาวจันทร์เข้าราศีเวลา 23.10 น. ตามเวลาสากล"
     )
     assert localize_times(text, day, "th", ZoneInfo("Asia/Bangkok")) == (
-        "ดาวพุธหยุดนิ่งเวลา 13:46 น. และดาวจันทร์เข้าราศีเวลา 06:10 น. ของวันที่ 16 มี.ค."
+        "ดาวพุธหยุดนิ่งเวลา 13.46 น. และดาวจันทร์เข้าราศีเวลา 06.10 น. ของวันที่ 16 มี.ค."
     )
     english = "Mercury stations at 06:46 UTC; the Moon enters Aries at 23:10 UTC."
     assert localize_times(english, day, "en", ZoneInfo("America/New_York")) == (

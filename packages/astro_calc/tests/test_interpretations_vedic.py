@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from astro_calc.vedic import sidereal_chart_at
+from astro_calc.vedic import KundliMatch, match_moons, sidereal_chart_at
 from astro_calc.vedic.readings import (
     YOGAS,
     chart_interpretation,
@@ -210,7 +210,8 @@ def _keys(value: Any, prefix: str = "") -> set[str]:
 
 def test_data_files_parse_and_their_slots_are_known() -> None:
     allowed = {"{graha}", "{rashi}", "{bhava}", "{yoga}", "{lord}", "{maha}", "{start}", "{end}",
-               "{koota}", "{score}", "{max}", "{dosha}", "{person}"}  # fmt: skip
+               "{koota}", "{score}", "{max}", "{dosha}", "{person}",
+               "{reasons}", "{band}"}  # fmt: skip
     for language in ("en", "th"):
         folder = files("astro_calc").joinpath("data", "vedic", "interpretation", language)
         for name in ("grahas", "yogas", "dasha", "matching"):
@@ -265,3 +266,54 @@ def test_chart_dasha_and_matching_texts_are_filled(language: str, level: str) ->
     # The lords' placements are the chart's.
     for item in periods.items:
         assert item.basis.sign == chart.graha(item.basis.lord or "").sign
+
+
+# --- the kundli reading agrees with its verdict (issue 47) ----------------------------------
+
+
+def _match_with(band: str, recommended: bool) -> KundliMatch:
+    """The first Moon pair (boy 0-359 deg in 13.33 deg steps, girl in 3 deg steps) whose verdict
+    has ``band`` and ``recommended``."""
+    for b in range(27):
+        for g in range(120):
+            match = match_moons(b * 360 / 27 + 1.0, g * 3.0 + 0.5)
+            if match.verdict.band == band and match.verdict.recommended is recommended:
+                return match
+    raise AssertionError(f"no Moon pair with {band=} {recommended=}")
+
+
+@pytest.mark.parametrize("language", ["en", "th"])
+def test_a_good_band_that_is_not_recommended_says_so_and_names_the_dosha(language: str) -> None:
+    match = _match_with("good", recommended=False)
+    reading = matching_interpretation(match, language=language, level="summary")  # type: ignore[arg-type]
+    item = next(i for i in reading.items if i.key == "verdict.recommendation")
+    words = texts(language)["matching"]["recommendation"]  # type: ignore[arg-type]
+    assert words["bands"]["good"] in item.text
+    for reason in match.verdict.reasons:
+        assert words["reasons"][reason] in item.text
+    assert item.basis.rules == match.verdict.reasons
+    if language == "en":
+        assert "not recommended" in item.text
+    else:
+        assert "ยังไม่อยู่ในเกณฑ์ที่แนะนำ" in item.text
+
+
+@pytest.mark.parametrize("language", ["en", "th"])
+def test_a_recommended_match_reads_as_recommended(language: str) -> None:
+    match = _match_with("good", recommended=True)
+    reading = matching_interpretation(match, language=language, level="summary")  # type: ignore[arg-type]
+    item = next(i for i in reading.items if i.key == "verdict.recommendation")
+    assert item.text == texts(language)["matching"]["recommendation"]["recommended"]  # type: ignore[arg-type]
+    assert item.basis.rules is None
+
+
+def test_sanskrit_in_thai_is_transliterated_not_read_as_thai_words() -> None:
+    """Budha (Mercury) is พุธ, not พุทธ (the Buddha); the nadis carry นาฑี so อาทิ is not read as
+    "for example"; Shanaischara keeps its ai (ไ)."""
+    remedies = files("astro_calc").joinpath("data/vedic/remedies.json").read_text("utf-8")
+    assert "พุธายะ" in remedies
+    assert "พุทธายะ" not in remedies
+    assert "ศไนศจรายะ" in remedies
+    nadi = texts("th")["matching"]["kootas"]["nadi"]["meaning"]
+    assert "นาฑีอาทิ" in nadi
+    assert "(อาทิ " not in nadi

@@ -155,11 +155,15 @@ def test_every_aspect_text(base: NatalChart, language: str) -> None:
     assert {(i.basis.bodies, i.basis.aspect) for i in found} == {
         ((a, b), k) for a, b in ASPECT_PAIRS for k in INTERPRETED_ASPECTS
     }
-    # Each of the five aspects reads differently for the same pair at level full.
-    by_pair: dict[tuple[str, ...] | None, set[str]] = {}
-    for i in found:
-        by_pair.setdefault(i.basis.bodies, set()).add(i.text)
-    assert all(len(v) == 5 for v in by_pair.values())
+    # Each of the five aspects reads differently for the same pair at level full (one pair's
+    # aspects per chart: a chart with every pair in every aspect uses up the closings, issue 47).
+    for a, b in ASPECT_PAIRS:
+        one_pair = msgspec.structs.replace(
+            base, aspects=tuple(_aspect(a, b, k) for k in INTERPRETED_ASPECTS)
+        )
+        reading = natal_interpretation(one_pair, language=language, level="full")  # type: ignore[arg-type]
+        texts_of_pair = {i.text for i in reading.items if i.section == "aspects"}
+        assert len(texts_of_pair) == 5, (a, b)
 
 
 def test_aspects_reversed_order_and_minor_skipped(base: NatalChart) -> None:
@@ -661,4 +665,25 @@ def test_no_sentence_appears_more_than_twice_in_a_full_reading(language: str) ->
         reading = natal_interpretation(chart, language=language, level="full")  # type: ignore[arg-type]
         counts = Counter(s for item in reading.items for s in _sentences(item.text, language))
         repeated = {s: n for s, n in counts.items() if n > 2}
+        assert not repeated, repeated
+
+
+# Issue 47: the stricter count: a clause (English: ends at , ; : . ! or ?; Thai: a space-separated
+# run) of 12 characters or more is read at most twice in one full reading.
+CLAUSE_MIN_CHARS = 12
+ENGLISH_CLAUSE_END = re.compile(r"(?<=[.!?;:,])\s+")
+
+
+@pytest.mark.parametrize("language", ["en", "th"])
+def test_no_clause_of_12_characters_is_read_more_than_twice_in_a_full_reading(
+    language: str,
+) -> None:
+    rng = random.Random(47)
+    for _ in range(30):
+        chart = _random_chart(rng)
+        reading = natal_interpretation(chart, language=language, level="full")  # type: ignore[arg-type]
+        text = " ".join(item.text for item in reading.items)
+        parts = ENGLISH_CLAUSE_END.split(text) if language == "en" else text.split()
+        counts = Counter(p for p in parts if len(p) >= CLAUSE_MIN_CHARS)
+        repeated = {c: n for c, n in counts.items() if n > 2}
         assert not repeated, repeated

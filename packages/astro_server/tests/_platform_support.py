@@ -79,9 +79,9 @@ async def _start_from_template(settings: Settings) -> None:
 async def running_app(
     settings: Settings, blueprints: Iterable[Blueprint] = ()
 ) -> AsyncIterator[Quart]:
+    app = create_app(settings)  # builds the process's platform (the model modules migrate reads)
     await _start_from_template(settings)
     await migrate_db(settings)
-    app = create_app(settings)
     for blueprint in blueprints:
         app.register_blueprint(blueprint)
     async with app.test_app():

@@ -38,19 +38,20 @@ async def test_daily_serves_the_published_horoscope(app: Quart, key: str) -> Non
 async def test_times_are_printed_in_the_requested_zone(app: Quart, key: str) -> None:
     """Issue 35: ``timezone`` (IANA, default UTC) sets the zone of the times the texts print.
     Mercury stations direct at 06:46 UTC on 2025-03-15: 13:46 in Bangkok, 23:46 of the 14th
-    in Los Angeles (PDT, UTC-7)."""
+    in Los Angeles (PDT, UTC-7). Thai prints the Royal Institute's dot ("13.46 น.",
+    docs/content-review.md)."""
     client: Client = app.test_client()
     base = "/api/v3/horoscopes/daily?sign=virgo&date=2025-03-15"
     utc = await (await client.get(f"{base}&language=th", headers=key_headers(key))).get_json()
     assert utc["timezone"] == "UTC"
-    assert "06:46 น. ตามเวลาสากล" in utc["overall"]["text"]
+    assert "06.46 น. ตามเวลาสากล" in utc["overall"]["text"]
     assert "(UTC)" not in utc["overall"]["text"]
     response = await client.get(
         f"{base}&language=th&timezone=Asia/Bangkok", headers=key_headers(key)
     )
     bangkok = await response.get_json()
     assert bangkok["timezone"] == "Asia/Bangkok"
-    assert "13:46 น." in bangkok["overall"]["text"]
+    assert "13.46 น." in bangkok["overall"]["text"]
     assert "UTC" not in bangkok["overall"]["text"]
     assert "เวลาสากล" not in bangkok["overall"]["text"]
     assert bangkok["facts"] == utc["facts"]  # the facts keep their UTC instants

@@ -18,6 +18,7 @@ from quart import Quart
 from quart.typing import TestClientProtocol as Client
 from standardwebhooks.webhooks import Webhook
 
+from astro_server.platform import runtime
 from astro_server.platform.auth import accounts
 from astro_server.platform.delivery import common as delivery_common
 from astro_server.platform.delivery import engine as feed_pipeline
@@ -184,7 +185,7 @@ async def test_loopback_is_unsafe_without_the_flag(
     client: Client, ana: dict[str, str], receiver: Receiver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     strict = delivery_common.current_settings().with_overrides(allow_loopback_destinations=False)
-    monkeypatch.setattr(delivery_common, "_settings", strict)
+    monkeypatch.setattr(runtime.current(), "settings", strict)
     for url in (receiver.url(), "https://127.0.0.1/", "https://0x7f.1/", "https://[::1]/"):
         status, body = await create(client, ana, destination_url=url, sign="leo")
         assert (status, body["code"]) == (400, "unsafe_destination"), url
@@ -565,7 +566,7 @@ async def test_thai_feed_content_for_a_bangkok_subscription_has_no_utc(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Issue 35: a feed speaks in its subscription's zone and language: Thai texts for an
-    Asia/Bangkok subscription print Bangkok times ("13:46 น."), never "(UTC)"."""
+    Asia/Bangkok subscription print Bangkok times ("13.46 น."), never "(UTC)"."""
     monkeypatch.setattr(feed_pipeline, "published_horoscope", REAL_PUBLISHED)
     _, body = await create(
         client, ana, destination_url=receiver.url(), sign="virgo", language="th",
@@ -580,10 +581,10 @@ async def test_thai_feed_content_for_a_bangkok_subscription_has_no_utc(
     assert event["data"]["timezone"] == "Asia/Bangkok"
     _assert_thai_local(event["data"])
     # A day with a stated event (Mercury stations direct at 06:46 UTC on 2025-03-15): the
-    # scheduled deliveries' loader, with the subscription's zone, prints 13:46 น.
+    # scheduled deliveries' loader, with the subscription's zone, prints 13.46 น.
     sub = await HoroscopeFeedSubscription.get(id=sub_id)
     data = await feed_pipeline.cached_horoscope(
         sub.sign, date(2025, 3, 15), sub.language, sub.timezone
     )
-    assert "13:46 น." in data["overall"]["text"]
+    assert "13.46 น." in data["overall"]["text"]
     assert _assert_thai_local(data) >= 1

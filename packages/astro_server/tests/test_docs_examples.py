@@ -19,9 +19,8 @@ from quart import Quart
 
 from astro_server import app as app_module
 from astro_server.app import TAG_GROUPS
-from astro_server.platform import docs_examples
+from astro_server.platform import docs_examples, runtime
 from astro_server.platform.billing.pricing import OPERATIONS
-from astro_server.platform.delivery import common as delivery_common
 from astro_server.platform.delivery import ssrf
 from astro_server.platform.docs_examples import BANGKOK, DELHI, LONDON, REQUEST_EXAMPLES
 
@@ -54,7 +53,7 @@ async def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[
         f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path, allow_loopback_destinations=True
     )
     async with running_app(settings) as application:
-        delivery_common.configure(settings)
+        runtime.install(application.extensions["astro"])  # this app's platform
         yield application
 
 

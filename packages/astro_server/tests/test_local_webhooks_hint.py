@@ -11,7 +11,7 @@ import pytest
 from _platform_support import key_headers, new_account, running_app, settings_for
 
 from astro_server.features.feeds import service as feeds
-from astro_server.platform.delivery import common as delivery_common
+from astro_server.platform import runtime
 from astro_server.platform.delivery import events
 from astro_server.platform.errors import APIError
 from astro_server.settings import Settings
@@ -83,7 +83,7 @@ async def test_other_refusals_get_no_hint(tmp_path: Path, url: str) -> None:
 
 async def test_the_embedded_api_answers_with_the_hint(tmp_path: Path) -> None:
     async with running_app(embedded(tmp_path)) as app:
-        delivery_common.configure(app.config["ASTRO_SETTINGS"])
+        runtime.install(app.extensions["astro"])  # this app's platform, whatever ran before
         _account, key = await new_account("pro", 100)
         response = await app.test_client().post(
             "/api/v3/webhook-endpoints",

@@ -48,8 +48,9 @@ class Live:
 @pytest.fixture
 async def live(tmp_path: Path) -> AsyncIterator[Live]:
     settings = settings_for(f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path)
+    app = create_app(settings)  # builds the process's platform, which migrate_db reads
     await migrate_db(settings)
-    asgi = mcp_server.with_mcp(create_app(settings))
+    asgi = mcp_server.with_mcp(app)
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]

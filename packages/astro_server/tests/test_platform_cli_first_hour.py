@@ -248,11 +248,12 @@ def test_migrate_names_the_migrations_it_applied_to_an_older_schema(tmp_path: Pa
     from tortoise.migrations.api import migrate
 
     from astro_server.platform.db import MIGRATIONS_MODULE, tortoise_config
+    from astro_server.registry import build_platform
 
     package = importlib.import_module(MIGRATIONS_MODULE)
     folder = Path(str(package.__file__)).parent
     migrations = sorted(path.stem for path in folder.glob("0*.py"))
-    settings = Settings(data_dir=tmp_path / "data", secret_key="k" * 32)
+    settings = build_platform(Settings(data_dir=tmp_path / "data", secret_key="k" * 32)).settings
 
     async def older() -> None:
         await migrate(config=tortoise_config(settings), target=f"astro.{migrations[-2]}")

@@ -22,7 +22,7 @@ from quart.typing import TestClientProtocol as Client
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from astro_server.platform import jobs
+from astro_server.platform import jobs, runtime
 from astro_server.platform.auth.guards import require_api_key
 from astro_server.platform.billing import ledger as billing
 from astro_server.platform.billing.billable import billable, current_charge
@@ -400,7 +400,7 @@ async def test_sweeper_resends_a_lost_queued_job_within_one_lease(app: Quart) ->
     """Issue 29: a queued job whose broker message is gone is re-sent once it waited one lease
     (30 s here), not two; one that waited less is left to the queue."""
     account_id, _ = await new_account("starter", 10)
-    lease = jobs._settings.job_lease_s
+    lease = runtime.settings().job_lease_s
     lost = await _queued_job(account_id, timedelta(seconds=lease * 1.1))
     fresh = await _queued_job(account_id, timedelta(seconds=lease * 0.5))
     kicked: list[str] = []
@@ -420,7 +420,7 @@ async def test_sweeper_continues_past_a_failed_send(app: Quart) -> None:
     """Issue 29: one send that fails (the broker down for a moment) does not stop the sweep; the
     job whose send failed is sent again by the next sweep."""
     account_id, _ = await new_account("starter", 30)
-    lease = jobs._settings.job_lease_s
+    lease = runtime.settings().job_lease_s
     first = await _running_job_with_dead_lease(account_id, attempts=1)
     second = await _running_job_with_dead_lease(account_id, attempts=1)
     lost = await _queued_job(account_id, timedelta(seconds=lease * 2))

@@ -295,7 +295,7 @@ async def test_master_key_rotation_keeps_profiles_readable(app: Quart, sdk: Make
         with pytest.raises(astro_sdk.NotFoundError):
             await client.profiles.get(prof.id)
     state.settings = state.settings.with_overrides(secret_key="n" * 40)
-    runtime.configure(state.settings)  # the process's settings, as a restart would read them
+    runtime.install(state)  # the process's settings, as a restart would read them
     async with sdk(api_key=key) as client:
         assert (await client.profiles.get(prof.id)).name == NAME
         assert [p.id for p in (await client.profiles.list(external_id=EXTERNAL)).data] == [prof.id]

@@ -12,8 +12,7 @@ from tortoise.models import Model
 
 import astro_server
 from astro_server import registry
-from astro_server.platform import jobs
-from astro_server.platform.db import MODEL_MODULES
+from astro_server.platform import db, jobs, runtime
 from astro_server.platform.jobs import JobKind
 from astro_server.platform.periodic import PeriodicTask
 from astro_server.settings import Settings
@@ -64,7 +63,7 @@ def test_every_module_defining_a_table_is_listed_for_the_orm() -> None:
         and value.__module__ == module.__name__
         and not value._meta.abstract
     }
-    listed = set(MODEL_MODULES)
+    listed = {module.__name__ for module in registry.MODEL_MODULES}
     # The platform's tables are listed through their package (platform/models/__init__.py).
     platform_tables = {m for m in defining if m.startswith("astro_server.platform.models.")}
     assert defining - platform_tables <= listed
@@ -77,6 +76,30 @@ def test_build_platform_registers_the_job_kinds_without_building_the_web_app() -
     assert [task.name for task in wired.periodic_tasks] == [
         task.name for task in registry.PERIODIC_TASKS
     ]
+    # One platform per process, installed where everything outside a request reads it.
+    assert runtime.current() is wired
+    assert runtime.settings() is wired.settings
+    assert set(wired.model_modules) == {module.__name__ for module in registry.MODEL_MODULES}
+
+
+def test_without_a_platform_the_settings_are_an_error_not_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(runtime, "_current", None)
+    with pytest.raises(RuntimeError, match="build_platform"):
+        runtime.settings()
+    with pytest.raises(RuntimeError, match="build_platform"):
+        db.tortoise_config(Settings())
+
+
+def test_one_class_is_named_platform() -> None:
+    named = {
+        f"{module.__name__}.{name}"
+        for module in MODULES
+        for name, value in vars(module).items()
+        if name == "Platform" and isinstance(value, type) and value.__module__ == module.__name__
+    }
+    assert named == {"astro_server.platform.runtime.Platform"}
 
 
 async def test_queuing_a_kind_missing_from_the_registry_fails_at_once() -> None:

@@ -28,6 +28,15 @@ from astro_server.platform.auth.accounts import create_account
 from astro_server.platform.billing.ledger import add_credits
 from astro_server.platform.db import close_db, init_db, migrate_db, tortoise_config
 from astro_server.platform.models import migrations as migrations_package
+from astro_server.registry import build_platform
+from astro_server.settings import Settings
+
+
+@pytest.fixture(autouse=True)
+def _platform(tmp_path: Path) -> None:
+    """The process's platform (the model modules tortoise_config reads), as a CLI command's."""
+    build_platform(Settings(data_dir=tmp_path / "platform"))
+
 
 pytestmark = pytest.mark.slow
 

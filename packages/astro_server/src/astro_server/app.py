@@ -502,7 +502,7 @@ def _register_request_hooks(app: Quart) -> None:
         return await compress_if_accepted(response, request.headers.get("Accept-Encoding", ""))
 
 
-def _register_lifecycle(app: Quart, wired: registry.Platform) -> None:
+def _register_lifecycle(app: Quart, wired: Platform) -> None:
     settings = wired.settings
 
     @app.before_serving
@@ -512,7 +512,11 @@ def _register_lifecycle(app: Quart, wired: registry.Platform) -> None:
 
         die_with_supervisor()
         await init_db(settings)
-        state = Platform(settings=settings, rate_limiter=make_rate_limiter(settings))
+        # The web app's runtime objects join the process's platform (the one build_platform made).
+        state = wired
+        state.rate_limiter = make_rate_limiter(settings)
+        state.key_generation_seen = 0
+        state.background.clear()
         state.broker = broker_module.make_broker(settings)
         try:
             await state.broker.startup()
@@ -557,7 +561,10 @@ def _register_lifecycle(app: Quart, wired: registry.Platform) -> None:
             if state.broker is not None:
                 await state.broker.shutdown()
                 broker_module.set_current(None)
+                state.broker = None
             await state.rate_limiter.close()
+            state.rate_limiter = None
+            state.background.clear()
         await close_db()
 
 

@@ -21,9 +21,12 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, Final, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from astro_server.settings import Settings, generate_secret_key, secret_key_problem
+
+if TYPE_CHECKING:
+    from astro_server.platform.runtime import Platform
 
 T = TypeVar("T")
 log = logging.getLogger("astro_server")
@@ -50,11 +53,20 @@ def _settings() -> Settings:
         raise UserError(f"bad setting: {exc}") from None
 
 
-def _with_db(action: Callable[[], Awaitable[T]]) -> T:
-    """Run ``action`` connected to the database. Embedded: the SQLite schema is brought up to
+def _platform(settings: Settings | None = None) -> Platform:
+    """This process's platform, built once from ``settings`` (the environment's by default):
+    every command goes through it, as the server and the worker do."""
+    from astro_server.registry import build_platform
+
+    return build_platform(settings or _settings())
+
+
+def _with_db(action: Callable[[], Awaitable[T]], settings: Settings | None = None) -> T:
+    """Run ``action`` connected to the database, on this process's platform (built from
+    ``settings``, the environment's by default). Embedded: the SQLite schema is brought up to
     date first (a command may run before the server ever did); production: a database without
     the schema is a one-line error naming ``astro-server migrate``."""
-    settings = _settings()
+    settings = _platform(settings).settings
 
     async def run() -> T:
         from astro_server.platform.db import close_db, has_schema, init_db, migrate_db
@@ -111,7 +123,7 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
 def cmd_migrate(args: argparse.Namespace) -> int:
     from astro_server.platform.db import migrate_db
 
-    applied = asyncio.run(migrate_db(_settings()))
+    applied = asyncio.run(migrate_db(_platform().settings))
     if not applied:
         print("the database schema is already current; nothing to do")
     elif applied[0].startswith("0001"):
@@ -136,7 +148,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     port = args.port or settings.port
     workers = args.workers
     if settings.embedded:
-        asyncio.run(migrate_db(settings))
+        asyncio.run(migrate_db(_platform(settings).settings))
         if workers != 1:
             print("embedded mode runs one worker process (SQLite, in-process jobs)", flush=True)
             workers = 1
@@ -437,7 +449,7 @@ def cmd_rotate_master_key(args: argparse.Namespace) -> int:
         settings = Settings.from_env(check=False)
     except ValueError as exc:
         raise UserError(f"bad setting: {exc}") from None
-    keys, secrets_ = _with_db(lambda: rotate_master_key(settings.secret_key, new_key))
+    keys, secrets_ = _with_db(lambda: rotate_master_key(settings.secret_key, new_key), settings)
     where = "ASTRO_SECRET_KEY set to the new key"
     if not os.environ.get("ASTRO_SECRET_KEY"):
         # Embedded mode keeps its generated key in the data directory: replace it there.

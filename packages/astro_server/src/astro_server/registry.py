@@ -11,7 +11,12 @@ the CLI, each taking the parts it needs:
   (:class:`~astro_server.platform.jobs.JobKind`);
 * :data:`PERIODIC_TASKS`: what the scheduler runs
   (:class:`~astro_server.platform.periodic.PeriodicTask`);
-* :data:`BROKER_TASKS`: the taskiq tasks (run one job; one webhook delivery attempt).
+* :data:`BROKER_TASKS`: the taskiq tasks (run one job; one webhook delivery attempt);
+* :data:`MODEL_MODULES`: every module defining tables (tortoise's one app, ``astro``).
+
+:func:`build_platform` returns the process's one
+:class:`~astro_server.platform.runtime.Platform` and installs it (``runtime.install``): the
+settings every part of the process reads, never the environment behind its back.
 
 ``tests/test_registry.py`` fails when a job kind, periodic task or model module exists that is
 not listed here.
@@ -20,21 +25,29 @@ not listed here.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from astro_server.features.brands import models as brand_models
+from astro_server.features.cultural import models as cultural_models
 from astro_server.features.cultural import tasks as cultural_tasks
+from astro_server.features.horoscopes import models as horoscope_models
 from astro_server.features.horoscopes import tasks as horoscope_tasks
+from astro_server.features.profiles import models as profile_models
+from astro_server.features.reports import models as report_models
 from astro_server.features.reports.hr_service import HR_REPORT
 from astro_server.features.reports.service import NATAL_REPORT
 from astro_server.features.vedic.tasks import KUNDLI_BATCH
+from astro_server.features.visual import models as visual_models
 from astro_server.features.visual.service import READING
 from astro_server.platform import jobs, maintenance
+from astro_server.platform import models as platform_models
 from astro_server.platform.broker import RUN_JOB_TASK
 from astro_server.platform.delivery import tasks as delivery_tasks
 from astro_server.platform.delivery.engine import DELIVER_TASK
 from astro_server.platform.jobs import JobKind
 from astro_server.platform.periodic import PeriodicTask
+from astro_server.platform.runtime import Platform
 from astro_server.settings import Settings
 
 if TYPE_CHECKING:
@@ -57,6 +70,18 @@ BROKER_TASKS: dict[str, Callable[..., Awaitable[Any]]] = {
     RUN_JOB_TASK: jobs.run_job,
     DELIVER_TASK: delivery_tasks.deliver_task,
 }
+
+#: Every module that defines tables (tortoise imports them by name; ``tests/test_registry.py``
+#: fails on a model module missing here).
+MODEL_MODULES: tuple[ModuleType, ...] = (
+    platform_models,
+    brand_models,
+    cultural_models,
+    horoscope_models,
+    profile_models,
+    report_models,
+    visual_models,
+)
 
 
 def blueprints() -> list[Blueprint]:
@@ -130,36 +155,29 @@ def blueprints() -> list[Blueprint]:
     ]
 
 
-@dataclass(frozen=True)
-class Platform:
-    """What a process of any kind runs, once :func:`build_platform` has wired it."""
-
-    settings: Settings
-    job_kinds: tuple[JobKind[Any], ...] = JOB_KINDS
-    periodic_tasks: tuple[PeriodicTask, ...] = PERIODIC_TASKS
-    broker_tasks: dict[str, Callable[..., Awaitable[Any]]] = field(
-        default_factory=lambda: dict(BROKER_TASKS)
-    )
-
-
 def build_platform(settings: Settings) -> Platform:
-    """Wire the platform for ``settings``: the job kinds this process may queue and run, the
-    broker's extra tasks, the job lease settings. Idempotent; no web app is built."""
+    """The platform for ``settings``, installed as this process's (``runtime.install``): the
+    job kinds it may queue and run, the broker's tasks, its model modules and the features'
+    parts the platform calls without importing them. Every entry point calls it once before
+    anything else (the web app, the worker, the scheduler, the CLI's commands); no web app is
+    built here."""
     from astro_server.features import visual
     from astro_server.features.horoscopes.service import get_or_publish
     from astro_server.features.profiles.service import resolve_references
     from astro_server.features.reports.render import renderer
-    from astro_server.platform import broker, files, runtime
-    from astro_server.platform.billing import body
-    from astro_server.platform.delivery import common as delivery
-    from astro_server.platform.delivery import engine
+    from astro_server.platform import broker, runtime
     from astro_server.platform.routes import health
 
-    runtime.configure(settings)
-    delivery.configure(settings)
-    files.configure(settings)
-    body.use_reference_resolver(resolve_references)
-    engine.use_horoscope_source(get_or_publish)
+    wired = Platform(
+        settings,
+        job_kinds=JOB_KINDS,
+        periodic_tasks=PERIODIC_TASKS,
+        broker_tasks=dict(BROKER_TASKS),
+        model_modules=tuple(module.__name__ for module in MODEL_MODULES),
+        resolve_references=resolve_references,
+        horoscope_source=get_or_publish,
+    )
+    runtime.install(wired)
     # Optional capabilities /readyz reports (the PDF renderer's Chromium, the visual models).
     # Looked up at each check, so a test may replace them.
     health.register_capability(
@@ -168,8 +186,7 @@ def build_platform(settings: Settings) -> Platform:
     health.register_capability(
         health.Capability("visual", lambda: visual.missing_visual_dependencies(), visual.EXTRA_HINT)
     )
-    jobs.register_job_kinds(JOB_KINDS)
-    jobs.configure(settings)
-    for name, function in BROKER_TASKS.items():
+    jobs.register_job_kinds(wired.job_kinds)
+    for name, function in wired.broker_tasks.items():
         broker.register_task(name, function)
-    return Platform(settings)
+    return wired

@@ -84,11 +84,6 @@ def _samples(body: str, times: list[float], _lon: Longitude) -> list[float]:
     return out
 
 
-def _near_key(x0: float, x1: float) -> tuple[int, int]:
-    """The 30-degree sectors of two Moon-body separations, the key of :data:`_ASPECTS_NEAR`."""
-    return int(x0 // 30.0) % 12, int(x1 // 30.0) % 12
-
-
 def _aspects_near() -> dict[tuple[int, int], tuple[float, ...]]:
     """Per pair of 30-degree sectors (of the separation at the start and the end of a step): the
     aspects a crossing in that step can be of. A crossing of ``asp`` needs the separation to
@@ -143,18 +138,18 @@ def _month_sky(
             _MEMO.clear()  # one path at a time, and bounded: a few months of positions
             memo = _MEMO[path] = {}
 
-        def at(jd: float, body: str) -> ephemeris.BodyPosition:
-            key = (jd, body)
-            value = memo.get(key)
-            if value is None:
-                value = memo[key] = position(jd, body)
-            return value
-
+        # One frame per position (the memo read inline): a year reads about 6,000 of them.
         def lon(jd: float, body: str) -> float:
-            return at(jd, body).longitude
+            value = memo.get((jd, body))
+            if value is None:
+                value = memo[jd, body] = position(jd, body)
+            return value.longitude
 
         def speed(jd: float) -> float:
-            return at(jd, "mercury").speed
+            value = memo.get((jd, "mercury"))
+            if value is None:
+                value = memo[jd, "mercury"] = position(jd, "mercury")
+            return value.speed
 
         return _month_sky_held(year, month, lon, speed)
 
@@ -205,14 +200,21 @@ def _month_sky_held(
             # The step's crossings, latest first by their linear estimate; only those that can
             # still be the latest before the ingress are refined (_MARGIN bounds the estimate's
             # error, so the refined instants and the choice are those of refining them all).
+            # The sector key of _ASPECTS_NEAR and angle_diff inlined (the same arithmetic): a
+            # year runs this body loop about 1,500 times.
             candidates: list[tuple[float, str, float]] = []
+            moon0, moon1 = moon[j - 1], moon[j]
             for body in BODIES:
                 series = others[body]
-                x0 = (moon[j - 1] - series[j - 1]) % 360.0
-                x1 = (moon[j] - series[j]) % 360.0
-                for asp in _ASPECTS_NEAR[_near_key(x0, x1)]:
-                    a = angle_diff(x0, asp)
-                    b = angle_diff(x1, asp)
+                x0 = (moon0 - series[j - 1]) % 360.0
+                x1 = (moon1 - series[j]) % 360.0
+                for asp in _ASPECTS_NEAR[int(x0 // 30.0) % 12, int(x1 // 30.0) % 12]:
+                    a = (x0 - asp) % 360.0
+                    if a > 180.0:
+                        a -= 360.0
+                    b = (x1 - asp) % 360.0
+                    if b > 180.0:
+                        b -= 360.0
                     if (a <= 0 < b or b <= 0 < a) and abs(a - b) < 90.0:
                         candidates.append((times[j - 1] + _STEP * a / (a - b), body, asp))
             for estimate, body, asp in sorted(candidates, key=lambda c: -c[0]):

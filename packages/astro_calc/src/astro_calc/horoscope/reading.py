@@ -16,6 +16,8 @@ Method (solar-sign horoscopy):
   significator is retrograde and -0.5 if a significator stations that day. Rounded half up,
   held within 1..5. Overall: the mean of the four, +0.5 / -0.5 for a harmonious / challenging
   aspect to the sign's ruler, rounded and held within 1..5.
+* The text opens with the Moon's sign at 12:00 UTC; on a day the Moon changes sign it opens
+  with the sign the Moon leaves and then states the ingress (never "in X ... moves into X").
 * Lucky planet: of the seven classical planets, the one in the reader's most fortunate solar
   house (in the order 5, 9, 1, 11, 10, 2, 7, 3, 4, 8, 6, 12; ties in the order Sun .. Saturn).
   Its colour is its Thai weekday colour (Sun red, Moon yellow, Mars pink, Mercury green, Jupiter
@@ -189,6 +191,7 @@ class _Writer:
         self.texts = horoscope_texts(language)
         self.names = self.texts["names"]
         self.facts: list[SkyFact] = []
+        self.mentioned_houses: set[int] = set()
         self.moon_house = solar_house(sky.moon_sign, sign)
         self.base_slots: dict[str, object] = {
             "sign": self.names["signs"][sign],
@@ -204,7 +207,20 @@ class _Writer:
         index = choose_variant(
             len(variants), sign=self.sign, day=self.sky.date, language=self.language, key=key
         )
-        return render(variants[index], {**self.base_slots, **slots}, self.language)
+        template = variants[index]
+        merged = {**self.base_slots, **slots}
+        # A house's topic is written in full at its first mention in the reading and by its
+        # short name after that (the glossary's rule for repeat mentions), so a long topic such
+        # as "love, creativity and play" is not read three times in one horoscope.
+        for prefix in ("", "moon_", "ruler_"):
+            topic, house = f"{prefix}house_topic", merged.get(f"{prefix}house")
+            if "{" + topic + "}" not in template or house is None:
+                continue
+            if house in self.mentioned_houses:
+                merged[topic] = self.names["houses_short"][str(house)]
+            else:
+                self.mentioned_houses.add(int(str(house)))
+        return render(template, merged, self.language)
 
     def planet(self, body: str) -> str:
         name: str = self.names["planets"][body]
@@ -323,13 +339,35 @@ def _section(writer: _Writer, section: SectionName) -> HoroscopeSection:
     if any(e.kind == "station" and e.bodies[0] in (primary, secondary) for e in sky.events):
         score -= 0.5
     rating = _round_rating(score)
-    sentences.append(writer.sentence(f"{section}.close.{_band(rating)}"))
+    # The closing advice names the house of the section's significator (or the reader's sign),
+    # so one line is not repeated across the month (issue 47).
+    sentences.append(
+        writer.sentence(f"{section}.close.{_band(rating)}", **writer.house_slots(placement.sign))
+    )
     return HoroscopeSection(text=" ".join(sentences), rating=rating)
 
 
-def _overall(writer: _Writer, section_ratings: list[int]) -> HoroscopeSection:
+def _overall(writer: _Writer) -> tuple[list[str], float]:
+    """The overall section's sentences but its closing line, and the ruler's rating modifier;
+    written before the other sections because it is read first (first mentions, above)."""
     sky = writer.sky
-    sentences = [writer.sentence("overall.moon")]
+    moon_ingress = [e for e in sky.events if e.kind == "ingress" and e.bodies == ("moon",)]
+    if moon_ingress:
+        # The Moon changes sign today: open with the sign it starts the day in, so the text
+        # never says it is in a sign and then moves into that same sign (issue 47).
+        assert moon_ingress[0].sign is not None
+        start_sign = SIGNS[(SIGNS.index(moon_ingress[0].sign) - 1) % 12]
+        start_house = solar_house(start_sign, writer.sign)
+        opening = writer.sentence(
+            "overall.moon_leaving",
+            moon_sign=writer.names["signs"][start_sign],
+            moon_house=start_house,
+            moon_house_ord=writer.names["ordinals"][str(start_house)],
+            moon_house_topic=writer.names["houses"][str(start_house)],
+        )
+    else:
+        opening = writer.sentence("overall.moon")
+    sentences = [opening]
     writer.facts.insert(
         0,
         SkyFact(
@@ -366,7 +404,6 @@ def _overall(writer: _Writer, section_ratings: list[int]) -> HoroscopeSection:
         )
         sentences.append(writer.sentence(f"overall.phase.{group}"))
 
-    moon_ingress = [e for e in sky.events if e.kind == "ingress" and e.bodies == ("moon",)]
     if moon_ingress:
         event = moon_ingress[0]
         assert event.sign is not None
@@ -421,8 +458,14 @@ def _overall(writer: _Writer, section_ratings: list[int]) -> HoroscopeSection:
         slots = writer.aspect_slots(ruler_aspect, ruler)
         slots["ruler"] = slots.pop("planet")
         sentences.append(writer.sentence(f"overall.ruler.{nature}", **slots))
+    return sentences, modifier
+
+
+def _overall_close(
+    writer: _Writer, sentences: list[str], modifier: float, section_ratings: list[int]
+) -> HoroscopeSection:
     rating = _round_rating(sum(section_ratings) / len(section_ratings) + modifier)
-    sentences.append(writer.sentence(f"overall.close.{_band(rating)}"))
+    sentences = [*sentences, writer.sentence(f"overall.close.{_band(rating)}")]
     return HoroscopeSection(text=" ".join(sentences), rating=rating)
 
 
@@ -453,8 +496,11 @@ def daily_horoscope(sign: str, day: date, language: str = "en") -> DailyHoroscop
     horoscope_texts(language)
     sky = daily_sky(day)
     writer = _Writer(sky, sign, language)
+    overall_sentences, modifier = _overall(writer)
     sections = {name: _section(writer, name) for name in SECTIONS}
-    overall = _overall(writer, [s.rating for s in sections.values()])
+    overall = _overall_close(
+        writer, overall_sentences, modifier, [s.rating for s in sections.values()]
+    )
     lucky_planet, lucky_number = _lucky(sky, sign)
     return DailyHoroscope(
         sign=sign,

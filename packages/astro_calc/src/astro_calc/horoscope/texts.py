@@ -1,10 +1,12 @@
 """Horoscope templates: loading, deterministic choice of phrasing, and slot filling.
 
 Templates live in ``data/horoscope/<language>.json`` as lists of phrasings per key, with named
-``{slots}``. The phrasing for a key is chosen by SHA-256 of (generator version, sign, date,
-language, key), so a (sign, date, language) always reads the same while neighbouring days and
-signs vary. Rendering fails loudly on a missing slot (``KeyError``); the test suite renders every
-template in both languages.
+``{slots}``. The phrasing for a key is the sign's place in the zodiac (Aries 0 .. Pisces 11) plus
+an offset from SHA-256 of (generator version, date, language, key), modulo the number of
+phrasings: a (sign, date, language) always reads the same, the offset moves from day to day, and
+on one day neighbouring signs never share a phrasing (twelve signs spread evenly over the
+phrasings instead of clustering by chance, issue 47). Rendering fails loudly on a missing slot
+(``KeyError``); the test suite renders every template in both languages.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from typing import Any, Final
 from zoneinfo import ZoneInfo
 
 from astro_calc.errors import CalcInputError
+from astro_calc.zodiac import SIGNS
 
 LANGUAGES: Final[tuple[str, ...]] = ("en", "th")
 #: Bump when templates or composition change, so stored horoscopes are traceable to a generator.
-GENERATOR_VERSION: Final = "horoscope/1"
+GENERATOR_VERSION: Final = "horoscope/2"
 
 
 @cache
@@ -35,10 +38,11 @@ def horoscope_texts(language: str) -> dict[str, Any]:
 
 
 def choose_variant(count: int, *, sign: str, day: date, language: str, key: str) -> int:
+    """Index of the phrasing of ``key`` for ``sign`` on ``day`` (module docstring)."""
     digest = hashlib.sha256(
-        f"{GENERATOR_VERSION}|{sign}|{day.isoformat()}|{language}|{key}".encode()
+        f"{GENERATOR_VERSION}|{day.isoformat()}|{language}|{key}".encode()
     ).digest()
-    return int.from_bytes(digest[:8], "big") % count
+    return (int.from_bytes(digest[:8], "big") + SIGNS.index(sign)) % count
 
 
 def render(template: str, slots: dict[str, object], language: str) -> str:
@@ -56,22 +60,23 @@ def format_time(moment: datetime, language: str) -> str:
 #: Zone names that are UTC itself (the texts then say "UTC" / "ตามเวลาสากล").
 UTC_ZONE_NAMES: Final = frozenset({"UTC", "Etc/UTC", "GMT", "Etc/GMT", "Etc/UCT", "Etc/Zulu"})
 
-#: The UTC times the writer prints (``time_format``), and the form Thai texts published before
-#: issue 35 carry ("06:54 น. (UTC)"): :func:`localize_times` reads both.
+#: The UTC times the writer prints (``time_format``), and the forms Thai texts published before
+#: carry ("06:54 น. (UTC)" before issue 35, "06:54 น. ตามเวลาสากล" before issue 47, when Thai
+#: times took the Royal Institute's dot, "06.54 น."): :func:`localize_times` reads all three.
 _UTC_TIMES: Final[dict[str, re.Pattern[str]]] = {
     "en": re.compile(r"\b(\d{2}):(\d{2}) UTC\b"),
-    "th": re.compile(r"(\d{2}):(\d{2}) น\. (?:\(UTC\)|ตามเวลาสากล)"),
+    "th": re.compile(r"(\d{2})[:.](\d{2}) น\. (?:\(UTC\)|ตามเวลาสากล)"),
 }
 
 
 def localize_times(text: str, day: date, language: str, zone: ZoneInfo) -> str:
     """``text`` (a horoscope of the UTC date ``day``) with every time it states in ``zone``.
 
-    The writer prints each event's UTC time (``time_format``: "06:54 UTC", "06:54 น.
+    The writer prints each event's UTC time (``time_format``: "06:54 UTC", "06.54 น.
     ตามเวลาสากล"); every event of a horoscope falls within its UTC day, so the time and ``day``
     give the instant. In ``zone`` (other than UTC) the time is printed without a zone label
-    (``time_format_local``: "13:54", "13:54 น."), and with the local day and month when the
-    local date is not ``day`` (``time_format_other_day``: "06:10 on 16 Mar", "06:10 น. ของวันที่
+    (``time_format_local``: "13:54", "13.54 น."), and with the local day and month when the
+    local date is not ``day`` (``time_format_other_day``: "06:10 on 16 Mar", "06.10 น. ของวันที่
     16 มี.ค."). In UTC the text is returned in the current UTC form (a Thai text published with
     "(UTC)" reads "ตามเวลาสากล"). The published text itself is never changed: this is a view.
     """

@@ -2,7 +2,9 @@
 
 Rules applied (each result names the rules that decided it, in Thai and English):
 
-* The last day of a lunar month (dark moon, วันจม) is avoided for every purpose.
+* The last day of a lunar month (dark moon, วันดับ) is avoided for every purpose. (Not วันจม:
+  the almanacs' วันจม/วันฟู are set by weekday and lunar day, a different rule we do not apply;
+  issue 47.)
 * Buddhist holy days (wan phra) are avoided for weddings, business openings and moving house,
   and favoured for ordinations.
 * Tuesday and Saturday ("hard days", วันแข็ง) are avoided for weddings, business openings and

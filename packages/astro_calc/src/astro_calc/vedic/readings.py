@@ -338,6 +338,28 @@ def _score(value: float) -> str:
     return f"{value:g}"
 
 
+def _recommendation_item(match: KundliMatch, m_data: dict[str, Any]) -> Item:
+    """The verdict's ``recommended`` in words, with its ``reasons``: a total in the good band
+    with an uncancelled dosha reads "good band, yet not recommended" (issue 47), never a bare
+    "good" beside ``recommended: false``."""
+    words = m_data["recommendation"]
+    verdict = match.verdict
+    if verdict.recommended:
+        text = words["recommended"]
+    else:
+        reasons = str(words["joiner"]).join(words["reasons"][r] for r in verdict.reasons)
+        key = "not_recommended" if verdict.band == "not_recommended" else "despite_band"
+        band = words["bands"].get(verdict.band, "")
+        text = fill(words[key], {"reasons": reasons, "band": band})
+    return Item(
+        "verdict.recommendation",
+        "kootas",
+        words["title"],
+        text,
+        Basis(score=match.total, max=match.max, rules=verdict.reasons or None),
+    )
+
+
 def matching_interpretation(
     match: KundliMatch, *, language: Language, level: Level
 ) -> Interpretations:
@@ -374,6 +396,7 @@ def matching_interpretation(
             Basis(score=match.total, max=match.max),
         )
     )
+    items.append(_recommendation_item(match, m_data))
     rules: dict[tuple[str, str], list[str]] = {}
     for c in match.cancellations:
         rules.setdefault((c.dosha, c.person), []).append(c.rule)

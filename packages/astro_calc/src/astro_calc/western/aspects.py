@@ -18,6 +18,7 @@ from typing import Final
 import msgspec
 
 from astro_calc.errors import CalcInputError
+from astro_calc.western import _aspect_kernel
 from astro_calc.western.subject import load_data
 
 
@@ -109,6 +110,13 @@ class _Matcher:
                 and touching[0].angle + touching[0].orb > d + 1 + _MARGIN
             )
             self.inside.append(touching[0] if holds else None)
+        # The same tables as (name, angle, orb) rows, for the compiled pair loop.
+        self.window_rows: list[tuple[tuple[str, float, float], ...]] = [
+            tuple((a.name, a.angle, a.orb) for a in row) for row in self.by_degree
+        ]
+        self.inside_rows: list[tuple[str, float, float] | None] = [
+            None if a is None else (a.name, a.angle, a.orb) for a in self.inside
+        ]
 
     def match(self, separation: float) -> tuple[AspectDefinition, float] | None:
         best: tuple[AspectDefinition, float] | None = None
@@ -146,6 +154,10 @@ def matcher(definitions: tuple[AspectDefinition, ...]) -> _Matcher:
 
 Point = tuple[str, float, float]  # name, longitude, speed (degrees/day)
 
+#: Whether :mod:`astro_calc.western._aspect_kernel` was compiled (mypyc; see its docstring): only
+#: then does :func:`aspects_within` hand its pair loop over (the source is slower than its own).
+KERNEL_COMPILED: Final = not str(_aspect_kernel.__file__).endswith(".py")
+
 
 def _scan(m: _Matcher, p: Point, q: Point, out: list[Aspect]) -> None:
     # Inlined for speed: a natal chart checks about a hundred pairs.
@@ -182,6 +194,17 @@ def aspects_within(
 ) -> list[Aspect]:
     """Aspects among one set of points (each unordered pair once, in input order)."""
     m = matcher(definitions)
+    if KERNEL_COMPILED:
+        skip = _one_skipped_pair(points, skip_pairs)
+        if skip is not None:
+            return _aspect_kernel.scan_pairs(
+                points if isinstance(points, list) else list(points),
+                skip[0],
+                skip[1],
+                m.window_rows,
+                m.inside_rows,
+                Aspect,
+            )
     by_degree, inside = m.by_degree, m.inside
     # partners[i]: the points after i that i is paired with (all of them unless a pair is
     # skipped), so the pair loop below has no per-pair skip test.
@@ -236,6 +259,35 @@ def aspects_within(
                 )
             )
     return out
+
+
+#: :func:`_one_skipped_pair` by (point names, pairs): a chart asks with the same names each time.
+_SKIPPED: dict[tuple[tuple[str, ...], frozenset[frozenset[str]]], tuple[int, int] | None] = {}
+
+
+def _one_skipped_pair(
+    points: Sequence[Point], skip_pairs: frozenset[frozenset[str]]
+) -> tuple[int, int] | None:
+    """The positions (first, second) of the one pair to skip, (-1, -1) when none is among the
+    points, None when more than one is (the compiled loop skips one pair)."""
+    if not skip_pairs:
+        return (-1, -1)
+    names = tuple([point[0] for point in points])
+    key = (names, skip_pairs)
+    if key in _SKIPPED:
+        return _SKIPPED[key]
+    found: tuple[int, int] | None = (-1, -1)
+    for pair in skip_pairs:
+        ks = sorted(names.index(name) for name in pair if name in names)
+        if len(ks) == 2:
+            if found != (-1, -1):
+                found = None
+                break
+            found = (ks[0], ks[1])
+    if len(_SKIPPED) > 256:
+        _SKIPPED.clear()
+    _SKIPPED[key] = found
+    return found
 
 
 def aspects_between(

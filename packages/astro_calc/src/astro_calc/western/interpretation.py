@@ -290,12 +290,28 @@ def _text(entry: dict[str, str], level: Level, values: dict[str, str]) -> str:
     return summary + " " + _fill(entry["detail"], values)
 
 
-def _dignity_sentence(planet: str, sign: str, data: dict[str, Any]) -> str:
+#: How often the full sentence of one dignity (domicile, exaltation, detriment, fall) may be
+#: read in one reading; later planets in that dignity get the brief form ("is also exalted in
+#: Cancer"), so no clause recurs three times (issue 47).
+DIGNITY_FULL_MAX_USES: Final = 2
+
+
+def _dignity_sentence(
+    planet: str, sign: str, data: dict[str, Any], used: dict[str, int] | None = None
+) -> str:
     found = essential_dignities(planet, sign)
     if not found:
         return ""
     state = "domicile" if found[0] == "rulership" else found[0]
     names = data["names"]
+    if used is not None:
+        used[state] = used.get(state, 0) + 1
+        if used[state] > DIGNITY_FULL_MAX_USES:
+            brief = _fill(
+                names["dignity_brief"][state],
+                {"planet": names["planets_in_text"][planet], "sign": names["signs"][sign]},
+            )
+            return " " + _capitalized(brief)
     key = state
     if len(found) == 2:  # Mercury in Virgo (rulership, exaltation) or Pisces (detriment, fall)
         key = "domicile_exaltation" if state == "domicile" else "detriment_fall"
@@ -321,7 +337,33 @@ def _capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _aspect_item(a: Aspect, level: Level, data: dict[str, Any]) -> InterpretationItem | None:
+#: How often one closing phrasing of an aspect kind may be read in one reading: its fixed
+#: clauses ("the ease is real, and it grows into talent only when used") would otherwise recur
+#: with every trine of a chart (issue 47: no clause of 12+ characters more than twice).
+CLOSING_MAX_USES: Final = 2
+
+
+def _closing_index(
+    aspect: str, preferred: int, count: int, used: dict[tuple[str, int], int]
+) -> int | None:
+    """The closing phrasing for the next aspect of kind ``aspect``: the pair's own (``preferred``)
+    while it has been read fewer than :data:`CLOSING_MAX_USES` times, else the next phrasing in
+    order that has; ``None`` once every phrasing is used up (the item then ends with the pair's
+    theme). Deterministic: aspects are taken in the reading's order."""
+    for step in range(count):
+        index = (preferred + step) % count
+        if used.get((aspect, index), 0) < CLOSING_MAX_USES:
+            used[(aspect, index)] = used.get((aspect, index), 0) + 1
+            return index
+    return None
+
+
+def _aspect_item(
+    a: Aspect,
+    level: Level,
+    data: dict[str, Any],
+    used_closings: dict[tuple[str, int], int] | None = None,
+) -> InterpretationItem | None:
     if a.aspect not in _ASPECT_VARIANT:
         return None
     pair = (a.body1, a.body2)
@@ -335,7 +377,12 @@ def _aspect_item(a: Aspect, level: Level, data: dict[str, Any]) -> Interpretatio
     # The closing sentence names both planets' domains, so two pairs of one chart never share
     # it; the pair also picks which of the kind's phrasings reads, for variety.
     closings = data["aspects"]["aspects"][a.aspect]
-    closing = closings[_PAIR_INDEX[pair] % len(closings)]
+    preferred = _PAIR_INDEX[pair] % len(closings)
+    index = (
+        preferred
+        if used_closings is None or level != "full"
+        else _closing_index(a.aspect, preferred, len(closings), used_closings)
+    )
     values = {
         "first": _point_name(first, names),
         "second": _point_name(second, names),
@@ -345,7 +392,9 @@ def _aspect_item(a: Aspect, level: Level, data: dict[str, Any]) -> Interpretatio
     }
     text = _fill(pair_data[_ASPECT_VARIANT[a.aspect]], values)
     if level == "full":
-        text += " " + _fill(pair_data["theme"], values) + " " + _capitalized(_fill(closing, values))
+        text += " " + _fill(pair_data["theme"], values)
+        if index is not None:
+            text += " " + _capitalized(_fill(closings[index], values))
     title = _fill(names["titles"]["aspect"][a.aspect], values)
     return InterpretationItem(
         f"aspect.{first}.{second}",
@@ -406,6 +455,10 @@ def _balance_items(
     return out
 
 
+#: How many patterns of one kind are explained in full in one reading; later ones are named.
+PATTERN_FULL_MAX_USES: Final = 2
+
+
 def _pattern_item(
     pattern: ChartPattern, index: int, level: Level, data: dict[str, Any]
 ) -> InterpretationItem:
@@ -421,11 +474,15 @@ def _pattern_item(
     if kind == "stellium":
         entry_key = "stellium_sign" if pattern.sign else "stellium_house"
     entry = data["patterns"][entry_key]
+    text = _capitalized(_text(entry, level, values))
+    if index > PATTERN_FULL_MAX_USES:
+        # A third pattern of one kind is named, not explained again (issue 47).
+        text = _capitalized(_fill(data["patterns"]["repeat"]["summary"], values))
     return InterpretationItem(
         f"pattern.{kind}.{index}",
         "patterns",
         _fill(names["titles"]["patterns"][entry_key], values),
-        _capitalized(_text(entry, level, values)),
+        text,
         Basis(
             pattern=kind,
             bodies=pattern.bodies,
@@ -448,13 +505,14 @@ def natal_interpretation(
     titles = names["titles"]
     planets = {p.name: p for p in chart.planets if p.name in _PLANET_SET}
     items: list[InterpretationItem] = []
+    used_dignities: dict[str, int] = {}
 
     def sign_item(key: str, section: Section, p_name: str) -> InterpretationItem:
         p = planets[p_name]
         values = {"planet": names["planets"][p_name], "sign": names["signs"][p.sign]}
         text = _text(data["planet_sign"][p_name][p.sign], level, values)
         if level == "full":
-            text += _dignity_sentence(p_name, p.sign, data)
+            text += _dignity_sentence(p_name, p.sign, data, used_dignities)
         return InterpretationItem(
             key,
             section,
@@ -495,11 +553,12 @@ def natal_interpretation(
                 )
             )
     items.append(angle_item("angles.midheaven", "angles", "midheaven"))
+    used_closings: dict[tuple[str, int], int] = {}
     for a in sorted(
         (a for a in chart.aspects if a.aspect in _ASPECT_VARIANT),
         key=lambda a: (round(a.orb, 6), _pair_rank(a)),
     ):
-        item = _aspect_item(a, level, data)
+        item = _aspect_item(a, level, data, used_closings)
         if item is not None:
             items.append(item)
     score = balance_score(chart)

@@ -11,20 +11,9 @@ from tortoise import Tortoise, connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.backends.base.config_generator import expand_db_url
 
+from astro_server.platform import runtime
 from astro_server.settings import Settings
 
-#: Every module that defines tables, as dotted names (tortoise imports them; naming them as strings
-#: keeps the platform from importing the features). The registry test fails on a model module
-#: missing here.
-MODEL_MODULES: tuple[str, ...] = (
-    "astro_server.platform.models",
-    "astro_server.features.brands.models",
-    "astro_server.features.cultural.models",
-    "astro_server.features.horoscopes.models",
-    "astro_server.features.profiles.models",
-    "astro_server.features.reports.models",
-    "astro_server.features.visual.models",
-)
 MIGRATIONS_MODULE = "astro_server.platform.models.migrations"
 
 
@@ -64,7 +53,9 @@ def tortoise_config(settings: Settings) -> dict[str, Any]:
         "connections": {"default": connection},
         "apps": {
             "astro": {
-                "models": list(MODEL_MODULES),
+                # Every module defining tables: the registry lists them (the platform imports
+                # no feature), build_platform hands them over.
+                "models": list(runtime.current().model_modules),
                 "default_connection": "default",
                 "migrations": MIGRATIONS_MODULE,
             }

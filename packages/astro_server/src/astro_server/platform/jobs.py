@@ -66,7 +66,7 @@ from tortoise.exceptions import IntegrityError
 from tortoise.expressions import F, Q
 from tortoise.transactions import in_transaction
 
-from astro_server.platform import clock, datakeys, db, metrics
+from astro_server.platform import clock, datakeys, db, metrics, runtime
 from astro_server.platform.auth import scopes
 from astro_server.platform.auth.credentials import new_id
 from astro_server.platform.billing import ledger as billing
@@ -76,7 +76,6 @@ from astro_server.platform.models.jobs import Job
 from astro_server.platform.outages import JOB_QUEUE, DependencyUnavailable
 from astro_server.platform.owned import owned, owned_query
 from astro_server.platform.paging import newest_first
-from astro_server.settings import Settings
 
 log = logging.getLogger("astro_server.jobs")
 
@@ -110,7 +109,7 @@ class Concurrency:
 
     @property
     def limit(self) -> int:
-        return int(getattr(_settings, self.setting))
+        return int(getattr(runtime.settings(), self.setting))
 
 
 @dataclass(frozen=True)
@@ -143,14 +142,7 @@ class JobKind(Generic[P]):
 
 
 _HANDLERS: dict[str, JobKind[Any]] = {}
-_settings = Settings()
 _running_here: dict[str, int] = {}  # job id -> attempt held by this process
-
-
-def configure(settings: Settings) -> None:
-    """Lease length and attempt bound for this process (called by the app and the worker)."""
-    global _settings
-    _settings = settings
 
 
 def register_job_kinds(kinds: Iterable[JobKind[Any]]) -> None:
@@ -182,7 +174,7 @@ class ParamsErased(Exception):
 
 async def seal_params(job_id: str, account_id: str, params: dict[str, Any]) -> dict[str, Any]:
     """The stored form of a job's parameters (see module docstring)."""
-    key = await datakeys.active_key(_settings.secret_key, account_id, create=True)
+    key = await datakeys.active_key(runtime.settings().secret_key, account_id, create=True)
     assert key is not None
     stored: dict[str, Any] = {
         name: value
@@ -202,7 +194,7 @@ async def open_params(job: Job) -> Any:
     if not isinstance(stored, dict) or SEALED not in stored:
         return stored
     try:
-        key = await datakeys.key_by_id(_settings.secret_key, str(stored[SEALED_KEY]))
+        key = await datakeys.key_by_id(runtime.settings().secret_key, str(stored[SEALED_KEY]))
         return json.loads(key.open_record(job.id, str(stored[SEALED])))
     except datakeys.KeyUnavailable:
         raise ParamsErased(job.id) from None
@@ -443,12 +435,12 @@ async def _claim(job_id: str) -> Job | None:
     now = _now()
     claimable = Q(status="queued") | Q(status="running", lease_expires_at__lt=now)
     changed = await Job.filter(
-        Q(id=job_id), claimable, Q(attempts__lt=_settings.job_max_attempts)
+        Q(id=job_id), claimable, Q(attempts__lt=runtime.settings().job_max_attempts)
     ).update(
         status="running",
         attempts=F("attempts") + 1,
         started_at=now,
-        lease_expires_at=now + timedelta(seconds=_settings.job_lease_s),
+        lease_expires_at=now + timedelta(seconds=runtime.settings().job_lease_s),
     )
     if not changed:
         return None
@@ -456,11 +448,11 @@ async def _claim(job_id: str) -> Job | None:
 
 
 async def _heartbeat(job: Job, attempt: int, progress: _ProgressReporter) -> None:
-    interval = min(1.0, _settings.job_lease_s / 3)
+    interval = min(1.0, runtime.settings().job_lease_s / 3)
     while True:
         await asyncio.sleep(interval)
         await Job.filter(id=job.id, status="running", attempts=attempt).update(
-            lease_expires_at=_now() + timedelta(seconds=_settings.job_lease_s),
+            lease_expires_at=_now() + timedelta(seconds=runtime.settings().job_lease_s),
             progress=progress.value,
         )
 
@@ -555,7 +547,7 @@ async def _fail_if_exhausted(job_id: str) -> None:
     if (
         job is not None
         and job.status in ("queued", "running")
-        and job.attempts >= _settings.job_max_attempts
+        and job.attempts >= runtime.settings().job_max_attempts
         and (job.lease_expires_at is None or job.lease_expires_at < _now())
     ):
         await _fail(
@@ -598,7 +590,7 @@ async def sweep_jobs(kick: Callable[[str], Awaitable[None]] | None = None) -> di
 
     send = kick or kick_job
     now = _now()
-    lease = timedelta(seconds=_settings.job_lease_s)
+    lease = timedelta(seconds=runtime.settings().job_lease_s)
     counts = {"requeued": 0, "failed": 0, "resent": 0, "send_failed": 0}
     first_error: Exception | None = None
 
@@ -614,7 +606,7 @@ async def sweep_jobs(kick: Callable[[str], Awaitable[None]] | None = None) -> di
 
     expired = await Job.filter(status="running", lease_expires_at__lt=now)
     for job in expired:
-        if job.attempts >= _settings.job_max_attempts:
+        if job.attempts >= runtime.settings().job_max_attempts:
             await _fail_if_exhausted(job.id)
             counts["failed"] += 1
             continue
@@ -627,7 +619,7 @@ async def sweep_jobs(kick: Callable[[str], Awaitable[None]] | None = None) -> di
             counts["requeued"] += 1
     stale = await Job.filter(status="queued", updated_at__lt=now - lease)
     for job in stale:
-        if job.attempts >= _settings.job_max_attempts:
+        if job.attempts >= runtime.settings().job_max_attempts:
             await _fail_if_exhausted(job.id)
             counts["failed"] += 1
             continue

@@ -1,6 +1,11 @@
-"""Per-application runtime objects (rate limiter, job broker), built at startup from Settings.
+"""The process's one :class:`Platform`: what it runs and with which settings.
 
-Handlers and services reach them through :func:`platform` (``current_app.extensions["astro"]``).
+:func:`astro_server.registry.build_platform` builds it from a :class:`Settings` and installs it
+here (:func:`install`, the one place it is set); the web app keeps the same object in
+``current_app.extensions["astro"]`` and adds its runtime objects (rate limiter, job broker) at
+startup. Code outside a request (the worker's jobs, the scheduler, the CLI) reaches it through
+:func:`current`, handlers through :func:`platform`. Nothing here reads the environment: a process
+that has not built its platform gets an error, not settings read behind its back.
 """
 
 from __future__ import annotations
@@ -11,8 +16,10 @@ import multiprocessing
 import os
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from datetime import date
+from typing import TYPE_CHECKING, Any
 
 from quart import current_app
 
@@ -23,37 +30,77 @@ if TYPE_CHECKING:
 
     from astro_server.platform.ratelimit import RateLimiter
 
+#: ``resolve(raw, account_id=, livemode=, scopes=, key_generation=)``: the body with each
+#: ``{"profile_id": ...}`` replaced by that profile's birth subject (the profiles feature's).
+ReferenceResolver = Callable[..., Awaitable[bytes]]
+#: ``source(sign, local_date, language, timezone)``: the published horoscope a feed delivers,
+#: its times in the subscription's zone (the horoscopes feature's).
+HoroscopeSource = Callable[[str, date, str, str], Awaitable[Any]]
 
-@dataclass
+
+async def _no_references(raw: bytes, **_: Any) -> bytes:
+    return raw
+
+
+@dataclass(eq=False)
 class Platform:
+    """What a process of any kind runs, wired by :func:`astro_server.registry.build_platform`.
+
+    The features' parts arrive as values (job kinds, tasks, model modules, the profile
+    reference resolver, the horoscope source): the platform imports no feature."""
+
     settings: Settings
-    rate_limiter: RateLimiter
+    # platform.jobs.JobKind and platform.periodic.PeriodicTask (not imported: both import this
+    # module, and the platform's packages stay acyclic).
+    job_kinds: tuple[Any, ...] = ()
+    periodic_tasks: tuple[Any, ...] = ()
+    broker_tasks: dict[str, Callable[..., Awaitable[Any]]] = field(default_factory=dict)
+    #: Every module defining tables, dotted names (tortoise imports them).
+    model_modules: tuple[str, ...] = ()
+    resolve_references: ReferenceResolver = _no_references
+    horoscope_source: HoroscopeSource | None = None
+    # The web app's runtime objects, made at startup (app.py):
     broker: AsyncBroker | None = None
     # The highest API-key revocation generation seen by this app (platform/auth/guards.py).
     key_generation_seen: int = 0
     background: list[object] = field(default_factory=list)
+    _rate_limiter: RateLimiter | None = field(default=None, repr=False)
+
+    @property
+    def rate_limiter(self) -> RateLimiter:
+        if self._rate_limiter is None:
+            raise RuntimeError("no rate limiter: the web app has not started")
+        return self._rate_limiter
+
+    @rate_limiter.setter
+    def rate_limiter(self, limiter: RateLimiter | None) -> None:
+        self._rate_limiter = limiter
 
 
-_settings: Settings | None = None
+_current: Platform | None = None
 
 
-def configure(settings: Settings) -> None:
-    """This process's settings, for code that runs outside a request as well as inside one
-    (the worker's jobs, the scheduler, the CLI); set once by
-    :func:`astro_server.registry.build_platform`."""
-    global _settings
-    _settings = settings
+def install(wired: Platform) -> None:
+    """Make ``wired`` this process's platform (:func:`astro_server.registry.build_platform`
+    calls this; nothing else does)."""
+    global _current
+    _current = wired
+
+
+def current() -> Platform:
+    """This process's platform; an error before :func:`install` (never the environment)."""
+    if _current is None:
+        raise RuntimeError("no platform: call astro_server.registry.build_platform(settings) first")
+    return _current
 
 
 def settings() -> Settings:
-    """The settings :func:`configure` was given (the environment's if it was never called)."""
-    global _settings
-    if _settings is None:
-        _settings = Settings.from_env()
-    return _settings
+    """The settings this process's platform was built with."""
+    return current().settings
 
 
 def platform() -> Platform:
+    """The platform of the app serving the current request."""
     state: Platform = current_app.extensions["astro"]
     return state
 

@@ -91,11 +91,11 @@ async def announce_from_cli() -> None:
     them: bump the shared generation through Redis (production); in embedded mode the server's
     cache lapses within Settings.api_key_cache_s. A route passes
     :func:`~astro_server.platform.auth.guards.announce_key_change` instead."""
-    from astro_server.platform.runtime import make_rate_limiter
-    from astro_server.settings import Settings
+    from astro_server.platform import runtime
 
     auth.forget_api_keys()
-    limiter = make_rate_limiter(Settings.from_env())
+    # The CLI's platform's settings (cli.py builds it before any command runs).
+    limiter = runtime.make_rate_limiter(runtime.settings())
     try:
         await limiter.bump_generation()
     finally:

@@ -18,7 +18,6 @@ one place every subject-taking route gets references); an unknown profile is a 4
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -29,24 +28,6 @@ from quart_schema.conversion import model_load
 from astro_server.platform.errors import APIError
 from astro_server.platform.handler_args import current_caller
 from astro_server.platform.runtime import platform
-
-#: ``resolve(raw, account_id=, livemode=, scopes=, key_generation=)``: the body with each
-#: ``{"profile_id": ...}`` replaced by that profile's birth subject (the profiles feature's, wired
-#: by :func:`astro_server.registry.build_platform`: the platform does not import features).
-ReferenceResolver = Callable[..., Awaitable[bytes]]
-
-
-async def _no_references(raw: bytes, **_: Any) -> bytes:
-    return raw
-
-
-_resolve_references: ReferenceResolver = _no_references
-
-
-def use_reference_resolver(resolver: ReferenceResolver) -> None:
-    """The resolver of profile references every billable body goes through."""
-    global _resolve_references
-    _resolve_references = resolver
 
 
 async def load_body(model_class: Any) -> Any:
@@ -62,13 +43,16 @@ async def load_body(model_class: Any) -> Any:
         if b"\\u0000" in raw:
             await request.get_json()
         caller = current_caller()
-        raw = await _resolve_references(
+        state = platform()
+        # Each {"profile_id": ...} becomes that profile's birth subject (the profiles
+        # feature's resolver, wired by the registry: the platform does not import features).
+        raw = await state.resolve_references(
             raw,
             account_id=caller.account_id,
             livemode=caller.livemode,
             # A reference reads a client profile: it needs the key's ``profiles`` scope.
             scopes=caller.scopes,
-            key_generation=platform().key_generation_seen,
+            key_generation=state.key_generation_seen,
         )
         try:
             return model_class.model_validate_json(raw, strict=True)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from astro_server.platform import clock
+from astro_server.platform import clock, runtime
 from astro_server.platform.delivery.http import DeliveryClient
 from astro_server.platform.delivery.secrets_box import SecretBox
 from astro_server.platform.delivery.ssrf import UnsafeDestination, check_destination
@@ -28,7 +28,6 @@ PENDING = ("pending", "retrying", "delivering")
 FINISHED = ("succeeded", "failed", "abandoned")
 
 
-_settings: Settings | None = None
 _client: DeliveryClient | None = None
 # One box per server key (the HKDF derivation runs once), each keeping decrypted secrets.
 _boxes: dict[str, SecretBox] = {}
@@ -38,17 +37,9 @@ DECRYPTED_SECRETS_CACHED = 50_000
 # --- process configuration -------------------------------------------------------------------
 
 
-def configure(settings: Settings) -> None:
-    """Settings of this process (:func:`astro_server.registry.build_platform`)."""
-    global _settings
-    _settings = settings
-
-
 def current_settings() -> Settings:
-    global _settings
-    if _settings is None:
-        _settings = Settings.from_env()
-    return _settings
+    """The settings of this process's platform (:func:`astro_server.platform.runtime.settings`)."""
+    return runtime.settings()
 
 
 def set_client(client: DeliveryClient | None) -> None:

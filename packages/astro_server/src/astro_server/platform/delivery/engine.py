@@ -48,7 +48,7 @@ from tortoise import connections
 from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
-from astro_server.platform import clock, db
+from astro_server.platform import clock, db, runtime
 from astro_server.platform.delivery.common import (
     FINISHED,
     client,
@@ -113,26 +113,16 @@ def owner_id(delivery: FeedDelivery) -> str:
 # --- content ---------------------------------------------------------------------------------
 
 
-#: ``source(sign, local_date, language, timezone)``: the published horoscope a feed delivers,
-#: its times in the subscription's zone (the horoscopes feature's, wired by the registry: the
-#: platform does not import features).
-HoroscopeSource = Callable[[str, date, str, str], Awaitable[Any]]
-_horoscope_source: HoroscopeSource | None = None
-
-
-def use_horoscope_source(source: HoroscopeSource) -> None:
-    global _horoscope_source
-    _horoscope_source = source
-
-
 async def published_horoscope(
     sign: str, local_date: date, language: str, timezone: str = "UTC"
 ) -> Any:
-    """The published horoscope as JSON-able data (from the source the registry wired), its
-    texts' times in ``timezone`` (the subscription's: a Bangkok reader reads Thai local times)."""
-    if _horoscope_source is None:
+    """The published horoscope as JSON-able data (from the platform's source, the horoscopes
+    feature's, wired by the registry: the platform does not import features), its texts' times
+    in ``timezone`` (the subscription's: a Bangkok reader reads Thai local times)."""
+    source = runtime.current().horoscope_source
+    if source is None:
         raise RuntimeError("no horoscope source: build_platform() wires one")
-    published = await _horoscope_source(sign, local_date, language, timezone)
+    published = await source(sign, local_date, language, timezone)
     if hasattr(published, "model_dump"):
         return published.model_dump(mode="json")
     return msgspec.to_builtins(published)

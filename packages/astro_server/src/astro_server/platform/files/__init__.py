@@ -6,7 +6,6 @@ service   :func:`store_file`, :func:`signed_url`, expiry, the clock tests contro
 
 from astro_server.platform.files.service import (
     FILE_ID_PATTERN,
-    configure,
     content_disposition,
     delete_expired_files,
     delete_file,
@@ -31,7 +30,6 @@ __all__ = [
     "S3Storage",
     "Storage",
     "StorageError",
-    "configure",
     "content_disposition",
     "delete_expired_files",
     "delete_file",

@@ -24,6 +24,7 @@ from urllib.parse import quote
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from astro_server.platform import runtime
 from astro_server.platform.files.storage import Payload, Storage, storage_for
 from astro_server.platform.models.files import StoredFile
 from astro_server.settings import Settings
@@ -33,7 +34,6 @@ log = logging.getLogger("astro_server.files")
 FILE_ID_PATTERN = r"^file_[a-f0-9]{24}$"
 _INFO = b"astro signed file urls v1"
 
-_settings: Settings | None = None
 _storage: tuple[Settings, Storage] | None = None
 _keys: dict[str, bytes] = {}
 
@@ -55,18 +55,9 @@ def set_clock(clock: Callable[[], datetime] | None) -> None:
     _clock = clock or _utc_now
 
 
-def configure(settings: Settings) -> None:
-    """Settings of this process (the app and the worker call it at start)."""
-    global _settings, _storage
-    _settings = settings
-    _storage = None
-
-
 def current_settings() -> Settings:
-    global _settings
-    if _settings is None:
-        _settings = Settings.from_env()
-    return _settings
+    """The settings of this process's platform (:func:`astro_server.platform.runtime.settings`)."""
+    return runtime.settings()
 
 
 def storage() -> Storage:

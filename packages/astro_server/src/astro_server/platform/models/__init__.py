@@ -1,11 +1,10 @@
 """The platform's tables (accounts, credentials, ledger, audit, jobs, files, deliveries).
 
 Each feature keeps its own tables in ``features/<group>/models.py``; every model module is listed
-once in :data:`astro_server.platform.db.MODEL_MODULES`, and all share one tortoise app
+once in :data:`astro_server.registry.MODEL_MODULES`, and all share one tortoise app
 (``astro``) whose migrations live in ``platform/models/migrations``. Add a model: define it in
 its feature's (or the platform's) ``models.py``, list a new module in ``MODEL_MODULES``, then run
-``uv run tortoise -c astro_server.platform.models.makemigrations_config.TORTOISE_ORM
-makemigrations``.
+``uv run tortoise -c astro_server.makemigrations_config.TORTOISE_ORM makemigrations``.
 """
 
 from astro_server.platform.models.accounts import (
