@@ -36,7 +36,6 @@ async def _answers() -> dict[str, dict[str, Any]]:
     from _platform_support import running_app, settings_for
 
     from astro_server.platform import docs_examples
-    from astro_server.platform.delivery import common as delivery_common
     from astro_server.platform.delivery import ssrf
 
     async def loopback_resolver(host: str, port: int) -> list[str]:
@@ -50,7 +49,6 @@ async def _answers() -> dict[str, dict[str, Any]]:
             f"sqlite://{directory / 'astro.sqlite3'}", directory, allow_loopback_destinations=True
         )
         async with running_app(settings) as app:
-            delivery_common.configure(settings)
             document = await (await app.test_client().get("/openapi.json")).get_json()
             answers = await run_examples(app, document, everything=True)
     stored: dict[str, dict[str, Any]] = {}

@@ -16,6 +16,7 @@ import datetime as dt
 import pytest
 
 import astro_sdk
+from astro_calc.disclaimers import disclaimer_for
 from astro_calc.western import BirthSubject, natal_chart
 from astro_calc.western.traditional import firdaria, natal_lots, profections, zodiacal_releasing
 from astro_sdk import AstroClient, AsyncAstroClient
@@ -56,6 +57,7 @@ def test_timing_techniques_through_the_sdk(
     assert [m.sign for m in year.months] == [m.sign for m in expected_year.months]
     assert year.year_start == expected_year.year_start
     assert year.interpretations is None
+    assert year.disclaimer.code == "traditional_timing"
     assert year.sensitivity is None
     assert year.api_response.credits_charged == 1
 
@@ -128,6 +130,7 @@ def test_natal_lots_and_the_options_prices(
     assert read.interpretations is not None
     assert read.interpretations.language == "th"
     assert read.interpretations.items[0].key == "lord_of_year.mercury"
+    assert read.disclaimer.text == disclaimer_for("traditional_timing", "th").text
     assert read.api_response.credits_charged == 2
 
     assert sensitive.sensitivity is not None

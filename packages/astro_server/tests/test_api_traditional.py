@@ -21,6 +21,7 @@ from _platform_support import key_headers, new_account
 from quart.typing import TestClientProtocol as Client
 
 from astro_calc import sensitivity
+from astro_calc.disclaimers import disclaimer_for
 from astro_calc.western import BirthSubject, natal_chart
 from astro_calc.western.traditional import (
     firdaria,
@@ -79,6 +80,12 @@ def _plain(value: msgspec.Struct) -> Any:
     return json.loads(msgspec.json.encode(value))
 
 
+def _with_disclaimer(found: msgspec.Struct, language: str = "en") -> bytes:
+    """astro_calc's answer with the timing reading's disclaimer appended, as the route sends."""
+    note = msgspec.json.encode(disclaimer_for("traditional_timing", language))
+    return msgspec.json.encode(found)[:-1] + b',"disclaimer":' + note + b"}"
+
+
 def _fields(answer: dict[str, Any]) -> list[str]:
     return [d["field"] for d in answer["details"]]
 
@@ -94,7 +101,7 @@ async def test_profections_are_astro_calcs_byte_for_byte(client: Client, key: st
     )
     assert response.status_code == 200
     expected = profections(CALC_BANGKOK, dt.date(2026, 12, 7))
-    assert await response.get_data() == msgspec.json.encode(expected)
+    assert await response.get_data() == _with_disclaimer(expected)
     body = await response.get_json()
     # Gemini rising, age 36: the 1st house again, Gemini, ruled by Mercury.
     assert (body["age"], body["sign"], body["house"], body["lord_of_year"]) == (
@@ -146,6 +153,7 @@ async def test_profections_interpretations_read_the_lord_of_the_year(
     code, answer, response = await _post(client, pro_key, "western/profections", thai)
     assert code == 200
     assert answer["interpretations"]["language"] == "th"
+    assert answer["disclaimer"] == _plain(disclaimer_for("traditional_timing", "th"))
     assert response.headers["X-Credits-Charged"] == "2"
 
 
@@ -179,8 +187,9 @@ async def test_akihitos_published_releasing_through_the_api(client: Client, key:
     expected = zodiacal_releasing(
         CALC_AKIHITO, levels=4, start=dt.date(2016, 1, 1), end=dt.date(2016, 12, 31)
     )
-    assert await response.get_data() == msgspec.json.encode(expected)
+    assert await response.get_data() == _with_disclaimer(expected)
     answer = await response.get_json()
+    assert answer["disclaimer"]["code"] == "traditional_timing"
     assert (answer["lot_sign"], answer["fortune_sign"], answer["sect"]) == (
         "pisces", "libra", "night",
     )  # fmt: skip
@@ -219,7 +228,7 @@ async def test_releasing_defaults_spirit_level_two_for_ninety_years(
     assert (answer["lot"], answer["levels"], answer["year_length_days"]) == ("spirit", 2, 360)
     assert {p["level"] for p in answer["periods"]} == {1, 2}
     expected = zodiacal_releasing(CALC_BANGKOK, levels=2)
-    assert answer == _plain(expected)
+    assert {k: v for k, v in answer.items() if k != "disclaimer"} == _plain(expected)
 
 
 @pytest.mark.parametrize(

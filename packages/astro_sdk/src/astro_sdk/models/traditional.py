@@ -23,6 +23,7 @@ from astro_sdk.models.western import Lot, WesternSubjectOrReference
 
 __all__ = [
     "CurrentFirdar",
+    "Disclaimer",
     "FirdarPeriod",
     "FirdarSubPeriod",
     "Firdaria",
@@ -91,6 +92,14 @@ class FirdariaRequest(SensitivityOptions):
 # --- responses ---------------------------------------------------------------------------------
 
 
+class Disclaimer(ResponseModel):
+    """The disclaimer of a timing reading: ``code`` (``traditional_timing``) and ``text`` in
+    the request's language."""
+
+    code: str
+    text: str
+
+
 class ProfectionMonth(ResponseModel):
     month: int
     sign: str
@@ -112,6 +121,7 @@ class Profections(ResponseModel):
     year_end: dt.datetime
     current_month: int
     months: list[ProfectionMonth]
+    disclaimer: Disclaimer
 
 
 class InterpretedProfections(Profections):
@@ -146,6 +156,7 @@ class ZodiacalReleasing(ResponseModel):
     start: dt.datetime
     end: dt.datetime
     periods: list[ReleasingPeriod]
+    disclaimer: Disclaimer
 
 
 class InterpretedZodiacalReleasing(ZodiacalReleasing):

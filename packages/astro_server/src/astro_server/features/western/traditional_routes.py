@@ -19,6 +19,7 @@ from typing import Final
 import msgspec
 from quart import Blueprint
 
+from astro_calc.disclaimers import DisclaimerNote, disclaimer_for
 from astro_calc.errors import CalcInputError
 from astro_calc.sensitivity import Sensitivity, traditional_sensitivity
 from astro_calc.western.traditional import (
@@ -54,6 +55,24 @@ blueprint = Blueprint("western_traditional", __name__)
 TAG = ["Western"]
 route = calculations(blueprint, tags=TAG)
 
+#: The disclaimer code of the timing readings (astro_calc.disclaimers' route table).
+DISCLAIMER_CODE: Final = "traditional_timing"
+
+
+class ProfectionsAnswer(Profections, frozen=True, gc=False):
+    """The profections of :func:`astro_calc.western.traditional.profections`, and the
+    ``disclaimer`` of a timing reading in the request's ``language``."""
+
+    disclaimer: DisclaimerNote
+
+
+class ZodiacalReleasingAnswer(ZodiacalReleasing, frozen=True, gc=False):
+    """The releasing of :func:`astro_calc.western.traditional.zodiacal_releasing`, and the
+    ``disclaimer`` of a timing reading in the request's ``language``."""
+
+    disclaimer: DisclaimerNote
+
+
 #: The sensitivity results each technique reads (astro_calc.sensitivity.traditional's names).
 PROFECTION_RESULTS: Final = ("ascendant.sign",)
 FIRDARIA_RESULTS: Final = ("sect",)
@@ -87,7 +106,7 @@ def technique_sensitivity(
     "westernProfections",
     price="western.profections",
     body=ProfectionsRequest,
-    result=Profections,
+    result=ProfectionsAnswer,
     interpret=lambda found, data: profection_interpretation(
         found, language=data.language, level=data.interpretations
     ),
@@ -96,7 +115,7 @@ def technique_sensitivity(
     ),
     names_subject=True,
 )
-def western_profections(data: ProfectionsRequest) -> Profections:
+def western_profections(data: ProfectionsRequest) -> ProfectionsAnswer:
     """Annual and monthly profections: the age, the profected sign and whole-sign house, the
     lord of the year and the twelve months of the year holding ``on_date``.
 
@@ -105,9 +124,12 @@ def western_profections(data: ProfectionsRequest) -> Profections:
     the year its domicile ruler (classical rulers); twelve equal months, one sign further each.
     ``interpretations`` (summary or full, ``language`` en or th) reads the lord of the year and
     the profected house (tier pro); ``sensitivity`` (+1 credit) says how close the ascendant's
-    sign, which decides the profected signs, is to changing with the birth time.
+    sign, which decides the profected signs, is to changing with the birth time. Every answer
+    carries ``disclaimer`` (``traditional_timing``) in ``language``.
     """
-    return profections(data.subject.to_calc(), data.on_date)
+    found = profections(data.subject.to_calc(), data.on_date)
+    note = disclaimer_for(DISCLAIMER_CODE, data.language)
+    return ProfectionsAnswer(**msgspec.structs.asdict(found), disclaimer=note)
 
 
 def releasing_of(data: ReleasingFields) -> ZodiacalReleasing:
@@ -148,7 +170,7 @@ def releasing_of(data: ReleasingFields) -> ZodiacalReleasing:
     "westernZodiacalReleasing",
     price="western.zodiacal_releasing",
     body=ZodiacalReleasingRequest,
-    result=ZodiacalReleasing,
+    result=ZodiacalReleasingAnswer,
     interpret=lambda found, data: releasing_interpretation(
         found, language=data.language, level=data.interpretations
     ),
@@ -157,7 +179,7 @@ def releasing_of(data: ReleasingFields) -> ZodiacalReleasing:
     ),
     names_subject=True,
 )
-def western_zodiacal_releasing(data: ZodiacalReleasingRequest) -> ZodiacalReleasing:
+def western_zodiacal_releasing(data: ZodiacalReleasingRequest) -> ZodiacalReleasingAnswer:
     """Zodiacal releasing from the Lot of Spirit or Fortune, to 1-4 levels, with the loosing of
     the bond and the peak periods, clipped to the window ``start``..``end``.
 
@@ -168,9 +190,12 @@ def western_zodiacal_releasing(data: ZodiacalReleasingRequest) -> ZodiacalReleas
     (Valens, default) or 365.25. At level 4 the window is at most 3660 days. ``interpretations``
     (summary or full, ``language`` en or th) reads the periods running at the window's start
     (tier pro); ``sensitivity`` (+1 credit) says how close the sect, the lot's sign and
-    Fortune's sign are to changing with the birth time.
+    Fortune's sign are to changing with the birth time. Every answer carries ``disclaimer``
+    (``traditional_timing``) in ``language``.
     """
-    return releasing_of(data)
+    found = releasing_of(data)
+    note = disclaimer_for(DISCLAIMER_CODE, data.language)
+    return ZodiacalReleasingAnswer(**msgspec.structs.asdict(found), disclaimer=note)
 
 
 @route(
