@@ -20,7 +20,7 @@ from astro_server.platform.errors import APIError
 INTERPRETED = (
     "western.natal", "western.synastry", "western.composite", "western.returns",
     "western.progressions", "western.transits", "vedic.chart", "vedic.dasha",
-    "vedic.kundli_matching",
+    "vedic.kundli_matching", "western.profections", "western.zodiacal_releasing",
 )  # fmt: skip
 # The bare rows as they were before interpretations existed: they must not move.
 BARE = {
@@ -28,6 +28,7 @@ BARE = {
     "western.composite": ("free", 2), "western.returns": ("free", 1),
     "western.progressions": ("free", 1), "western.transits": ("free", 2),
     "vedic.chart": ("free", 1), "vedic.dasha": ("free", 1), "vedic.kundli_matching": ("free", 1),
+    "western.profections": ("free", 1), "western.zodiacal_releasing": ("free", 2),
 }  # fmt: skip
 
 
