@@ -30,6 +30,8 @@ def test_the_exported_names() -> None:
         "rectification_window",
         "saju_sensitivity",
         "thai_sensitivity",
+        "traditional_sensitivity",
+        "traditional_sensitivity_at",
         "uranian_sensitivity",
         "vedic_sensitivity",
         "ziwei_sensitivity",

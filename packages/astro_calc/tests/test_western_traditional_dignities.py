@@ -5,17 +5,29 @@ triplicity rulers, the Egyptian bounds, the Chaldean faces and its almutem (each
 triplicity rulers scoring 3, our ``triplicity="all"``), on every half degree; Valens, Anthology
 I.3 (tr. Riley 2010): each planet's Egyptian bounds sum to its minor years; the Chaldean faces
 run in descending order of the spheres from Mars at 0 Aries (Lilly, Christian Astrology, p. 104).
+The natal chart's ``"lots": true`` layer (:func:`with_minor_dignities`) against flatlib's
+triplicity, term and face on random charts.
 """
 
 from __future__ import annotations
+
+import random
+from datetime import date, timedelta
 
 import pytest
 from flatlib.dignities import essential, tables
 
 from astro_calc.errors import CalcInputError
-from astro_calc.western.subject import SIGNS
-from astro_calc.western.traditional import almuten, dignities_at, dignity_row
-from astro_calc.western.traditional.dignities import BOUNDS, CHALDEAN_ORDER
+from astro_calc.western.natal import natal_chart
+from astro_calc.western.subject import SIGNS, BirthSubject
+from astro_calc.western.traditional import (
+    NATAL_DIGNITY_ORDER,
+    almuten,
+    dignities_at,
+    dignity_row,
+    with_minor_dignities,
+)
+from astro_calc.western.traditional.dignities import BOUNDS, CHALDEAN_ORDER, CLASSICAL_PLANETS
 
 HALF_DEGREES = [k * 0.5 for k in range(720)]
 
@@ -105,3 +117,48 @@ def test_bad_input_names_the_field() -> None:
     with pytest.raises(CalcInputError) as err:
         dignity_row(float("nan"))
     assert err.value.field == "longitude"
+
+
+# --- the natal chart's "lots": true layer ---------------------------------------------------------
+
+
+def _flatlib_minor(planet: str, longitude: float) -> set[str]:
+    """The triplicity (any of the three rulers), bound and face flatlib gives ``planet`` at
+    ``longitude``: the independent reference of the natal chart's gained dignities."""
+    sign = SIGNS[int(longitude // 30) % 12].capitalize()
+    degree = longitude % 30
+    info = essential.getInfo(sign, degree)
+    found: set[str] = set()
+    if planet in {_flat(info["dayTrip"]), _flat(info["nightTrip"]), _flat(info["partTrip"])}:
+        found.add("triplicity")
+    if _flat(essential.term(sign, degree)) == planet:
+        found.add("bound")
+    if _flat(essential.face(sign, degree)) == planet:
+        found.add("face")
+    return found
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_natal_chart_gains_flatlibs_triplicity_bound_and_face(seed: int) -> None:
+    rng = random.Random(seed)
+    subject = BirthSubject(
+        date(1900, 1, 1) + timedelta(days=rng.randrange(73000)),
+        f"{rng.randrange(24):02d}:{rng.randrange(60):02d}",
+        rng.uniform(-60, 60),
+        rng.uniform(-180, 180),
+        timezone_offset_minutes=0,
+    )
+    chart = natal_chart(subject)
+    sect = rng.choice(["day", "night"])
+    gained = with_minor_dignities(chart, sect)
+    points = {"triplicity": 3, "bound": 2, "face": 1}
+    for before, after in zip(chart.planets, gained.planets, strict=True):
+        if before.name not in CLASSICAL_PLANETS:
+            assert after == before
+            continue
+        minor = _flatlib_minor(before.name, before.longitude)
+        assert set(after.dignities) == set(before.dignities) | minor
+        assert list(after.dignities) == [d for d in NATAL_DIGNITY_ORDER if d in after.dignities]
+        assert after.dignity_score == before.dignity_score + sum(points[d] for d in minor)
+    assert gained.houses == chart.houses
+    assert gained.aspects == chart.aspects

@@ -122,6 +122,9 @@ def blueprints() -> list[Blueprint]:
     from astro_server.features.western.feed_routes import public as calendar_feed_files
     from astro_server.features.western.routes import blueprint as western
     from astro_server.features.western.sky_routes import blueprint as western_timing
+    from astro_server.features.western.traditional_routes import (
+        blueprint as western_traditional,
+    )
     from astro_server.platform.files.routes import blueprint as files
     from astro_server.platform.routes.docs import blueprint as docs
     from astro_server.platform.routes.health import blueprint as health
@@ -153,6 +156,7 @@ def blueprints() -> list[Blueprint]:
         calendar_feeds,
         calendar_feed_files,
         western_astrocartography,
+        western_traditional,
         uranian,
         thai,
         chinese,

@@ -41,6 +41,10 @@ from astro_calc.sensitivity.rectification import (
     rectification_window,
 )
 from astro_calc.sensitivity.thai import thai_sensitivity
+from astro_calc.sensitivity.traditional import (
+    traditional_sensitivity,
+    traditional_sensitivity_at,
+)
 from astro_calc.sensitivity.uranian import uranian_sensitivity
 from astro_calc.sensitivity.vedic import (
     dasha_sensitivity,
@@ -72,6 +76,8 @@ __all__ = [
     "rectification_window",
     "saju_sensitivity",
     "thai_sensitivity",
+    "traditional_sensitivity",
+    "traditional_sensitivity_at",
     "uranian_sensitivity",
     "vedic_sensitivity",
     "ziwei_sensitivity",

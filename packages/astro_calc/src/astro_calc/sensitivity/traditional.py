@@ -97,7 +97,8 @@ def traditional_sensitivity_at(
     uncertainty_minutes: float = 0.0,
     horizon_minutes: float | None = None,
 ) -> Sensitivity:
-    """:func:`traditional_sensitivity` for an already resolved birth."""
+    """:func:`traditional_sensitivity` for an already resolved birth (the same results, root
+    finding to 1 second)."""
     horizon = check_window(uncertainty_minutes, horizon_minutes)
     horizon_s = horizon * 60.0
     if not angles_reliable(latitude):

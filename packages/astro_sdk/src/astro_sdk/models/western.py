@@ -44,6 +44,7 @@ __all__ = [
     "InterpretedReturnChart",
     "InterpretedSynastry",
     "InterpretedTransitReport",
+    "Lot",
     "ModalityBalance",
     "NatalChart",
     "NatalRequest",
@@ -124,8 +125,12 @@ class NatalFields(RequestModel):
 
 
 class NatalRequest(NatalFields, InterpretationOptions, SensitivityOptions):
-    """The natal calculation: the chart's fields plus the interpretation and birth-time
-    sensitivity options."""
+    """The natal calculation: the chart's fields plus the traditional ``lots`` option, the
+    interpretation and birth-time sensitivity options."""
+
+    lots: bool = False
+    """Adds ``sect`` and the seven Hermetic ``lots``, and the classical planets' triplicity,
+    bound and face in ``dignities`` (needs the seven planets in ``bodies``)."""
 
 
 class PairFields(RequestModel):
@@ -418,10 +423,27 @@ class TransitReport(ResponseModel):
     meta: TransitMeta
 
 
-class InterpretedNatalChart(NatalChart):
-    """NatalChart with the ``interpretations`` and ``sensitivity`` asked for (``None``
-    without the option)."""
+class Lot(ResponseModel):
+    """A lot of the natal chart (``lots=True``): ``house`` is its whole-sign house,
+    ``quadrant_house`` its house on the chart's system, ``formula`` the one used
+    (``"asc + moon - sun"``)."""
 
+    longitude: float
+    sign: str
+    sign_degree: float
+    house: int
+    quadrant_house: int
+    formula: str
+
+
+class InterpretedNatalChart(NatalChart):
+    """NatalChart with the ``interpretations`` and ``sensitivity`` asked for, and ``sect`` and
+    ``lots`` with ``lots=True`` (each ``None`` without its option)."""
+
+    sect: str | None = None
+    """``day`` or ``night`` (the Sun's altitude), with ``lots=True``."""
+    lots: dict[str, Lot] | None = None
+    """fortune, spirit, eros, necessity, courage, victory, nemesis, with ``lots=True``."""
     interpretations: Interpretations | None = None
     sensitivity: Sensitivity | None = None
 

@@ -1,5 +1,6 @@
-"""``client.western``: natal, synastry, composite, returns, progressions, transits. Every
-route is billable (an ``Idempotency-Key`` per call, reused on retries)."""
+"""``client.western``: natal, synastry, composite, returns, progressions, transits, and the
+Hellenistic timing techniques (profections, zodiacal releasing, firdaria). Every route is
+billable (an ``Idempotency-Key`` per call, reused on retries)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,16 @@ from astro_sdk.models.sensitivity import (
     RectificationRequest,
     RectificationWindow,
     SensitivityOption,
+)
+from astro_sdk.models.traditional import (
+    FirdariaRequest,
+    InterpretedProfections,
+    InterpretedZodiacalReleasing,
+    ProfectionsRequest,
+    ReleasingLot,
+    SensitiveFirdaria,
+    ZodiacalReleasingChartRequest,
+    ZodiacalReleasingRequest,
 )
 from astro_sdk.models.western import (
     AspectName,
@@ -135,6 +146,23 @@ RELOCATION: Operation[InterpretedRelocatedChart] = _post(
     InterpretedRelocatedChart,
     RelocationRequest,
 )
+PROFECTIONS: Operation[InterpretedProfections] = _post(
+    "westernProfections", "/api/v3/western/profections", InterpretedProfections, ProfectionsRequest
+)
+ZODIACAL_RELEASING: Operation[InterpretedZodiacalReleasing] = _post(
+    "westernZodiacalReleasing",
+    "/api/v3/western/zodiacal-releasing",
+    InterpretedZodiacalReleasing,
+    ZodiacalReleasingRequest,
+)
+ZODIACAL_RELEASING_CHART: Operation[ImageBody] = picture_operation(
+    "westernZodiacalReleasingChart",
+    "/api/v3/western/zodiacal-releasing/chart",
+    ZodiacalReleasingChartRequest,
+)
+FIRDARIA: Operation[SensitiveFirdaria] = _post(
+    "westernFirdaria", "/api/v3/western/firdaria", SensitiveFirdaria, FirdariaRequest
+)
 OPERATIONS = (
     NATAL,
     SYNASTRY,
@@ -152,11 +180,17 @@ OPERATIONS = (
     ASTROCARTOGRAPHY,
     ASTROCARTOGRAPHY_MAP,
     RELOCATION,
+    PROFECTIONS,
+    ZODIACAL_RELEASING,
+    ZODIACAL_RELEASING_CHART,
+    FIRDARIA,
 )
 
 
 class AsyncWestern(AsyncSkyEventsMixin, AsyncResource):
-    """``client.western``: natal, synastry, composite, returns, progressions, transits."""
+    """``client.western``: natal, synastry, composite, returns, progressions, transits, sky
+    events and forecasts, astrocartography and relocation, profections, zodiacal releasing,
+    firdaria."""
 
     operations = OPERATIONS
 
@@ -169,17 +203,20 @@ class AsyncWestern(AsyncSkyEventsMixin, AsyncResource):
         aspects: Sequence[AspectName] | None = None,
         orbs: Mapping[AspectName, float] | None = None,
         include_minor: bool | None = None,
+        lots: bool | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
         sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedNatalChart:
         """``POST /api/v3/western/natal``: bodies, houses, angles, aspects, dignities, balance.
-        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the birth-time sensitivity
-        (+1 credit)."""
+        ``lots=True`` adds ``sect``, the seven Hermetic ``lots`` and the classical planets'
+        triplicity, bound and face (same price). ``sensitivity={"uncertainty_minutes": N}``
+        (0 to 720) adds the birth-time sensitivity (+1 credit)."""
         body = validate_request(
             NatalRequest,
             {
+                "lots": lots,
                 "interpretations": interpretations,
                 "language": language,
                 "sensitivity": sensitivity,
@@ -585,12 +622,137 @@ class AsyncWestern(AsyncSkyEventsMixin, AsyncResource):
         )
         return await self._client.request(RELOCATION, body=body, idempotency_key=idempotency_key)
 
+    async def profections(
+        self,
+        *,
+        subject: Subject,
+        on_date: dt.date | str,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> InterpretedProfections:
+        """``POST /api/v3/western/profections``: the age, profected sign and whole-sign house,
+        lord of the year and twelve months of the year holding ``on_date``. ``interpretations``
+        reads the lord of the year (tier pro); ``sensitivity`` (+1 credit) the ascendant's
+        sign."""
+        body = validate_request(
+            ProfectionsRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "sensitivity": sensitivity,
+                "subject": subject,
+                "on_date": on_date,
+            },
+        )
+        return await self._client.request(PROFECTIONS, body=body, idempotency_key=idempotency_key)
+
+    async def zodiacal_releasing(
+        self,
+        *,
+        subject: Subject,
+        lot: ReleasingLot | None = None,
+        levels: int | None = None,
+        start: dt.date | str | None = None,
+        end: dt.date | str | None = None,
+        year_length_days: float | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> InterpretedZodiacalReleasing:
+        """``POST /api/v3/western/zodiacal-releasing``: releasing from Spirit (default) or
+        Fortune to ``levels`` 1-4 (default 2), with the loosing of the bond and the peaks,
+        clipped to ``start``..``end`` (at level 4 at most 3660 days). ``year_length_days`` 360
+        (default) or 365.25. ``interpretations`` reads the periods at the window's start (tier
+        pro); ``sensitivity`` (+1 credit) the sect and the lots' signs."""
+        body = validate_request(
+            ZodiacalReleasingRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "sensitivity": sensitivity,
+                "subject": subject,
+                "lot": lot,
+                "levels": levels,
+                "start": start,
+                "end": end,
+                "year_length_days": year_length_days,
+            },
+        )
+        return await self._client.request(
+            ZODIACAL_RELEASING, body=body, idempotency_key=idempotency_key
+        )
+
+    async def zodiacal_releasing_chart(
+        self,
+        *,
+        subject: Subject,
+        lot: ReleasingLot | None = None,
+        levels: int | None = None,
+        start: dt.date | str | None = None,
+        end: dt.date | str | None = None,
+        year_length_days: float | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/zodiacal-releasing/chart``: the releasing timeline picture
+        (SVG or PNG), one band per level."""
+        body = validate_request(
+            ZodiacalReleasingChartRequest,
+            {
+                "subject": subject,
+                "lot": lot,
+                "levels": levels,
+                "start": start,
+                "end": end,
+                "year_length_days": year_length_days,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return await self._client.request_image(
+            ZODIACAL_RELEASING_CHART, body=body, idempotency_key=idempotency_key
+        )
+
+    async def firdaria(
+        self,
+        *,
+        subject: Subject,
+        on_date: dt.date | str | None = None,
+        node_placement: Literal["after_mars", "after_mercury"] | None = None,
+        year_length_days: float | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> SensitiveFirdaria:
+        """``POST /api/v3/western/firdaria``: the firdaria (day or night sequence by sect, seven
+        Chaldean sub-periods each) and, with ``on_date``, the ``current`` ones.
+        ``node_placement`` after_mars (default) or after_mercury; ``year_length_days`` 365.25
+        (default), 365.2422 or 360; ``sensitivity`` (+1 credit) the sect."""
+        body = validate_request(
+            FirdariaRequest,
+            {
+                "sensitivity": sensitivity,
+                "subject": subject,
+                "on_date": on_date,
+                "node_placement": node_placement,
+                "year_length_days": year_length_days,
+            },
+        )
+        return await self._client.request(FIRDARIA, body=body, idempotency_key=idempotency_key)
+
 
 # --- Generated by scripts/unasync.py from the Async classes above: do not edit below. ---
 
 
 class Western(SkyEventsMixin, SyncResource):
-    """``client.western``: natal, synastry, composite, returns, progressions, transits."""
+    """``client.western``: natal, synastry, composite, returns, progressions, transits, sky
+    events and forecasts, astrocartography and relocation, profections, zodiacal releasing,
+    firdaria."""
 
     operations = OPERATIONS
 
@@ -603,17 +765,20 @@ class Western(SkyEventsMixin, SyncResource):
         aspects: Sequence[AspectName] | None = None,
         orbs: Mapping[AspectName, float] | None = None,
         include_minor: bool | None = None,
+        lots: bool | None = None,
         interpretations: InterpretationLevel | None = None,
         language: InterpretationLanguage | None = None,
         sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> InterpretedNatalChart:
         """``POST /api/v3/western/natal``: bodies, houses, angles, aspects, dignities, balance.
-        ``sensitivity={"uncertainty_minutes": N}`` (0 to 720) adds the birth-time sensitivity
-        (+1 credit)."""
+        ``lots=True`` adds ``sect``, the seven Hermetic ``lots`` and the classical planets'
+        triplicity, bound and face (same price). ``sensitivity={"uncertainty_minutes": N}``
+        (0 to 720) adds the birth-time sensitivity (+1 credit)."""
         body = validate_request(
             NatalRequest,
             {
+                "lots": lots,
                 "interpretations": interpretations,
                 "language": language,
                 "sensitivity": sensitivity,
@@ -1014,3 +1179,124 @@ class Western(SkyEventsMixin, SyncResource):
             },
         )
         return self._client.request(RELOCATION, body=body, idempotency_key=idempotency_key)
+
+    def profections(
+        self,
+        *,
+        subject: Subject,
+        on_date: dt.date | str,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> InterpretedProfections:
+        """``POST /api/v3/western/profections``: the age, profected sign and whole-sign house,
+        lord of the year and twelve months of the year holding ``on_date``. ``interpretations``
+        reads the lord of the year (tier pro); ``sensitivity`` (+1 credit) the ascendant's
+        sign."""
+        body = validate_request(
+            ProfectionsRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "sensitivity": sensitivity,
+                "subject": subject,
+                "on_date": on_date,
+            },
+        )
+        return self._client.request(PROFECTIONS, body=body, idempotency_key=idempotency_key)
+
+    def zodiacal_releasing(
+        self,
+        *,
+        subject: Subject,
+        lot: ReleasingLot | None = None,
+        levels: int | None = None,
+        start: dt.date | str | None = None,
+        end: dt.date | str | None = None,
+        year_length_days: float | None = None,
+        interpretations: InterpretationLevel | None = None,
+        language: InterpretationLanguage | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> InterpretedZodiacalReleasing:
+        """``POST /api/v3/western/zodiacal-releasing``: releasing from Spirit (default) or
+        Fortune to ``levels`` 1-4 (default 2), with the loosing of the bond and the peaks,
+        clipped to ``start``..``end`` (at level 4 at most 3660 days). ``year_length_days`` 360
+        (default) or 365.25. ``interpretations`` reads the periods at the window's start (tier
+        pro); ``sensitivity`` (+1 credit) the sect and the lots' signs."""
+        body = validate_request(
+            ZodiacalReleasingRequest,
+            {
+                "interpretations": interpretations,
+                "language": language,
+                "sensitivity": sensitivity,
+                "subject": subject,
+                "lot": lot,
+                "levels": levels,
+                "start": start,
+                "end": end,
+                "year_length_days": year_length_days,
+            },
+        )
+        return self._client.request(ZODIACAL_RELEASING, body=body, idempotency_key=idempotency_key)
+
+    def zodiacal_releasing_chart(
+        self,
+        *,
+        subject: Subject,
+        lot: ReleasingLot | None = None,
+        levels: int | None = None,
+        start: dt.date | str | None = None,
+        end: dt.date | str | None = None,
+        year_length_days: float | None = None,
+        format: PictureFormat | None = None,
+        size_px: int | None = None,
+        theme: Theme | None = None,
+        colors: Colors | None = None,
+        language: Language | None = None,
+        idempotency_key: str | None = None,
+    ) -> ChartImage:
+        """``POST /api/v3/western/zodiacal-releasing/chart``: the releasing timeline picture
+        (SVG or PNG), one band per level."""
+        body = validate_request(
+            ZodiacalReleasingChartRequest,
+            {
+                "subject": subject,
+                "lot": lot,
+                "levels": levels,
+                "start": start,
+                "end": end,
+                "year_length_days": year_length_days,
+                **picture_fields(format, size_px, theme, colors, language),
+            },
+        )
+        return self._client.request_image(
+            ZODIACAL_RELEASING_CHART, body=body, idempotency_key=idempotency_key
+        )
+
+    def firdaria(
+        self,
+        *,
+        subject: Subject,
+        on_date: dt.date | str | None = None,
+        node_placement: Literal["after_mars", "after_mercury"] | None = None,
+        year_length_days: float | None = None,
+        sensitivity: SensitivityOption | Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> SensitiveFirdaria:
+        """``POST /api/v3/western/firdaria``: the firdaria (day or night sequence by sect, seven
+        Chaldean sub-periods each) and, with ``on_date``, the ``current`` ones.
+        ``node_placement`` after_mars (default) or after_mercury; ``year_length_days`` 365.25
+        (default), 365.2422 or 360; ``sensitivity`` (+1 credit) the sect."""
+        body = validate_request(
+            FirdariaRequest,
+            {
+                "sensitivity": sensitivity,
+                "subject": subject,
+                "on_date": on_date,
+                "node_placement": node_placement,
+                "year_length_days": year_length_days,
+            },
+        )
+        return self._client.request(FIRDARIA, body=body, idempotency_key=idempotency_key)

@@ -120,6 +120,22 @@ def _request_examples() -> dict[str, dict[str, Any]]:
             "format": "svg",
         },
         "westernRelocation": {"subject": london, "place": 1609350},
+        "westernProfections": {"subject": london, "on_date": START},
+        "westernZodiacalReleasing": {
+            "subject": london,
+            "lot": "spirit",
+            "levels": 2,
+            "start": START,
+            "end": "2036-12-31",
+        },
+        "westernZodiacalReleasingChart": {
+            "subject": london,
+            "levels": 3,
+            "start": "2020-01-01",
+            "end": "2040-12-31",
+            "format": "svg",
+        },
+        "westernFirdaria": {"subject": london, "on_date": START},
         # Vedic
         "vedicChart": {"subject": delhi, "divisional_charts": ["D9"]},
         "vedicChartDiagram": {"subject": delhi, "style": "north", "format": "svg"},

@@ -10,6 +10,7 @@ authors disagree on is an option with a stated default.
 from astro_calc.western.traditional.chart import (
     LOT_FORMULAS,
     LOT_NAMES,
+    NATAL_DIGNITY_ORDER,
     Lot,
     NatalLots,
     TraditionalChart,
@@ -24,6 +25,7 @@ from astro_calc.western.traditional.chart import (
     traditional_chart,
     whole_sign_house,
     whole_sign_houses,
+    with_minor_dignities,
 )
 from astro_calc.western.traditional.dignities import (
     Almuten,
@@ -51,6 +53,7 @@ from astro_calc.western.traditional.timing import (
 __all__ = [
     "LOT_FORMULAS",
     "LOT_NAMES",
+    "NATAL_DIGNITY_ORDER",
     "Almuten",
     "DignityRow",
     "FirdarPeriod",
@@ -82,5 +85,6 @@ __all__ = [
     "traditional_chart",
     "whole_sign_house",
     "whole_sign_houses",
+    "with_minor_dignities",
     "zodiacal_releasing",
 ]

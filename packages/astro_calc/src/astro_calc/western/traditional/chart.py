@@ -51,6 +51,7 @@ from astro_calc.western.subject import SIGNS, BirthSubject
 from astro_calc.western.traditional.dignities import (
     CLASSICAL_PLANETS,
     DOMICILE,
+    SCORES,
     dignities_at,
     dignity_score_of,
     minor_dignities_at,
@@ -311,3 +312,38 @@ def natal_dignities(
         for p in chart.planets
         if p.name in CLASSICAL_PLANETS
     }
+
+
+#: The order of a planet's dignities once the natal chart's (``rulership``, ``exaltation``,
+#: ``detriment``, ``fall``) gain the minor ones: the order of the dignity table.
+NATAL_DIGNITY_ORDER: Final = (
+    "rulership",
+    "exaltation",
+    "triplicity",
+    "bound",
+    "face",
+    "detriment",
+    "fall",
+)
+
+
+def with_minor_dignities(chart: NatalChart, sect: str, *, triplicity: str = "all") -> NatalChart:
+    """The natal chart with each classical planet's ``dignities`` gaining the triplicity, bound
+    and face it holds (:func:`natal_dignities`; Dorotheus' triplicity rulers, the Egyptian
+    bounds, the Chaldean faces, see :mod:`.dignities`), in :data:`NATAL_DIGNITY_ORDER`, and its
+    ``dignity_score`` their Lilly points (triplicity 3, bound 2, face 1) more. Other bodies
+    (outer planets, nodes, Lilith, Chiron) are unchanged: the minor dignities belong to the
+    seven planets only."""
+    minor = natal_dignities(chart, sect, triplicity=triplicity)
+    planets = []
+    for p in chart.planets:
+        gained = minor.get(p.name, ())
+        if gained:
+            names = set(p.dignities) | set(gained)
+            p = msgspec.structs.replace(
+                p,
+                dignities=tuple(d for d in NATAL_DIGNITY_ORDER if d in names),
+                dignity_score=p.dignity_score + sum(SCORES[d] for d in gained),
+            )
+        planets.append(p)
+    return msgspec.structs.replace(chart, planets=tuple(planets))

@@ -35,6 +35,7 @@ IMAGE_OPERATIONS: Final = frozenset(
         "humanDesignBodygraph",
         "westernAstrocartographyMap",
         "chineseZiweiChart",
+        "westernZodiacalReleasingChart",
     }
 )
 #: Operation ids of the routes that also answer iCalendar (``Accept: text/calendar``), added by

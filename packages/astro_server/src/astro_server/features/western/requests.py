@@ -19,9 +19,11 @@ from astro_calc.ephemeris import FIRST_YEAR, LAST_YEAR
 from astro_calc.western import (
     ALL_ASPECTS,
     DEFAULT_BODIES,
+    NatalChart,
     SecondaryProgressions,
     SolarArcDirections,
 )
+from astro_calc.western.traditional import Lot
 from astro_server.features.common.interpretations import InterpretationOptions
 from astro_server.features.common.pictures import PictureOptions
 from astro_server.features.common.routing import SPAN_TEXT, in_ephemeris_span
@@ -99,8 +101,19 @@ class NatalFields(BaseModel):
 
 
 class NatalRequest(NatalFields, InterpretationOptions, SensitivityOptions):
-    """The natal calculation: the chart's fields plus the interpretation and birth-time
-    sensitivity options."""
+    """The natal calculation: the chart's fields plus the traditional ``lots`` option, the
+    interpretation and birth-time sensitivity options."""
+
+    lots: bool = Field(
+        default=False,
+        description=(
+            "Adds the traditional layer: ``sect`` (day/night) and the seven Hermetic ``lots`` "
+            "(fortune, spirit, eros, necessity, courage, victory, nemesis; reversed by night), "
+            "and each classical planet's ``dignities`` gain ``triplicity``, ``bound`` and "
+            "``face`` with their points in ``dignity_score``. Needs the seven classical "
+            "planets in ``bodies``. Same price; without it the answer is unchanged"
+        ),
+    )
 
 
 class PairFields(BaseModel):
@@ -181,6 +194,16 @@ class ProgressionsResult(msgspec.Struct, frozen=True):
     method: str
     secondary: SecondaryProgressions | None
     solar_arc: SolarArcDirections | None
+
+
+class NatalChartWithLots(NatalChart, frozen=True, gc=False):
+    """The natal chart; with ``"lots": true`` also ``sect`` (``day``/``night``, by the Sun's
+    altitude) and the seven ``lots`` by name, and the classical planets' ``dignities`` and
+    ``dignity_score`` include triplicity, bound and face. Without the option ``sect`` and
+    ``lots`` are absent (the answer is the bare natal chart's, byte for byte)."""
+
+    sect: str | None = None
+    lots: dict[str, Lot] | None = None
 
 
 class NatalWheelRequest(NatalFields, PictureOptions):

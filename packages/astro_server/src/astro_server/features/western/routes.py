@@ -10,6 +10,7 @@ the coordinates. Every result's ``meta`` echoes the resolved UTC instant and off
 
 from __future__ import annotations
 
+import msgspec
 from quart import Blueprint
 
 from astro_calc.errors import CalcInputError
@@ -19,6 +20,7 @@ from astro_calc.sensitivity import (
     combined,
     natal_sensitivity,
     rectification_window,
+    traditional_sensitivity,
 )
 from astro_calc.time import parse_time_of_day
 from astro_calc.western import (
@@ -48,6 +50,7 @@ from astro_calc.western.readings import (
     synastry_interpretation,
     transits_interpretation,
 )
+from astro_calc.western.traditional import natal_lots, with_minor_dignities
 from astro_calc.western.transits import DEFAULT_TRANSITING
 from astro_server.drawing import bi_wheel_svg, natal_wheel_svg
 from astro_server.features.common.calculation import calculations
@@ -55,6 +58,7 @@ from astro_server.features.common.interpretations import natal_items
 from astro_server.features.common.routing import as_utc
 from astro_server.features.western.requests import (
     CompositeRequest,
+    NatalChartWithLots,
     NatalFields,
     NatalRequest,
     NatalWheelRequest,
@@ -106,12 +110,23 @@ def _birth_sensitivity(data: ReturnsRequest | ProgressionsRequest, minutes: floa
 
 
 def _natal_sensitivity(data: NatalRequest, minutes: float) -> Sensitivity:
-    return natal_sensitivity(
-        data.subject.to_calc(),
+    subject = data.subject.to_calc()
+    natal = natal_sensitivity(
+        subject,
         house_system=data.house_system,
         bodies=data.bodies if data.bodies is not None else DEFAULT_BODIES,
         uncertainty_minutes=minutes,
     )
+    if not data.lots:
+        return natal
+    # The lots' layer adds the sect and each lot's sign (the ascendant's is the natal item).
+    found = traditional_sensitivity(subject, uncertainty_minutes=minutes)
+    layer = msgspec.structs.replace(
+        found,
+        items=tuple(i for i in found.items if i.result != "ascendant.sign"),
+        uncertain=tuple(name for name in found.uncertain if name != "ascendant.sign"),
+    )
+    return combined([("", natal), ("", layer)])
 
 
 @route(
@@ -119,7 +134,7 @@ def _natal_sensitivity(data: NatalRequest, minutes: float) -> Sensitivity:
     "westernNatal",
     price="western.natal",
     body=NatalRequest,
-    result=NatalChart,
+    result=NatalChartWithLots,
     interpret=lambda chart, data: natal_items(chart, data.language, data.interpretations),
     sensitivity=_natal_sensitivity,
     names_subject=True,
@@ -127,12 +142,22 @@ def _natal_sensitivity(data: NatalRequest, minutes: float) -> Sensitivity:
 def western_natal(data: NatalRequest) -> NatalChart:
     """Natal chart: bodies with sign, house, dignity; houses; angles; aspects; balance.
 
-    ``interpretations`` (summary or full, with ``language`` en or th) adds the texts in
-    ``interpretations``, charged as the operation's interpretation row (tier pro); none leaves
-    the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds how close
-    each birth-time result is to changing, charged as the ``.sensitivity`` row (+1 credit).
+    ``lots: true`` adds ``sect`` and the seven Hermetic lots (Paulus Alexandrinus' formulas,
+    reversed by night; each with its whole-sign ``house``) and the classical planets'
+    triplicity, bound and face in ``dignities`` (same price; docs/decisions.md "Hellenistic
+    timing and lots"). ``interpretations`` (summary or full, with ``language`` en or th) adds
+    the texts in ``interpretations``, charged as the operation's interpretation row (tier pro);
+    none leaves the body as it was. ``sensitivity`` (``{"uncertainty_minutes": 0..720}``) adds
+    how close each birth-time result is to changing (with ``lots``, the sect and each lot's
+    sign too), charged as the ``.sensitivity`` row (+1 credit).
     """
-    return _natal_chart(data)
+    chart = _natal_chart(data)
+    if not data.lots:
+        return chart
+    layer = natal_lots(chart)
+    extended = with_minor_dignities(chart, layer.sect)
+    fields = msgspec.structs.asdict(extended)
+    return NatalChartWithLots(**fields, sect=layer.sect, lots=layer.lots)
 
 
 @route(

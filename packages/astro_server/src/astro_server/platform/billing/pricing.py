@@ -124,6 +124,14 @@ OPERATIONS: dict[str, Operation] = {
         credits=2,
         description="Rectification window: sign, pada and hour-pillar changes within 24 hours",
     ),
+    # Hellenistic timing (issue 46).
+    "western.profections": Operation(
+        tier="free", credits=1, description="Annual and monthly profections, lord of the year"
+    ),
+    "western.zodiacal_releasing": Operation(
+        tier="free", credits=2, description="Zodiacal releasing from Spirit or Fortune"
+    ),
+    "western.firdaria": Operation(tier="free", credits=1, description="Firdaria periods of life"),
     "uranian.chart": Operation(
         tier="free", credits=2, description="Uranian chart with interpreted planetary pictures"
     ),
@@ -200,6 +208,9 @@ OPERATIONS: dict[str, Operation] = {
     "western.astrocartography_map": Operation(
         tier="starter", credits=4, description="Astrocartography world map picture (SVG or PNG)"
     ),
+    "western.zodiacal_releasing_chart": Operation(
+        tier="free", credits=2, description="Zodiacal releasing timeline picture (SVG or PNG)"
+    ),
     "uranian.dial": Operation(tier="free", credits=2, description="Uranian dial picture"),
     "vedic.chart_diagram": Operation(
         tier="free", credits=2, description="Vedic North or South Indian chart picture"
@@ -229,6 +240,8 @@ OPERATIONS: dict[str, Operation] = {
             "western.transits": ("Transits over a range of up to a year", 2),
             "western.astrocartography": ("Astrocartography lines", 2),
             "western.relocation": ("Relocated natal chart", 2),
+            "western.profections": ("Annual and monthly profections, lord of the year", 1),
+            "western.zodiacal_releasing": ("Zodiacal releasing from Spirit or Fortune", 2),
             "vedic.chart": ("Vedic sidereal chart", 1),
             "vedic.dasha": ("Vimshottari dasha", 1),
             "vedic.kundli_matching": ("Kundli matching (Ashtakoota), one pair", 1),
@@ -284,6 +297,10 @@ SENSITIVE_OPERATIONS: tuple[str, ...] = (
     "thai.auspicious_times",
     "reports.hr_screening",
     "human_design.chart",
+    # Hellenistic timing: the ascendant's sign, the sect and the lots move with the birth time.
+    "western.profections",
+    "western.zodiacal_releasing",
+    "western.firdaria",
 )
 OPERATIONS.update(_sensitivity_rows(OPERATIONS, SENSITIVE_OPERATIONS))
 

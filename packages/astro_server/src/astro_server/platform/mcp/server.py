@@ -60,7 +60,7 @@ _FORWARDED: Final = (
 IMAGE_OPERATIONS: Final = frozenset(
     {"westernNatalWheel", "westernSynastryWheel", "westernTransitsWheel", "uranianDial",
      "vedicChartDiagram", "thaiWheelDiagram", "humanDesignBodygraph",
-     "westernAstrocartographyMap", "chineseZiweiChart"}
+     "westernAstrocartographyMap", "chineseZiweiChart", "westernZodiacalReleasingChart"}
 )  # fmt: skip
 DOCS_TOOLS: Final = ("docs_search", "docs_operation")
 TOOLS_LIST_TTL_MS: Final = 10 * 60 * 1000
