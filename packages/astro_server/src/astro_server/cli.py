@@ -268,7 +268,6 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
             "scheduler needs ASTRO_REDIS_URL (and ASTRO_DATABASE_URL): the embedded mode runs "
             "the scheduler inside the API process"
         )
-    redis_url = settings.redis_url
     configure_logging(settings.log_level)
 
     async def run() -> None:
@@ -282,9 +281,9 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
         broker = broker_module.make_broker(settings)
         await broker.startup()
         broker_module.set_current(broker)
-        from astro_server.platform.redisconn import make_client
+        from astro_server.platform.redisconn import settings_client
 
-        client = make_client(redis_url)  # the task locks; reconnects after a Redis restart
+        client = settings_client(settings)  # the task locks; reconnects after a Redis restart
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
