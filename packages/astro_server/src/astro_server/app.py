@@ -31,7 +31,11 @@ from astro_server.platform.outages import DependencyUnavailable, dependency_of, 
 from astro_server.platform.responses import current_request_id, json_response
 from astro_server.platform.runtime import Platform, die_with_supervisor, make_rate_limiter
 from astro_server.platform.schemas import ErrorBody
-from astro_server.platform.streaming import StreamingBody, StreamingHTTPConnection
+from astro_server.platform.streaming import (
+    StreamingBody,
+    StreamingHTTPConnection,
+    keep_or_close,
+)
 from astro_server.settings import Settings
 
 #: The interface spec's version, which the OpenAPI document carries.
@@ -468,6 +472,7 @@ def _register_request_hooks(app: Quart) -> None:
     @app.after_request
     async def _finish(response: Response) -> Response:
         response.headers["X-Request-Id"] = _request_id()
+        await keep_or_close(request, response.headers)
         if response.status_code in (204, 304):
             # No body, so no media type (Quart gives every Response text/html by default).
             response.headers.pop("Content-Type", None)
