@@ -539,6 +539,12 @@ def _register_lifecycle(app: Quart, wired: Platform) -> None:
         # collections cost 10-15% less CPU per billable request (measured in-process, 3,000
         # requests, PostgreSQL + Redis); memory grows by at most a few MB of young garbage.
         gc.set_threshold(20_000, 50, 50)
+        # The heartbeat of this process's idempotency claims (platform/billing/claims.py).
+        from astro_server.platform.billing.claims import renew_claim_leases
+
+        beat_stop = asyncio.Event()
+        beat = asyncio.create_task(renew_claim_leases(settings.claim_lease_s, beat_stop))
+        state.background.extend([beat_stop, beat])
         if settings.embedded:
             # Embedded mode: the scheduler (job sweeper, publishing, deliveries) runs here.
             from astro_server.platform.periodic import Scheduler

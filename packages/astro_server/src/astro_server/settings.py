@@ -147,6 +147,8 @@ class Settings:
     db_acquire_timeout_s: float = 2.0
     redis_socket_timeout_s: float = 2.0
     redis_connect_timeout_s: float = 2.0
+    # An in-progress idempotency claim's lease: a claim whose process died is refunded after it.
+    claim_lease_s: float = 15.0
     api_key_cache_s: float = 5.0
     # Requests per minute of each test key (ak_test_), whatever the account's tier.
     test_rate_limit: int = 100
@@ -244,6 +246,7 @@ class Settings:
             ("ASTRO_DB_ACQUIRE_TIMEOUT_S", self.db_acquire_timeout_s),
             ("ASTRO_REDIS_SOCKET_TIMEOUT_S", self.redis_socket_timeout_s),
             ("ASTRO_REDIS_CONNECT_TIMEOUT_S", self.redis_connect_timeout_s),
+            ("ASTRO_CLAIM_LEASE_S", self.claim_lease_s),
         ):
             if not seconds > 0:
                 found.append(f"{setting} must be > 0")
@@ -358,6 +361,7 @@ class Settings:
             db_acquire_timeout_s=float(env.get("ASTRO_DB_ACQUIRE_TIMEOUT_S", "2")),
             redis_socket_timeout_s=float(env.get("ASTRO_REDIS_SOCKET_TIMEOUT_S", "2")),
             redis_connect_timeout_s=float(env.get("ASTRO_REDIS_CONNECT_TIMEOUT_S", "2")),
+            claim_lease_s=float(env.get("ASTRO_CLAIM_LEASE_S", "15")),
             api_key_cache_s=float(env.get("ASTRO_API_KEY_CACHE_S", "5")),
             test_rate_limit=int(env.get("ASTRO_RATE_LIMIT_TEST", "100")),
             metrics_token=env.get("ASTRO_METRICS_TOKEN") or None,
