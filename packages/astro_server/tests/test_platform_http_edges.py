@@ -221,3 +221,45 @@ async def test_an_early_401_drains_the_body_or_says_connection_close(
             assert status == 200
         finally:
             writer.close()
+
+
+async def test_past_the_concurrency_limit_a_request_is_refused_at_once_with_503(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Issue 52, load shedding: with ``max_concurrent_requests`` 2 and two requests held in
+    flight, a third answers 503 ``overloaded`` with Retry-After in well under a second (it does
+    not queue behind them); /healthz is still served; once one finishes, requests are admitted
+    again. Without the limit the third waits for the held ones."""
+    from quart import Blueprint
+
+    held = asyncio.Event()
+    entered: list[int] = []
+    slow = Blueprint("slow_for_shedding", __name__)
+
+    @slow.get("/test/slow")
+    async def slow_route() -> dict[str, bool]:
+        entered.append(1)
+        await held.wait()
+        return {"ok": True}
+
+    settings = settings_for(database_url, tmp_path, max_concurrent_requests=2)
+    async with running_app(settings, [slow]) as app:
+        client = app.test_client()
+        in_flight = [asyncio.create_task(client.get("/test/slow")) for _ in range(2)]
+        for _ in range(200):
+            if len(entered) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert len(entered) == 2
+        started = asyncio.get_running_loop().time()
+        refused = await asyncio.wait_for(client.get("/test/slow"), 5)
+        elapsed_s = asyncio.get_running_loop().time() - started
+        body = await refused.get_json()
+        assert refused.status_code == 503
+        assert (body["error"], body["code"]) == ("service_unavailable", "overloaded")
+        assert refused.headers["Retry-After"] == "1"
+        assert elapsed_s < 0.5
+        assert (await client.get("/healthz")).status_code == 200
+        held.set()
+        assert [(await task).status_code for task in in_flight] == [200, 200]
+        assert (await client.get("/test/slow")).status_code == 200

@@ -622,4 +622,10 @@ def create_app(settings: Settings | None = None) -> Quart:
         app.asgi_app = TrustedProxyMiddleware(  # type: ignore[method-assign,assignment]
             app.asgi_app, settings.trusted_proxies
         )
+    if settings.max_concurrent_requests > 0:
+        from astro_server.platform.shedding import ConcurrencyLimit
+
+        app.asgi_app = ConcurrencyLimit(  # type: ignore[method-assign,assignment]
+            app.asgi_app, settings.max_concurrent_requests
+        )
     return app

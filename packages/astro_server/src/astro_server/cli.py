@@ -164,7 +164,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # hypercorn's own lines (``Running on ...``) go through our JSON handler only, not also
     # through a plain handler of hypercorn's.
     config.errorlog = logging.getLogger("hypercorn.error")
-    config.graceful_timeout = 5
+    config.graceful_timeout = settings.graceful_timeout_s
     if importlib.util.find_spec("uvloop") is not None:
         # uvloop's event loop costs less per request than the standard one (measured in
         # benchmarks/platform_throughput.py); hypercorn falls back to asyncio without it.

@@ -149,6 +149,10 @@ class Settings:
     redis_connect_timeout_s: float = 2.0
     # An in-progress idempotency claim's lease: a claim whose process died is refunded after it.
     claim_lease_s: float = 15.0
+    # How long a stopping API process (SIGTERM) lets its in-flight requests finish.
+    graceful_timeout_s: float = 10.0
+    # Requests one API process serves at once; past it a fast 503 (platform/shedding.py).
+    max_concurrent_requests: int = 64
     api_key_cache_s: float = 5.0
     # Requests per minute of each test key (ak_test_), whatever the account's tier.
     test_rate_limit: int = 100
@@ -362,6 +366,8 @@ class Settings:
             redis_socket_timeout_s=float(env.get("ASTRO_REDIS_SOCKET_TIMEOUT_S", "2")),
             redis_connect_timeout_s=float(env.get("ASTRO_REDIS_CONNECT_TIMEOUT_S", "2")),
             claim_lease_s=float(env.get("ASTRO_CLAIM_LEASE_S", "15")),
+            graceful_timeout_s=float(env.get("ASTRO_GRACEFUL_TIMEOUT_S", "10")),
+            max_concurrent_requests=int(env.get("ASTRO_MAX_CONCURRENT_REQUESTS", "64")),
             api_key_cache_s=float(env.get("ASTRO_API_KEY_CACHE_S", "5")),
             test_rate_limit=int(env.get("ASTRO_RATE_LIMIT_TEST", "100")),
             metrics_token=env.get("ASTRO_METRICS_TOKEN") or None,

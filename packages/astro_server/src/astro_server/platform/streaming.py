@@ -31,12 +31,26 @@ DRAIN_WAIT_S = 1.0
 """How long an unread body of at most :data:`DRAIN_MAX_BYTES` may take to arrive."""
 
 
+#: Set in an API process that is stopping (SIGTERM, ``supervisor.serve_worker``): every answer
+#: says ``Connection: close``, so clients leave its keep-alive connections after their current
+#: request instead of sending the next one into a connection that is about to close.
+_stopping = False
+
+
+def mark_stopping() -> None:
+    global _stopping
+    _stopping = True
+
+
 async def keep_or_close(request: Request, headers: Any) -> None:
     """Before a response goes out: a request body not yet received in full (an answer given
     before the handler read it: 401, 429, 503, 413) is either read to its end, so the
     keep-alive connection stays usable, or the response says ``Connection: close``. Without
     either the server closes the connection after the response and a client that reuses it
     meets "Server disconnected without sending a response"."""
+    if _stopping:
+        headers["Connection"] = "close"
+        return
     body = request.body
     length = request.content_length
     chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
