@@ -8,7 +8,8 @@ Starts on loopback, in a temporary directory: PostgreSQL, Redis (no persistence 
 or ``POST /api/v3/vedic/kundli-matching/batch`` with one record (2 credits, a job), every request
 with its own ``X-Request-Id`` (the ledger records it), no client retries. One fault per case:
 
-    api-kill        kill -9 of one API process (the supervisor starts another)
+    api-kill        kill -9 of the API process holding the most client connections (the
+                    supervisor starts another)
     worker-kill     kill -9 of one job worker (started again after 1 s, as an orchestrator would)
     scheduler-kill  kill -9 of the scheduler (started again after 2 s)
     redis-restart   workers paused 1 s (jobs wait in the stream), Redis stopped (SIGKILL, no
@@ -16,6 +17,11 @@ with its own ``X-Request-Id`` (the ledger records it), no client retries. One fa
     redis-aof       the same with AOF on (``CONFIG SET appendonly yes`` first, SIGTERM, start)
     pg-fast         PostgreSQL ``pg_ctl stop -m fast``, started after 3 s
     pg-immediate    PostgreSQL ``pg_ctl stop -m immediate`` (crash recovery), started after 3 s
+    pg-hang         PostgreSQL's postmaster and backends stopped (SIGSTOP) for 8 s: requests
+                    must answer 503 within the deadlines (issue 52), not wait for the hang
+    redis-hang      redis-server stopped (SIGSTOP) for 8 s, the same
+    api-rolling-restart  SIGTERM to each API process in turn (the next once the previous one's
+                    replacement serves): no request may fail
 
 Printed per case: the status counts clients saw (transport errors by exception name), the time
 to recovery (from the kill, or from the dependency being back, to the end of the last failed
@@ -38,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -75,7 +82,12 @@ CASES = (
     "redis-aof",
     "pg-fast",
     "pg-immediate",
+    "pg-hang",
+    "redis-hang",
+    "api-rolling-restart",
 )
+#: Seconds a hang case keeps the server's processes stopped (SIGSTOP): longer than every deadline.
+HANG_S = 8.0
 LEASE_S = 10
 SWEEP_S = 2
 NUMEROLOGY = {"name": "Ada Lovelace", "birth_date": "1815-12-10", "on_date": "2026-01-01"}
@@ -173,6 +185,43 @@ class Stack:
                 process.wait(20)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+    def pg_processes(self) -> list[int]:
+        """The postmaster and its children (the hang cases stop them all)."""
+        postmaster = int((self.pg_data / "postmaster.pid").read_text().split()[0])
+        found = [postmaster]
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+                except (OSError, IndexError, ValueError):
+                    continue
+                if ppid == postmaster:
+                    found.append(int(entry.name))
+        return found
+
+    def api_connections(self) -> dict[int, int]:
+        """Each API process's established connections on the API port (socket inodes of its
+        descriptors matched against /proc/net/tcp)."""
+        inodes: set[str] = set()
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with contextlib.suppress(OSError):
+                for line in Path(table).read_text().splitlines()[1:]:
+                    fields = line.split()
+                    local_port = int(fields[1].rsplit(":", 1)[1], 16)
+                    if local_port == self.api_port and fields[3] == "01":  # ESTABLISHED
+                        inodes.add(fields[9])
+        counts: dict[int, int] = {}
+        for pid in self.api_children():
+            held = 0
+            with contextlib.suppress(OSError):
+                for fd in Path(f"/proc/{pid}/fd").iterdir():
+                    with contextlib.suppress(OSError):
+                        target = os.readlink(fd)
+                        if target.startswith("socket:[") and target[8:-1] in inodes:
+                            held += 1
+            counts[pid] = held
+        return counts
 
     def api_children(self) -> set[int]:
         serve = self.procs["api"].pid
@@ -285,7 +334,9 @@ async def inject(s: Stack, case: str) -> tuple[float, str]:
 
     if case == "api-kill":
         before = s.api_children()
-        victim = min(before)
+        # The process holding the clients' connections (the kernel may give them all to one).
+        held = s.api_connections()
+        victim = max(before, key=lambda pid: (held.get(pid, 0), -pid))
         os.kill(victim, signal.SIGKILL)
         killed = time.monotonic()
         deadline = killed + 60
@@ -334,6 +385,38 @@ async def inject(s: Stack, case: str) -> tuple[float, str]:
         await asyncio.sleep(3.0)
         await run(s.pg_start)
         return time.monotonic(), f"PostgreSQL stopped ({mode}) 3 s"
+    if case == "pg-hang":
+        stopped = s.pg_processes()
+        for pid in stopped:
+            os.kill(pid, signal.SIGSTOP)
+        await asyncio.sleep(HANG_S)
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        return time.monotonic(), f"PostgreSQL hung (SIGSTOP) {HANG_S:.0f} s"
+    if case == "redis-hang":
+        assert s.redis is not None
+        os.kill(s.redis.pid, signal.SIGSTOP)
+        await asyncio.sleep(HANG_S)
+        os.kill(s.redis.pid, signal.SIGCONT)
+        return time.monotonic(), f"Redis hung (SIGSTOP) {HANG_S:.0f} s"
+    if case == "api-rolling-restart":
+        # SIGTERM to each API process in turn, the next once the replacement of the previous
+        # serves: every in-flight request finishes, no transport error is expected.
+        notes = []
+        for victim in sorted(s.api_children()):
+            before = s.api_children()
+            os.kill(victim, signal.SIGTERM)
+            signalled = time.monotonic()
+            deadline = signalled + 120
+            while time.monotonic() < deadline:
+                now = s.api_children()
+                if victim not in now and len(now) == len(before):
+                    break
+                await asyncio.sleep(0.1)
+            await wait_api(s.api_port, 60)
+            notes.append(f"{victim}: {time.monotonic() - signalled:.1f} s")
+        return time.monotonic(), "API processes restarted one by one (" + ", ".join(notes) + ")"
     raise ValueError(case)
 
 

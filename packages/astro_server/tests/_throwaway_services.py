@@ -7,8 +7,10 @@ stopped when the test ends. Durability is off: the data is thrown away.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -51,8 +53,18 @@ class ThrowawayRedis:
         )  # fmt: skip
         wait_for_port(self.port)
 
+    def pause(self) -> None:
+        """A hang: the process stopped (SIGSTOP); connections stay open, nothing answers."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self.process is not None:
+            os.kill(self.process.pid, signal.SIGCONT)
+
     def stop(self) -> None:
         if self.process is not None:
+            self.resume()
             self.process.kill()  # as a crash: no goodbye to the clients
             self.process.wait(10)
             self.process = None
@@ -107,7 +119,35 @@ class ThrowawayPostgres:
             capture_output=True,
         )  # fmt: skip
 
+    def _processes(self) -> list[int]:
+        """The postmaster and its children (backends and auxiliary processes)."""
+        pid_file = self.dir / "data" / "postmaster.pid"
+        postmaster = int(pid_file.read_text().split()[0])
+        pids = [postmaster]
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == postmaster:
+                    pids.append(int(entry.name))
+        return pids
+
+    def pause(self) -> None:
+        """A hang: the postmaster and every backend stopped (SIGSTOP); sockets stay open."""
+        self._paused = self._processes()
+        for pid in self._paused:
+            os.kill(pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        for pid in getattr(self, "_paused", []):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        self._paused = []
+
     def remove(self) -> None:
         """Stop the server (if running) and delete its files."""
+        self.resume()
         self.stop("immediate")
         shutil.rmtree(self.dir, ignore_errors=True)

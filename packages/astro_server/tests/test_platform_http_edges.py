@@ -5,6 +5,10 @@ Quart's test client adds ``text/html`` to any response that has none.)"""
 
 from __future__ import annotations
 
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -137,3 +141,125 @@ async def test_the_docs_page_loads_swagger_ui_from_this_server(client: Client) -
         assert len(await response.get_data()) > 100_000
     assert (await client.get("/docs/assets/..%2Fcore.py")).status_code == 404
     assert (await client.get("/docs/assets/swagger-editor.js")).status_code == 404
+
+
+# Issue 52: an answer given before the body was read never closes the connection silently.
+
+
+async def _read_response(reader: asyncio.StreamReader) -> tuple[int, dict[str, str], bytes]:
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {}
+    for line in lines[1:]:
+        if ":" in line:
+            name, value = line.split(":", 1)
+            headers[name.strip().lower()] = value.strip()
+    body = await asyncio.wait_for(reader.readexactly(int(headers.get("content-length", "0"))), 10)
+    return status, headers, body
+
+
+@asynccontextmanager
+async def _served(settings: Settings) -> AsyncIterator[int]:
+    """The app under hypercorn on a free loopback port (the real HTTP/1.1 keep-alive)."""
+    from hypercorn.asyncio import serve
+    from hypercorn.config import Config
+
+    async with running_app(settings) as app:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = int(probe.getsockname()[1])
+        config = Config()
+        config.bind = [f"127.0.0.1:{port}"]
+        config.accesslog = None
+        stop = asyncio.Event()
+        server = asyncio.create_task(serve(app, config, shutdown_trigger=stop.wait))  # type: ignore[arg-type]
+        for _ in range(100):
+            try:
+                _, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.close()
+                break
+            except OSError:
+                await asyncio.sleep(0.05)
+        try:
+            yield port
+        finally:
+            stop.set()
+            await asyncio.wait_for(server, 10)
+
+
+@pytest.mark.parametrize("body_bytes", [2_000, 200_000], ids=["small body", "large body"])
+async def test_an_early_401_drains_the_body_or_says_connection_close(
+    app_settings: Settings, body_bytes: int
+) -> None:
+    """A POST with a wrong key whose body is still on its way when the 401 is answered: the
+    answer either says ``Connection: close`` or the connection serves the next request (the body
+    was read to its end). Without either, the server closed the keep-alive connection after the
+    answer and the client's next request on it met a disconnect."""
+    async with _served(app_settings) as port:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            body = b'{"records": [' + b" " * (body_bytes - 16) + b"]}  "
+            head = (
+                "POST /api/v3/vedic/kundli-matching/batch HTTP/1.1\r\n"
+                f"Host: 127.0.0.1:{port}\r\nAuthorization: Bearer ak_live_wrong\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+            ).encode()
+            writer.write(head + body[:1000])  # the rest follows the answer
+            await writer.drain()
+            await asyncio.sleep(0.3)
+            writer.write(body[1000:])
+            await writer.drain()
+            status, headers, _ = await _read_response(reader)
+            assert status == 401
+            if headers.get("connection", "").lower() == "close":
+                assert await asyncio.wait_for(reader.read(), 10) == b""  # closed, as announced
+                return
+            writer.write(f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            await writer.drain()
+            status, _, _ = await _read_response(reader)
+            assert status == 200
+        finally:
+            writer.close()
+
+
+async def test_past_the_concurrency_limit_a_request_is_refused_at_once_with_503(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Issue 52, load shedding: with ``max_concurrent_requests`` 2 and two requests held in
+    flight, a third answers 503 ``overloaded`` with Retry-After in well under a second (it does
+    not queue behind them); /healthz is still served; once one finishes, requests are admitted
+    again. Without the limit the third waits for the held ones."""
+    from quart import Blueprint
+
+    held = asyncio.Event()
+    entered: list[int] = []
+    slow = Blueprint("slow_for_shedding", __name__)
+
+    @slow.get("/test/slow")
+    async def slow_route() -> dict[str, bool]:
+        entered.append(1)
+        await held.wait()
+        return {"ok": True}
+
+    settings = settings_for(database_url, tmp_path, max_concurrent_requests=2)
+    async with running_app(settings, [slow]) as app:
+        client = app.test_client()
+        in_flight = [asyncio.create_task(client.get("/test/slow")) for _ in range(2)]
+        for _ in range(200):
+            if len(entered) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert len(entered) == 2
+        started = asyncio.get_running_loop().time()
+        refused = await asyncio.wait_for(client.get("/test/slow"), 5)
+        elapsed_s = asyncio.get_running_loop().time() - started
+        body = await refused.get_json()
+        assert refused.status_code == 503
+        assert (body["error"], body["code"]) == ("service_unavailable", "overloaded")
+        assert refused.headers["Retry-After"] == "1"
+        assert elapsed_s < 0.5
+        assert (await client.get("/healthz")).status_code == 200
+        held.set()
+        assert [(await task).status_code for task in in_flight] == [200, 200]
+        assert (await client.get("/test/slow")).status_code == 200

@@ -31,6 +31,7 @@ from astro_server.platform.jobs import JobKind, Progress, enqueue_job
 from astro_server.platform.models.accounts import Account
 from astro_server.platform.models.billing import LedgerEntry
 from astro_server.platform.models.jobs import Job
+from astro_server.platform.outages import DATABASE, DependencyUnavailable
 from astro_server.platform.responses import job_accepted
 from astro_server.settings import Settings
 
@@ -58,6 +59,21 @@ async def queue_work(data: Work, caller: Caller) -> Response:
         charge=current_charge(),
     )
     return job_accepted(handle)
+
+
+@routes.post("/test/jobs-then-outage")
+@require_api_key
+@billable("vedic.kundli_matching_batch", body=Work, quantity=lambda body: len(body.records))
+async def queue_work_then_lose_the_database(data: Work, caller: Caller) -> Response:
+    """Queues its job, then fails as a request does when the database goes after the debit."""
+    await enqueue_job(
+        TEST_KINDS[data.kind],
+        Records(data.records),
+        account_id=caller.account_id,
+        livemode=caller.livemode,
+        charge=current_charge(),
+    )
+    raise DependencyUnavailable(DATABASE)
 
 
 class Records(msgspec.Struct, frozen=True):
@@ -441,3 +457,56 @@ async def test_sweeper_continues_past_a_failed_send(app: Quart) -> None:
     counts = await jobs.sweep_jobs(kick)
     assert kicked == [first.id]
     assert counts["send_failed"] == 0
+
+
+# Issue 52: no work without its charge.
+
+
+async def test_a_request_failing_after_queuing_refunds_at_once_and_cancels_its_job(
+    client: Client, held_kicks: list[str]
+) -> None:
+    """A 503 after the debit and the enqueue: the response itself is refunded (not the sweep's
+    10 minutes later), the job it queued is canceled (it never runs for free), and a retry with
+    the same Idempotency-Key is served at once instead of 409 in progress."""
+    account_id, key = await new_account("starter", 10)
+    headers = key_headers(key, **{"Idempotency-Key": "retry-after-a-503"})
+    response = await client.post(
+        "/test/jobs-then-outage", json={"records": [1, 2]}, headers=headers
+    )
+    assert response.status_code == 503
+    assert response.headers["X-Credits-Charged"] == "0"
+    assert (await Account.get(id=account_id)).credits == 10
+    [job_id] = held_kicks
+    job = await Job.get(id=job_id)
+    assert (job.status, job.credits_charged, job.credits_refunded) == ("canceled", 4, 4)
+    assert job.error is not None
+    assert job.error["error"] == "canceled"
+    # One refund in the ledger (the request's), not two.
+    assert await LedgerEntry.filter(account_id=account_id, kind="refund").count() == 1
+    retry = await client.post("/test/jobs", json={"records": [1, 2]}, headers=headers)
+    assert retry.status_code == 202, await retry.get_json()
+    assert (await Account.get(id=account_id)).credits == 6
+
+
+async def test_a_request_cancelled_while_its_job_is_handed_over_cancels_the_job(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client goes away (the request task is cancelled) while the job's message is being
+    sent: the job row it created is canceled, so the sweep never runs it."""
+    account_id, _key = await new_account("starter", 10)
+    sending = asyncio.Event()
+
+    async def hangs(job_id: str) -> None:
+        sending.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr("astro_server.platform.broker.kick_job", hangs)
+    task = asyncio.create_task(
+        enqueue_job(TEST_KINDS["test.echo"], Records([1]), account_id=account_id, livemode=True)
+    )
+    await asyncio.wait_for(sending.wait(), 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    [job] = await Job.filter(account_id=account_id)
+    assert job.status == "canceled"

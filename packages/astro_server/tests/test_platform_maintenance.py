@@ -142,3 +142,55 @@ async def test_expired_idempotency_records_are_purged(app: Quart) -> None:
     )
     assert await idempotency.purge_expired() == 1
     assert [r.key for r in await IdempotencyRecord.all()] == ["new"]
+
+
+async def test_a_claim_whose_process_died_is_refunded_after_its_lease_not_ten_minutes(
+    app: Quart,
+) -> None:
+    """Issue 52: a request lost with its API process leaves an in-progress claim nobody renews;
+    past its lease (15 s here) it is refunded and its key released. A claim this process still
+    holds is renewed by the heartbeat and kept, however old."""
+    from astro_server.platform.billing import claims
+
+    account_id, _ = await new_account("free", 10)
+    await Account.filter(id=account_id).update(credits=4)
+    twenty_s_ago = datetime.now(UTC) - timedelta(seconds=20)
+    records = []
+    for key, amount in (("lost", -3), ("running", -3)):
+        debit = await LedgerEntry.create(
+            account_id=account_id, kind="debit", amount=amount, operation="t"
+        )
+        record = await IdempotencyRecord.create(
+            credential_id="key_x",
+            method="POST",
+            path="/p",
+            key=key,
+            request_hash="h",
+            status="in_progress",
+            ledger_entry_id=debit.id,
+            expires_at=twenty_s_ago + timedelta(hours=24),
+        )
+        await IdempotencyRecord.filter(id=record.id).update(created_at=twenty_s_ago)
+        records.append(record)
+    lost, running = records
+    claims.hold(running.id)
+    stop = asyncio.Event()
+    beat = asyncio.create_task(claims.renew_claim_leases(3.0, stop))
+    try:
+        # One beat (every third of a 3 s lease).
+        claims_renewed = False
+        for _ in range(100):
+            row = await IdempotencyRecord.get(id=running.id)
+            if row.lease_expires_at is not None:
+                claims_renewed = True
+                break
+            await asyncio.sleep(0.1)
+    finally:
+        stop.set()
+        await beat
+        claims.let_go(running.id)
+    assert claims_renewed
+    assert await billing.refund_abandoned_claims(timedelta(seconds=15)) == 1
+    assert (await Account.get(id=account_id)).credits == 7
+    assert await IdempotencyRecord.filter(id=lost.id).count() == 0
+    assert await IdempotencyRecord.filter(id=running.id).count() == 1

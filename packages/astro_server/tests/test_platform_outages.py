@@ -320,3 +320,127 @@ async def test_a_refund_the_lost_database_refused_is_made_once_it_is_back(
         assert len(calls) == 3
         refunds = await LedgerEntry.filter(account_id=account_id, kind="refund").count()
         assert refunds == 1
+
+
+# Issue 52: a hang (the server's processes stopped, its sockets open) is bounded by the deadlines.
+HANG_BOUND_S = 5.0
+ACCOUNT = "/api/v3/account"
+
+
+async def _timed_request(client: Any, method: str, path: str, **kwargs: Any) -> tuple[Any, float]:
+    started = time.monotonic()
+    response = await client.open(path, method=method, **kwargs)
+    return response, time.monotonic() - started
+
+
+@pytest.mark.slow
+async def test_a_postgresql_hang_is_a_503_within_seconds_logged_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """PostgreSQL stopped by SIGSTOP (postmaster and backends): every request answers 503
+    ``database_unavailable`` with Retry-After within 5 s (asyncpg's command, connect and
+    pool-acquire timeouts), /readyz is not ready within 5 s, one outage line, no traceback; once
+    it resumes, requests succeed again. Without the deadlines the requests wait for the hang."""
+    caplog.set_level(logging.INFO)
+    pg = ThrowawayPostgres()
+    pg.start()
+    try:
+        settings = settings_for(pg.url, tmp_path, api_key_cache_s=0, db_pool_size=4)
+        async with running_app(settings) as app:
+            account_id, key = await new_account("starter", 100)
+            client = app.test_client()
+            assert (
+                await client.get("/api/v3/account", headers=key_headers(key))
+            ).status_code == 200
+            pg.pause()
+            try:
+                # More requests at once than the pool has connections: some wait to acquire.
+                answers = await asyncio.wait_for(
+                    asyncio.gather(
+                        *(
+                            _timed_request(client, "GET", ACCOUNT, headers=key_headers(key))
+                            for _ in range(8)
+                        ),
+                        _timed_request(
+                            client, "POST", "/api/v3/vedic/kundli-matching/batch",
+                            json=BATCH, headers=key_headers(key),
+                        ),
+                        _timed_request(client, "GET", "/readyz"),
+                    ),
+                    timeout=30,
+                )  # fmt: skip
+                for response, elapsed_s in answers:
+                    body = await response.get_json()
+                    assert response.status_code == 503, body
+                    assert elapsed_s < HANG_BOUND_S, (elapsed_s, body)
+                    assert response.headers["Retry-After"]
+                for response, _ in answers[:9]:
+                    assert (await response.get_json())["code"] == "database_unavailable"
+            finally:
+                pg.resume()
+
+            async def account_ok() -> None:
+                response = await client.get("/api/v3/account", headers=key_headers(key))
+                assert response.status_code == 200
+
+            assert await _until(10.0, account_ok) < 10.0
+            assert (await Account.get(id=account_id)).credits == 100
+    finally:
+        pg.remove()
+    assert len([r for r in _outage_lines(caplog) if "database" in r.getMessage()]) == 1
+    assert _tracebacks(caplog) == []
+
+
+@pytest.mark.slow
+async def test_a_redis_hang_is_a_503_within_seconds_logged_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Redis stopped by SIGSTOP: requests answer 503 (the rate limiter, then the job queue)
+    within 5 s, /readyz is not ready within 5 s; once it resumes they succeed again."""
+    caplog.set_level(logging.INFO)
+    redis = ThrowawayRedis(tmp_path)
+    redis.start()
+    try:
+        settings = settings_for(
+            f"sqlite://{tmp_path / 'astro.sqlite3'}", tmp_path, redis_url=redis.url
+        )
+        async with running_app(settings) as app:
+            account_id, key = await new_account("starter", 100)
+            client = app.test_client()
+            assert (
+                await client.get("/api/v3/account", headers=key_headers(key))
+            ).status_code == 200
+            redis.pause()
+            try:
+                answers = await asyncio.wait_for(
+                    asyncio.gather(
+                        *(
+                            _timed_request(client, "GET", ACCOUNT, headers=key_headers(key))
+                            for _ in range(4)
+                        ),
+                        _timed_request(
+                            client, "POST", "/api/v3/vedic/kundli-matching/batch",
+                            json=BATCH, headers=key_headers(key),
+                        ),
+                        _timed_request(client, "GET", "/readyz"),
+                    ),
+                    timeout=60,
+                )  # fmt: skip
+                for response, elapsed_s in answers:
+                    body = await response.get_json()
+                    assert response.status_code == 503, body
+                    assert elapsed_s < HANG_BOUND_S, (elapsed_s, body)
+                    assert response.headers["Retry-After"]
+            finally:
+                redis.resume()
+
+            async def account_ok() -> None:
+                response = await client.get("/api/v3/account", headers=key_headers(key))
+                assert response.status_code == 200
+
+            assert await _until(10.0, account_ok) < 10.0
+            assert (await Account.get(id=account_id)).credits == 100
+    finally:
+        redis.stop()
+    assert len([r for r in _outage_lines(caplog) if "rate limiter" in r.getMessage()]) == 1
+    assert _tracebacks(caplog) == []

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from astro_server.cli import STOPPING_MESSAGE
+from astro_server.settings import Settings
 
 
 def _free_port() -> int:
@@ -82,7 +83,7 @@ def test_a_signal_stops_serve_with_one_line(tmp_path: Path, sig: signal.Signals)
         assert noise not in stderr, stderr
     records = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
     assert len(records) == len(stderr.splitlines()), stderr  # every line is a JSON record
-    stopping = STOPPING_MESSAGE % (sig.name, 5)
+    stopping = STOPPING_MESSAGE % (sig.name, int(Settings().graceful_timeout_s))
     assert {r["level"] for r in records} == {"info"}, stderr
     messages = [r["message"] for r in records]
     assert messages.count(stopping) == 1, messages

@@ -32,7 +32,11 @@ from astro_server.platform.outages import DependencyUnavailable, dependency_of, 
 from astro_server.platform.responses import current_request_id, json_response
 from astro_server.platform.runtime import Platform, die_with_supervisor, make_rate_limiter
 from astro_server.platform.schemas import ErrorBody
-from astro_server.platform.streaming import StreamingBody, StreamingHTTPConnection
+from astro_server.platform.streaming import (
+    StreamingBody,
+    StreamingHTTPConnection,
+    keep_or_close,
+)
 from astro_server.settings import Settings
 
 #: The interface spec's version, which the OpenAPI document carries.
@@ -478,6 +482,7 @@ def _register_request_hooks(app: Quart) -> None:
     @app.after_request
     async def _finish(response: Response) -> Response:
         response.headers["X-Request-Id"] = _request_id()
+        await keep_or_close(request, response.headers)
         if response.status_code in (204, 304):
             # No body, so no media type (Quart gives every Response text/html by default).
             response.headers.pop("Content-Type", None)
@@ -567,6 +572,12 @@ def _register_lifecycle(app: Quart, wired: Platform) -> None:
         # collections cost 10-15% less CPU per billable request (measured in-process, 3,000
         # requests, PostgreSQL + Redis); memory grows by at most a few MB of young garbage.
         gc.set_threshold(20_000, 50, 50)
+        # The heartbeat of this process's idempotency claims (platform/billing/claims.py).
+        from astro_server.platform.billing.claims import renew_claim_leases
+
+        beat_stop = asyncio.Event()
+        beat = asyncio.create_task(renew_claim_leases(settings.claim_lease_s, beat_stop))
+        state.background.extend([beat_stop, beat])
         if settings.embedded:
             # Embedded mode: the scheduler (job sweeper, publishing, deliveries) runs here.
             from astro_server.platform.periodic import Scheduler
@@ -643,5 +654,11 @@ def create_app(settings: Settings | None = None) -> Quart:
         # Wrapping asgi_app (not the app) keeps ``app`` a Quart instance for the test client.
         app.asgi_app = TrustedProxyMiddleware(  # type: ignore[method-assign,assignment]
             app.asgi_app, settings.trusted_proxies
+        )
+    if settings.max_concurrent_requests > 0:
+        from astro_server.platform.shedding import ConcurrencyLimit
+
+        app.asgi_app = ConcurrencyLimit(  # type: ignore[method-assign,assignment]
+            app.asgi_app, settings.max_concurrent_requests
         )
     return app

@@ -164,7 +164,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # hypercorn's own lines (``Running on ...``) go through our JSON handler only, not also
     # through a plain handler of hypercorn's.
     config.errorlog = logging.getLogger("hypercorn.error")
-    config.graceful_timeout = 5
+    config.graceful_timeout = settings.graceful_timeout_s
     if importlib.util.find_spec("uvloop") is not None:
         # uvloop's event loop costs less per request than the standard one (measured in
         # benchmarks/platform_throughput.py); hypercorn falls back to asyncio without it.
@@ -268,7 +268,6 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
             "scheduler needs ASTRO_REDIS_URL (and ASTRO_DATABASE_URL): the embedded mode runs "
             "the scheduler inside the API process"
         )
-    redis_url = settings.redis_url
     configure_logging(settings.log_level)
 
     async def run() -> None:
@@ -282,9 +281,9 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
         broker = broker_module.make_broker(settings)
         await broker.startup()
         broker_module.set_current(broker)
-        from astro_server.platform.redisconn import make_client
+        from astro_server.platform.redisconn import settings_client
 
-        client = make_client(redis_url)  # the task locks; reconnects after a Redis restart
+        client = settings_client(settings)  # the task locks; reconnects after a Redis restart
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

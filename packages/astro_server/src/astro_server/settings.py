@@ -141,6 +141,18 @@ class Settings:
     sweep_interval_s: float = 10.0
     worker_concurrency: int = 4
     db_pool_size: int = 20
+    # Deadlines of every dependency call (a hung PostgreSQL or Redis answers 503 in seconds).
+    db_command_timeout_s: float = 3.0
+    db_connect_timeout_s: float = 3.0
+    db_acquire_timeout_s: float = 2.0
+    redis_socket_timeout_s: float = 2.0
+    redis_connect_timeout_s: float = 2.0
+    # An in-progress idempotency claim's lease: a claim whose process died is refunded after it.
+    claim_lease_s: float = 15.0
+    # How long a stopping API process (SIGTERM) lets its in-flight requests finish.
+    graceful_timeout_s: float = 10.0
+    # Requests one API process serves at once; past it a fast 503 (platform/shedding.py).
+    max_concurrent_requests: int = 64
     api_key_cache_s: float = 5.0
     # Requests per minute of each test key (ak_test_), whatever the account's tier.
     test_rate_limit: int = 100
@@ -232,6 +244,16 @@ class Settings:
                 found.append(f"{setting} must be >= 1")
         if self.db_pool_size < 1:
             found.append("ASTRO_DB_POOL_SIZE must be >= 1")
+        for setting, seconds in (
+            ("ASTRO_DB_COMMAND_TIMEOUT_S", self.db_command_timeout_s),
+            ("ASTRO_DB_CONNECT_TIMEOUT_S", self.db_connect_timeout_s),
+            ("ASTRO_DB_ACQUIRE_TIMEOUT_S", self.db_acquire_timeout_s),
+            ("ASTRO_REDIS_SOCKET_TIMEOUT_S", self.redis_socket_timeout_s),
+            ("ASTRO_REDIS_CONNECT_TIMEOUT_S", self.redis_connect_timeout_s),
+            ("ASTRO_CLAIM_LEASE_S", self.claim_lease_s),
+        ):
+            if not seconds > 0:
+                found.append(f"{setting} must be > 0")
         return found
 
     def serving_problems(self) -> list[str]:
@@ -338,6 +360,14 @@ class Settings:
             sweep_interval_s=float(env.get("ASTRO_SWEEP_INTERVAL_S", "10")),
             worker_concurrency=int(env.get("ASTRO_WORKER_CONCURRENCY", "4")),
             db_pool_size=int(env.get("ASTRO_DB_POOL_SIZE", "20")),
+            db_command_timeout_s=float(env.get("ASTRO_DB_COMMAND_TIMEOUT_S", "3")),
+            db_connect_timeout_s=float(env.get("ASTRO_DB_CONNECT_TIMEOUT_S", "3")),
+            db_acquire_timeout_s=float(env.get("ASTRO_DB_ACQUIRE_TIMEOUT_S", "2")),
+            redis_socket_timeout_s=float(env.get("ASTRO_REDIS_SOCKET_TIMEOUT_S", "2")),
+            redis_connect_timeout_s=float(env.get("ASTRO_REDIS_CONNECT_TIMEOUT_S", "2")),
+            claim_lease_s=float(env.get("ASTRO_CLAIM_LEASE_S", "15")),
+            graceful_timeout_s=float(env.get("ASTRO_GRACEFUL_TIMEOUT_S", "10")),
+            max_concurrent_requests=int(env.get("ASTRO_MAX_CONCURRENT_REQUESTS", "64")),
             api_key_cache_s=float(env.get("ASTRO_API_KEY_CACHE_S", "5")),
             test_rate_limit=int(env.get("ASTRO_RATE_LIMIT_TEST", "100")),
             metrics_token=env.get("ASTRO_METRICS_TOKEN") or None,

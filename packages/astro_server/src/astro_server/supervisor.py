@@ -19,15 +19,25 @@ replica as its own container anyway and let the orchestrator restart it.
   4 s ... at most :data:`MAX_BACKOFF_S`) so a worker that cannot start (a bad setting, the database
   refusing connections at import) does not spin; a worker that lived longer resets the wait.
 - SIGTERM/SIGINT: the shared shutdown event tells every worker to finish its requests (hypercorn's
-  graceful timeout), then stragglers are terminated; the exit status is 0.
+  graceful timeout, ``ASTRO_GRACEFUL_TIMEOUT_S``), then stragglers are terminated; the exit
+  status is 0.
+- SIGTERM to one worker (a rolling restart, an orchestrator replacing one process): that worker
+  alone stops accepting, finishes its in-flight requests (the same graceful timeout), closes its
+  keep-alive connections and exits 0; it tells the supervisor first (a pipe), which starts its
+  replacement at once, so the others and the newcomer serve meanwhile. Without this the worker
+  died at once (hypercorn's worker installs no SIGTERM handler when it has a shared event).
 - Workers still ask Linux to SIGTERM them if the supervisor dies (``runtime.die_with_supervisor``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import os
 import signal
 import time
+from functools import partial
 from multiprocessing import get_context
 from multiprocessing.connection import wait
 from multiprocessing.process import BaseProcess
@@ -37,25 +47,64 @@ log = logging.getLogger("astro_server.supervisor")
 
 FAST_FAILURE_S: Final = 5.0
 MAX_BACKOFF_S: Final = 30.0
+#: Seconds a worker stopping on SIGTERM keeps serving with Connection: close before it stops
+#: accepting (then its in-flight requests get the graceful timeout).
+NOTICE_S: Final = 1.0
 
 
-def _worker_function(config: Any) -> Any:
+def serve_worker(config: Any, sockets: Any, shutdown_event: Any, draining: Any) -> None:
+    """One API process: hypercorn's worker, stopped gracefully by the shared shutdown event (the
+    supervisor stopping) or by a SIGTERM of its own, which it reports on ``draining`` (its pid)
+    so that the supervisor starts its replacement while it drains."""
+    from hypercorn.asyncio.run import _run, worker_serve
+    from hypercorn.utils import load_application
+
+    app = load_application(config.application_path, config.wsgi_max_body_size)
+
+    async def shutdown_trigger() -> None:
+        terminated = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, terminated.set)
+        while not terminated.is_set() and not shutdown_event.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(terminated.wait(), 0.1)
+        if terminated.is_set() and not shutdown_event.is_set():
+            log.info(
+                "API process %s stopping (SIGTERM): finishing its requests (up to %s s)",
+                os.getpid(),
+                config.graceful_timeout,
+            )
+            with contextlib.suppress(OSError):
+                draining.send(os.getpid())
+            # Still accepting for a moment while every answer says Connection: close: the
+            # clients of its keep-alive connections move to new ones (another process, or the
+            # replacement) before hypercorn closes the idle ones.
+            from astro_server.platform.streaming import mark_stopping
+
+            mark_stopping()
+            await asyncio.sleep(NOTICE_S)
+
+    loop_factory = None
     if config.worker_class == "uvloop":
-        from hypercorn.asyncio.run import uvloop_worker
+        import uvloop
 
-        return uvloop_worker
-    from hypercorn.asyncio.run import asyncio_worker
-
-    return asyncio_worker
+        loop_factory = uvloop.new_event_loop
+    _run(
+        partial(worker_serve, app, config, sockets=sockets),
+        debug=config.debug,
+        shutdown_trigger=shutdown_trigger,
+        loop_factory=loop_factory,
+    )
 
 
 def supervise(config: Any, workers: int) -> int:
     """Run ``workers`` hypercorn worker processes of ``config`` until SIGTERM/SIGINT, replacing
     any that exits. Returns the exit status (0)."""
     sockets = config.create_sockets()
-    worker_function = _worker_function(config)
     context = get_context("spawn")
     shutdown_event = context.Event()
+    draining_reader, draining_writer = context.Pipe(duplex=False)
+    #: Workers stopping on their own SIGTERM, already replaced.
+    draining: set[int] = set()
     stopping = False
 
     def stop(*_: object) -> None:
@@ -68,8 +117,13 @@ def supervise(config: Any, workers: int) -> int:
 
     def start_one() -> None:
         process = context.Process(
-            target=worker_function,
-            kwargs={"config": config, "sockets": sockets, "shutdown_event": shutdown_event},
+            target=serve_worker,
+            kwargs={
+                "config": config,
+                "sockets": sockets,
+                "shutdown_event": shutdown_event,
+                "draining": draining_writer,
+            },
         )
         process.start()
         processes.append(process)
@@ -87,11 +141,20 @@ def supervise(config: Any, workers: int) -> int:
     backoff = 0.0
     restart_after = 0.0
     while not stopping:
-        wait([p.sentinel for p in processes], timeout=0.5)
+        ready = wait([draining_reader, *(p.sentinel for p in processes)], timeout=0.5)
+        if draining_reader in ready:
+            with contextlib.suppress(EOFError, OSError):
+                pid = draining_reader.recv()
+                draining.add(pid)
+                log.info("API process %s is draining; starting its replacement now", pid)
         for process in [p for p in processes if p.exitcode is not None]:
             process.join()
             processes.remove(process)
             lived = time.monotonic() - started_at.pop(process.pid or 0, time.monotonic())
+            if process.pid in draining:
+                draining.discard(process.pid)
+                log.info("API process %s stopped after draining", process.pid)
+                continue
             if stopping:
                 continue
             # A fast failure waits longer each time; one that lived resets the wait.
@@ -105,9 +168,10 @@ def supervise(config: Any, workers: int) -> int:
                 lived,
                 f" in {backoff:.0f} s" if backoff else "",
             )
-        if not stopping and len(processes) < workers and time.monotonic() >= restart_after:
+        serving = len(processes) - len(draining)
+        if not stopping and serving < workers and time.monotonic() >= restart_after:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
-            while len(processes) < workers:
+            while len(processes) - len(draining) < workers:
                 start_one()
             signal.signal(signal.SIGINT, stop)
 

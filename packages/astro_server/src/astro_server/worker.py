@@ -94,6 +94,10 @@ async def run_worker(settings: Settings, drain_s: float = 5.0) -> None:
             await broker_module.kick_job(job_id)
 
     await _bounded(hand_back(), 1.5)
+    # Webhook attempts in the delivery pool: a moment to finish, then their rows' leases.
+    from astro_server.platform.delivery.tasks import wait_for_deliveries
+
+    await _bounded(wait_for_deliveries(2.0), 3.0)
     from astro_server.features.reports.render.renderer import close_renderer
 
     await _bounded(close_renderer(), 2.0)

@@ -51,9 +51,14 @@ def make_broker(settings: Settings) -> AsyncBroker:
             # from idle workers (and is claimed away from us after idle_timeout).
             xread_count=max(1, settings.worker_concurrency),
             maxlen=100_000,
-            # Reconnect after a Redis restart (platform/redisconn.py); no socket timeout: the
-            # worker's XREADGROUP blocks for xread_block on purpose.
-            **client_options(settings.redis_url, socket_timeout=None),
+            # Reconnect after a Redis restart (platform/redisconn.py). The socket timeout covers
+            # the worker's XREADGROUP, which blocks for xread_block on purpose, plus the
+            # setting: an API process's XADD to a hung Redis fails in seconds (503).
+            **client_options(
+                settings.redis_url,
+                socket_timeout=settings.redis_socket_timeout_s + 1.0,
+                connect_timeout=settings.redis_connect_timeout_s,
+            ),
         )
     else:
         broker = InMemoryBroker(max_async_tasks=settings.worker_concurrency)

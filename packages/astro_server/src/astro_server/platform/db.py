@@ -44,7 +44,17 @@ def tortoise_config(settings: Settings) -> dict[str, Any]:
     if url.startswith(("postgres://", "postgresql://", "asyncpg://")):
         expanded = expand_db_url(url)
         expanded["credentials"].update(
-            {"minsize": 1, "maxsize": settings.db_pool_size, "reset": _keep_session}
+            {
+                "minsize": 1,
+                "maxsize": settings.db_pool_size,
+                "reset": _keep_session,
+                # Deadlines: a hung server fails the statement (asyncpg's command_timeout), the
+                # connect (timeout) and the wait for a pooled connection (platform/pgclient)
+                # in seconds; the request answers 503 (platform/outages).
+                "command_timeout": settings.db_command_timeout_s,
+                "timeout": settings.db_connect_timeout_s,
+                "acquire_timeout": settings.db_acquire_timeout_s,
+            }
         )
         # asyncpg, but a read that meets a dropped connection runs once more (platform/pgclient).
         expanded["engine"] = "astro_server.platform.pgclient"

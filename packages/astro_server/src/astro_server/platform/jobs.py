@@ -42,6 +42,9 @@ running    succeeded                    the handler returned (holder of the curr
 running    failed                       the handler raised, or attempts ran out: refunded
 running    queued                       the lease expired (worker died) or the worker stops
 queued     canceled                     the caller canceled it: refunded
+queued     canceled                     the request that queued it failed or its client left
+running    canceled                     (the same; the request's own error path refunds it, and
+                                        a worker's result for it is discarded)
 =========  ===========================  ===============================================
 
 Failing or canceling refunds the job's charge exactly once (the ledger allows one refund per
@@ -52,6 +55,7 @@ runs after that refund is committed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 import logging
@@ -70,10 +74,11 @@ from astro_server.platform import clock, datakeys, db, metrics, runtime
 from astro_server.platform.auth import scopes
 from astro_server.platform.auth.credentials import new_id
 from astro_server.platform.billing import ledger as billing
+from astro_server.platform.billing import undo
 from astro_server.platform.caller import Caller
 from astro_server.platform.errors import APIError
 from astro_server.platform.models.jobs import Job
-from astro_server.platform.outages import JOB_QUEUE, DependencyUnavailable
+from astro_server.platform.outages import JOB_QUEUE, DependencyUnavailable, dependency_of
 from astro_server.platform.owned import owned, owned_query
 from astro_server.platform.paging import newest_first
 
@@ -256,8 +261,10 @@ async def enqueue_job(
     its request's charge; None: nothing to refund).
     ``livemode`` False makes a test object (a test key's job). ``created_by``
     (:func:`creator_of`) is recorded on the row; a kind with a :class:`Concurrency` counts its
-    jobs per creator (429 past the limit). If the broker refuses the job, the row is removed
-    and a 503 raised (the billable route then refunds the request).
+    jobs per creator (429 past the limit). If the broker refuses the job (or the request is
+    cancelled, its client gone, while it is handed over), the job is canceled and a 503 raised
+    (the billable route then refunds the request); if the request fails later, its refund
+    cancels the job (:func:`abandon_job`, through :mod:`astro_server.platform.billing.undo`).
     """
     if _HANDLERS.get(kind.name) is not kind:
         raise RuntimeError(f"job kind {kind.name!r} is not in the registry")
@@ -289,10 +296,20 @@ async def enqueue_job(
 
     try:
         await kick_job(job.id)
-    except Exception as exc:
-        await Job.filter(id=job.id).delete()
-        # One log line per outage (the app's error handler), not a traceback per request.
-        raise DependencyUnavailable(JOB_QUEUE) from exc
+    except BaseException as exc:
+        # Canceled, not deleted: the message may have gone out although the call failed (a
+        # timeout after the write), and a worker must then find nothing to run. Shielded: a
+        # cancelled request (client gone) still cancels its job.
+        abandoning = asyncio.ensure_future(abandon_job(job))
+        _ABANDONING.add(abandoning)
+        abandoning.add_done_callback(_ABANDONING.discard)
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.shield(abandoning)
+        if isinstance(exc, Exception):
+            # One log line per outage (the app's error handler), not a traceback per request.
+            raise DependencyUnavailable(JOB_QUEUE) from exc
+        raise
+    undo.on_refund(lambda: abandon_job(job))
     metrics.JOB_TRANSITIONS.labels(kind=kind.name, status="queued").inc()
     return job_handle(job.id)
 
@@ -360,10 +377,14 @@ async def _fail(
     attempt: int | None,
     statuses: tuple[str, ...],
     new_status: str = "failed",
+    *,
+    refunds: bool = True,
 ) -> bool:
-    """Conditionally mark the job failed (or canceled) and refund it, in one transaction."""
+    """Conditionally mark the job failed (or canceled) and refund it, in one transaction.
+    ``refunds`` False: the refund is someone else's (the request that queued it), and the job
+    only records it."""
     refundable = job.credits_charged > 0 and job.ledger_entry_id is not None
-    for refund in (refundable, False):
+    for refund in (refundable, False) if refunds else (False,):
         try:
             async with in_transaction() as conn:
                 query = Job.filter(id=job.id, status__in=list(statuses))
@@ -375,7 +396,7 @@ async def _fail(
                     "finished_at": _now(),
                     "lease_expires_at": None,
                 }
-                if refund:
+                if refund or (not refunds and refundable):
                     changes["credits_refunded"] = job.credits_charged
                 changed = await query.using_db(conn).update(**changes)
                 if changed and refund:
@@ -403,6 +424,54 @@ async def _fail(
                     log.exception("job %s: its failure hook failed", job.id)
         return bool(changed)
     return False
+
+
+#: Cancellations of abandoned jobs in flight (kept so they are not collected), and how long one
+#: is retried while the database is unreachable.
+_ABANDONING: set[asyncio.Future[None]] = set()
+ABANDON_RETRY_S = 600.0
+_ABANDONED = {
+    "error": "canceled",
+    "message": "The request that queued this job failed; its charge was refunded.",
+}
+
+
+async def abandon_job(job: Job) -> None:
+    """Cancel a job whose request failed after queuing it (queued or already running): it never
+    runs, or its result is discarded. The request's own error path refunds the charge, so the
+    job records the refund without writing another. When the database is unreachable the
+    cancel is retried in the background until it is back (at most :data:`ABANDON_RETRY_S`)."""
+    try:
+        await _abandon(job)
+    except Exception as exc:
+        if dependency_of(exc) is None:
+            log.exception("job %s: canceling it after its request failed failed", job.id)
+            return
+        later = asyncio.ensure_future(_abandon_later(job))
+        _ABANDONING.add(later)
+        later.add_done_callback(_ABANDONING.discard)
+
+
+async def _abandon(job: Job) -> None:
+    await _fail(job, _ABANDONED, None, ("queued", "running"), "canceled", refunds=False)
+
+
+async def _abandon_later(job: Job) -> None:
+    deadline = asyncio.get_running_loop().time() + ABANDON_RETRY_S
+    delay = 0.25
+    while asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(delay)
+        delay = min(5.0, delay * 2)
+        try:
+            await _abandon(job)
+        except Exception as exc:
+            if dependency_of(exc) is None:
+                log.exception("job %s: canceling it after its request failed failed", job.id)
+                return
+            continue
+        log.warning("job %s canceled once the database was back (its request failed)", job.id)
+        return
+    log.error("job %s not canceled: the database did not come back; cancel it by hand", job.id)
 
 
 async def cancel_job(caller: Caller, job_id: str) -> Job:

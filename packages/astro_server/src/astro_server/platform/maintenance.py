@@ -21,7 +21,10 @@ async def sweep_jobs() -> None:
 
 
 async def refund_abandoned_claims() -> None:
-    refunded = await billing.refund_abandoned_claims(timedelta(minutes=10))
+    from astro_server.platform import runtime
+
+    lease = timedelta(seconds=runtime.settings().claim_lease_s)
+    refunded = await billing.refund_abandoned_claims(lease)
     if refunded:
         log.warning("refunded %d charges of requests that never finished", refunded)
 
@@ -48,8 +51,11 @@ async def roll_up_usage() -> None:
 
 SWEEP_JOBS = PeriodicTask("jobs.sweep", lambda s: s.sweep_interval_s, sweep_jobs)
 
+#: Every third of a lease: a dead process's claims are refunded within about 1.3 leases.
 REFUND_ABANDONED_CLAIMS = PeriodicTask(
-    "billing.refund_abandoned_claims", 60, refund_abandoned_claims
+    "billing.refund_abandoned_claims",
+    lambda s: max(1.0, s.claim_lease_s / 3),
+    refund_abandoned_claims,
 )
 
 PURGE_IDEMPOTENCY_RECORDS = PeriodicTask(

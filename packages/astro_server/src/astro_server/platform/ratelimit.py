@@ -177,12 +177,14 @@ class RedisRateLimiter:
         ]
 
     @classmethod
-    def from_url(cls, url: str) -> RedisRateLimiter:
+    def from_url(
+        cls, url: str, *, socket_timeout: float = 2.0, connect_timeout: float = 2.0
+    ) -> RedisRateLimiter:
         from astro_server.platform.redisconn import make_client
 
-        # Reconnects after a Redis restart (platform/redisconn.py); a hit waits at most about
-        # 2 s for an unreachable Redis before the request answers 503.
-        return cls(make_client(url, socket_timeout=2.0))
+        # Reconnects after a Redis restart (platform/redisconn.py); a hit waits at most
+        # socket_timeout for an unreachable Redis before the request answers 503.
+        return cls(make_client(url, socket_timeout=socket_timeout, connect_timeout=connect_timeout))
 
     async def hit(self, key: str, limit: int, window_s: int = 60) -> RateLimitDecision:
         try:

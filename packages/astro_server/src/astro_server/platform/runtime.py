@@ -109,7 +109,11 @@ def make_rate_limiter(settings: Settings) -> RateLimiter:
     from astro_server.platform.ratelimit import MemoryRateLimiter, RedisRateLimiter
 
     if settings.redis_url:
-        return RedisRateLimiter.from_url(settings.redis_url)
+        return RedisRateLimiter.from_url(
+            settings.redis_url,
+            socket_timeout=settings.redis_socket_timeout_s,
+            connect_timeout=settings.redis_connect_timeout_s,
+        )
     # The key revocation generation of this data directory (see platform/ratelimit.py).
     return MemoryRateLimiter(settings.data_dir / "key-generation")
 

@@ -24,6 +24,57 @@ from quart.wrappers.request import Body
 
 HIGH_WATER = 256 * 1024
 """Unread bytes the receiver buffers before it waits for the handler."""
+DRAIN_MAX_BYTES = 64 * 1024
+"""A body unread when the response is ready is read to its end (keeping the connection) when it
+announces at most this many bytes; a larger one closes the connection instead."""
+DRAIN_WAIT_S = 1.0
+"""How long an unread body of at most :data:`DRAIN_MAX_BYTES` may take to arrive."""
+
+
+#: Set in an API process that is stopping (SIGTERM, ``supervisor.serve_worker``): every answer
+#: says ``Connection: close``, so clients leave its keep-alive connections after their current
+#: request instead of sending the next one into a connection that is about to close.
+_stopping = False
+
+
+def mark_stopping() -> None:
+    global _stopping
+    _stopping = True
+
+
+async def keep_or_close(request: Request, headers: Any) -> None:
+    """Before a response goes out: a request body not yet received in full (an answer given
+    before the handler read it: 401, 429, 503, 413) is either read to its end, so the
+    keep-alive connection stays usable, or the response says ``Connection: close``. Without
+    either the server closes the connection after the response and a client that reuses it
+    meets "Server disconnected without sending a response"."""
+    if _stopping:
+        headers["Connection"] = "close"
+        return
+    body = request.body
+    length = request.content_length
+    chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    if not (chunked or (length is not None and length > 0)):
+        return
+    if body._complete.is_set() and body._must_raise is None:
+        return
+    if (
+        not chunked
+        and length is not None
+        and length <= DRAIN_MAX_BYTES
+        and body._must_raise is None
+    ):
+        if isinstance(body, StreamingBody):
+            body._whole_wanted = True
+            body._read.set()
+        try:
+            await asyncio.wait_for(body._complete.wait(), DRAIN_WAIT_S)
+        except TimeoutError:
+            pass
+        else:
+            if body._must_raise is None:
+                return
+    headers["Connection"] = "close"
 
 
 class StreamingBody(Body):

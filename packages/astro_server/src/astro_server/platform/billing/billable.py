@@ -37,8 +37,10 @@ is charged before step 6:
    guards pass it); it can read the charge with
    :func:`current_charge` (``enqueue_job`` does, so a
    queued job knows what to refund if it fails).
-8. A handler that raises or answers 4xx/5xx is refunded (a ledger row) and its key released;
-   otherwise the response is stored for replay under its key. Either way it carries
+8. A handler that raises (its client gone included) or answers 4xx/5xx is refunded (a ledger
+   row) and its key released, at once, and the work it started under the charge is undone (the
+   job it queued is canceled: :mod:`astro_server.platform.billing.undo`); otherwise the
+   response is stored for replay under its key. Either way it carries
    ``X-Credits-Charged``, ``X-Credits-Remaining`` and ``X-Credits-Price`` (the list price).
 
 The route's price-table row is on the wrapper as :data:`BILLABLE_ATTRIBUTE` (a
@@ -58,9 +60,15 @@ from quart_schema import DataSource, document_response
 from quart_schema.validation import QUART_SCHEMA_REQUEST_ATTRIBUTE
 
 from astro_server.platform import db, metrics
-from astro_server.platform.billing import idempotency
+from astro_server.platform.billing import idempotency, undo
 from astro_server.platform.billing.body import load_body
-from astro_server.platform.billing.claims import Claimant, claim_and_debit, release_claim
+from astro_server.platform.billing.claims import (
+    Claimant,
+    claim_and_debit,
+    hold,
+    let_go,
+    release_claim,
+)
 from astro_server.platform.billing.ledger import Charge, forbidden_for_tier
 from astro_server.platform.billing.pricing import OPERATIONS, Operation, price, tier_allows
 from astro_server.platform.errors import APIError
@@ -187,32 +195,41 @@ def billable(
                 claimed.headers["X-Credits-Remaining"] = str(rows[0]["credits"] if rows else 0)
                 return claimed
             charge, record_id = claimed
-            g.charge = charge
-            # 7. The handler.
-            if model is not None:
-                kwargs["data"] = model
-            if inject:
-                kwargs.setdefault("caller", caller)
+            hold(record_id)  # its lease is renewed while it runs here
             try:
-                result = await current_app.ensure_async(func)(*args, **kwargs)
-                response = cast(Response, await current_app.make_response(result))
-            except BaseException:
-                # 8. Refund; the error response (built by the app's handlers) still says what
-                # was charged.
-                await release_claim(charge, record_id, request_id)
-                g.credit_headers = _credit_headers(0, charge.balance_after + cost, list_price)
-                raise
-            # 8. Refund a failure, or keep the response for replay.
-            if response.status_code >= 400:
-                await release_claim(charge, record_id, request_id)
-                response.headers.update(_credit_headers(0, charge.balance_after + cost, list_price))
+                g.charge = charge
+                # 7. The handler.
+                if model is not None:
+                    kwargs["data"] = model
+                if inject:
+                    kwargs.setdefault("caller", caller)
+                started, token = undo.collect()
+                try:
+                    result = await current_app.ensure_async(func)(*args, **kwargs)
+                    response = cast(Response, await current_app.make_response(result))
+                except BaseException:
+                    # 8. Refund and undo; the error response (built by the app's handlers) still
+                    # says what was charged.
+                    await _refund_and_undo(charge, record_id, request_id, started)
+                    g.credit_headers = _credit_headers(0, charge.balance_after + cost, list_price)
+                    raise
+                finally:
+                    undo.finish(token)
+                # 8. Refund a failure, or keep the response for replay.
+                if response.status_code >= 400:
+                    await _refund_and_undo(charge, record_id, request_id, started)
+                    response.headers.update(
+                        _credit_headers(0, charge.balance_after + cost, list_price)
+                    )
+                    return response
+                response.headers.update(_credit_headers(cost, charge.balance_after, list_price))
+                if record_id is not None:
+                    await idempotency.complete(record_id, response, caller.account_id)
+                if cost:
+                    metrics.CREDITS_CHARGED.labels(operation=charged_as).inc(cost)
                 return response
-            response.headers.update(_credit_headers(cost, charge.balance_after, list_price))
-            if record_id is not None:
-                await idempotency.complete(record_id, response, caller.account_id)
-            if cost:
-                metrics.CREDITS_CHARGED.labels(operation=charged_as).inc(cost)
-            return response
+            finally:
+                let_go(record_id)
 
         if body is not None:
             # What validate_request records: the OpenAPI document reads the body schema here.
@@ -223,6 +240,17 @@ def billable(
         return cast(F, wrapper)
 
     return decorator
+
+
+async def _refund_and_undo(
+    charge: Charge, record_id: int | None, request_id: str | None, started: list[undo.Undo]
+) -> None:
+    """The refund first (it retries in the background when the database is gone), then the
+    undo of the work started under the charge, even when the refund raised."""
+    try:
+        await release_claim(charge, record_id, request_id)
+    finally:
+        await undo.undo(started)
 
 
 def current_charge() -> Charge | None:

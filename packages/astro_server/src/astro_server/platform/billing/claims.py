@@ -21,11 +21,12 @@ request that failed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import weakref
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import cast
 
@@ -175,6 +176,44 @@ async def _release(charge: Charge, record_id: int | None, request_id: str | None
                 await idempotency.release(record_id, conn)
     except IntegrityError:
         log.warning("refund of ledger entry %s was already made", charge.ledger_entry_id)
+
+
+#: Claims this process holds for requests still running (record id -> how many requests; one).
+_HELD: dict[int, int] = {}
+
+
+def hold(record_id: int | None) -> None:
+    """The request of ``record_id`` is running here: :func:`renew_claim_leases` renews it."""
+    if record_id is not None:
+        _HELD[record_id] = _HELD.get(record_id, 0) + 1
+
+
+def let_go(record_id: int | None) -> None:
+    """The request of ``record_id`` finished (completed or released)."""
+    if record_id is not None and record_id in _HELD:
+        _HELD[record_id] -= 1
+        if _HELD[record_id] <= 0:
+            del _HELD[record_id]
+
+
+async def renew_claim_leases(lease_s: float, stop: asyncio.Event) -> None:
+    """The API process's heartbeat: every third of a lease, the claims of its running requests
+    get a new lease (one UPDATE), so only the claims of a dead process run out
+    (``ledger.refund_abandoned_claims``). A failure (the database away) is retried next beat."""
+    interval = max(0.2, lease_s / 3)
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), interval)
+        held = list(_HELD)
+        if not held or stop.is_set():
+            continue
+        try:
+            await IdempotencyRecord.filter(id__in=held, status="in_progress").update(
+                lease_expires_at=datetime.now(UTC) + timedelta(seconds=lease_s)
+            )
+        except Exception as exc:
+            if dependency_of(exc) is None:
+                log.exception("renewing the leases of %d claims failed", len(held))
 
 
 def _still_in_progress() -> APIError:

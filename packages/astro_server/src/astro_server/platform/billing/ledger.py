@@ -15,8 +15,8 @@ Rules (the billable pipeline, the job runner, the CLI and the scheduler all keep
    once; a second refund fails with IntegrityError and its transaction changes nothing.
 5. Each row records ``balance_after``, the balance its change left (read from the UPDATE's
    ``RETURNING``: no extra read).
-6. A debit whose request never finished (its in-progress idempotency record is older than ten
-   minutes: the process died) is refunded by :func:`refund_abandoned_claims` (scheduler).
+6. A debit whose request never finished (its in-progress idempotency record's lease ran out:
+   the process died) is refunded by :func:`refund_abandoned_claims` (scheduler).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
+from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
 from astro_server.platform import db
@@ -175,14 +176,20 @@ async def add_credits(account_id: str, credits: int, note: str = "top_up") -> in
     return int(rows[0]["credits"])
 
 
-async def refund_abandoned_claims(older_than: timedelta = timedelta(minutes=10)) -> int:
+async def refund_abandoned_claims(lease: timedelta) -> int:
     """Refund debits whose request never finished (the API process died mid-request).
 
-    An in-progress idempotency record older than ``older_than`` belongs to a request that is no
-    longer running; its debit is refunded (once) and the key released. Run by the scheduler.
+    An in-progress idempotency record whose lease ran out belongs to a request that is no
+    longer running: its process renews the lease of every claim it holds while the request
+    runs (:func:`astro_server.platform.billing.claims.renew_claim_leases`), and a record never
+    renewed holds it for ``lease`` from its creation. Its debit is refunded (once) and the key
+    released. Run by the scheduler every few seconds.
     """
-    cutoff = datetime.now(UTC) - older_than
-    stale = await IdempotencyRecord.filter(status="in_progress", created_at__lt=cutoff)
+    now = datetime.now(UTC)
+    stale = await IdempotencyRecord.filter(
+        Q(lease_expires_at__lt=now) | Q(lease_expires_at__isnull=True, created_at__lt=now - lease),
+        status="in_progress",
+    )
     refunded = 0
     for record in stale:
         entry = (

@@ -97,6 +97,9 @@ DISPATCH_GRACE = timedelta(minutes=5)
 LEASE = timedelta(minutes=2)
 START_MARGIN = timedelta(seconds=30)
 ATTEMPT_CONCURRENCY = 64
+#: Attempts of one account in flight at once per process: one account's slow or hanging
+#: receivers hold at most this many of the process's slots, never all of them.
+ATTEMPTS_PER_ACCOUNT = 4
 CONTENT_RETRY = timedelta(minutes=5)
 CONTENT_CACHE_SIZE = 1024
 
@@ -321,6 +324,28 @@ class _Attempted:
 
 
 _slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+_account_slots: tuple[asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]] | None = None
+
+
+def _slots_of_account(account_id: str) -> asyncio.Semaphore:
+    """The account's bound on attempts in flight in this process (:data:`ATTEMPTS_PER_ACCOUNT`)."""
+    global _account_slots
+    loop = asyncio.get_running_loop()
+    if _account_slots is None or _account_slots[0] is not loop:
+        _account_slots = (loop, {})
+    by_account = _account_slots[1]
+    if len(by_account) > 10_000:
+        # Forget the idle ones (a semaphore nobody holds or waits for).
+        for key in [
+            k
+            for k, sem in by_account.items()
+            if not sem.locked() and sem._value == ATTEMPTS_PER_ACCOUNT
+        ]:
+            del by_account[key]
+    slots = by_account.get(account_id)
+    if slots is None:
+        slots = by_account[account_id] = asyncio.Semaphore(ATTEMPTS_PER_ACCOUNT)
+    return slots
 
 
 def _attempt_slots() -> asyncio.Semaphore:
@@ -435,7 +460,9 @@ async def deliver_batch(
             # content, so an attempt cut short rebuilds the same bytes.
             delivery.body = event_body(delivery.message_id, delivery.created_at, data)
         body = delivery.body.encode()
-        async with _attempt_slots():
+        # The account's slots first: an account whose receivers hang waits on its own slots and
+        # holds none of the process's.
+        async with _slots_of_account(sub.account_id), _attempt_slots():
             started = clock()
             if started > start_by:
                 # Too late to finish inside the lease: give the row back for a prompt dispatch.

@@ -51,10 +51,14 @@ class IdempotencyRecord(Model):
     ledger_entry_id = fields.BigIntField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
     expires_at = fields.DatetimeField(db_index=True)
+    # In progress: renewed by the claiming process while its request runs (NULL: never renewed,
+    # the lease counts from created_at); past it, the process died and the claim is refunded.
+    lease_expires_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "idempotency_records"
         unique_together = (("credential_id", "method", "path", "key"),)
+        indexes = (("status", "lease_expires_at"),)
 
 
 class UsageDaily(Model):

@@ -21,9 +21,12 @@ from quart import Blueprint, Response, current_app
 from quart_schema import hide
 
 from astro_server.platform.errors import APIError
+from astro_server.platform.outages import RETRY_AFTER_S
 from astro_server.platform.responses import json_response
 
 blueprint = Blueprint("health", __name__)
+#: Not ready: a load balancer may ask again after the outage retry delay.
+_RETRY = {"Retry-After": str(RETRY_AFTER_S)}
 
 
 @dataclass(frozen=True)
@@ -76,19 +79,23 @@ async def readyz() -> Response:
 
     latency["database"], failure = await _timed(ping_db)
     if failure is not None:
-        raise APIError(503, f"Database unreachable: {type(failure).__name__}") from failure
+        raise APIError(
+            503, f"Database unreachable: {type(failure).__name__}", headers=_RETRY
+        ) from failure
     checks["database"] = "ok"
 
     if settings.redis_url:
-        import redis.asyncio as aioredis
+        from astro_server.platform.redisconn import settings_client
 
-        client = aioredis.from_url(settings.redis_url, socket_timeout=2)
+        client = settings_client(settings)
         try:
             latency["broker"], failure = await _timed(client.ping)
         finally:
             await client.aclose()
         if failure is not None:
-            raise APIError(503, f"Broker unreachable: {type(failure).__name__}") from failure
+            raise APIError(
+                503, f"Broker unreachable: {type(failure).__name__}", headers=_RETRY
+            ) from failure
         checks["broker"] = "ok"
     else:
         checks["broker"] = "in-process"
@@ -96,7 +103,9 @@ async def readyz() -> Response:
 
     latency["storage"], failure = await _timed(lambda: storage().check())
     if failure is not None:
-        raise APIError(503, f"File storage unusable: {type(failure).__name__}") from failure
+        raise APIError(
+            503, f"File storage unusable: {type(failure).__name__}", headers=_RETRY
+        ) from failure
     checks["storage"] = "ok"
 
     missing: dict[str, list[str]] = {}
