@@ -9,7 +9,7 @@ from tortoise import fields
 from tortoise.indexes import Index
 
 class Migration(migrations.Migration):
-    dependencies = [('astro', '0017_job_creator')]
+    dependencies = [('astro', '0019_calendar_feeds')]
 
     initial = False
 
