@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from datetime import date
 
+from _services import add_smoke
+
 from astro_calc import places
 from astro_calc.western import BirthSubject
 from astro_calc.western.astrocartography import astrocartography
@@ -58,7 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--charts", type=int, default=200)
     parser.add_argument("--searches", type=int, default=2000)
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, a couple of seconds")
+    add_smoke(parser)
     args = parser.parse_args()
     charts = 10 if args.smoke else args.charts
     searches = 100 if args.smoke else args.searches

@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
+from _services import add_smoke
+
 from astro_calc.human_design import (
     chart_interpretation,
     composite,
@@ -59,7 +61,7 @@ def main() -> None:
     parser.add_argument("--charts", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sensitivity", type=int, default=20)
-    parser.add_argument("--smoke", action="store_true")
+    add_smoke(parser)
     args = parser.parse_args()
     if args.smoke:
         args.charts, args.rounds, args.sensitivity = 50, 2, 2

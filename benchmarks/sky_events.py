@@ -17,6 +17,8 @@ import argparse
 import time
 from datetime import date
 
+from _services import add_smoke
+
 from astro_calc.western.events.forecast import forecast
 from astro_calc.western.events.hours import planetary_hours
 from astro_calc.western.events.sky import ALLOWED_BODIES, sky_events
@@ -38,7 +40,7 @@ def _best(fn, rounds: int) -> float:  # type: ignore[no-untyped-def]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--smoke", action="store_true", help="one round of each, a few seconds")
+    add_smoke(parser)
     args = parser.parse_args()
     rounds = 1 if args.smoke else args.rounds
     subject = BirthSubject(date=date(1990, 5, 1), time="07:30", latitude=13.75, longitude=100.5)

@@ -29,6 +29,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import swisseph as swe
+from _services import add_smoke
 from western_natal import BODIES, Birth, ours, raw_floor
 
 from astro_calc import ephemeris
@@ -219,7 +220,10 @@ def main() -> None:
     parser.add_argument("--charts", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--years", type=int, default=3)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.charts, args.rounds, args.years = 20, 1, 1
     parts = args.part.split(",")
     with open("/proc/loadavg") as load:
         print("load average:", " ".join(load.read().split()[:3]))

@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
+from _services import add_smoke
+
 from astro_calc.sensitivity.traditional import traditional_sensitivity
 from astro_calc.western.subject import BirthSubject
 from astro_calc.western.traditional import (
@@ -69,7 +71,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--births", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--smoke", action="store_true")
+    add_smoke(parser)
     args = parser.parse_args()
     n, rounds = (2, 1) if args.smoke else (args.births, args.rounds)
     subjects = births(n)

@@ -21,6 +21,7 @@ from datetime import date, timedelta
 from datetime import time as clock
 
 import msgspec
+from _services import add_smoke
 
 from astro_calc.chinese.calendar import chinese_date
 from astro_calc.chinese.ziwei import MAX_DATE, MIN_DATE, ziwei_chart
@@ -32,7 +33,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--charts", type=int, default=5_000)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--smoke", action="store_true", help="a few charts, one round")
+    add_smoke(parser)
     args = parser.parse_args()
     charts, rounds = (200, 1) if args.smoke else (args.charts, args.rounds)
     rng = random.Random(42)

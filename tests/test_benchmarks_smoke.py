@@ -154,6 +154,22 @@ SCRIPTS: dict[str, Smoke] = {
             r"^astro_calc vs kerykeion throughput:\s+{n}x \(target >= 3x\)$",
         )
     ),
+    "astrocartography": Smoke(
+        (
+            r"^place search: {n} ms CPU per search, slowest query {n} ms \(target <= 2 ms\)$",
+            r"^world map SVG: {n} ms CPU$",
+        )
+    ),
+    "ziwei": Smoke((r"^ziwei chart with horoscopes: {n} ms CPU per chart",)),
+    "human_design": Smoke((r"^chart: {n} ms CPU per chart",)),
+    "sky_events": Smoke(
+        (
+            r"^sky events, one year, all kinds and bodies: {n} ms CPU \(target <= 300\)$",
+            r"^forecast, one month: {n} ms CPU \(target <= 100\)$",
+        )
+    ),
+    "traditional": Smoke((r"^profections: CPU ms \(median, best\) {n}",)),
+    "speed_floor": Smoke((r"^load average: {n}",)),
     "portal_dashboard": Smoke(
         (
             r"^/portal/developers\s+{n}\s+{n}\s+p50 <= 100 ms: (met|NOT met)$",

@@ -219,10 +219,10 @@ def test_times_in_the_readers_zone_through_the_sdk(
     bangkok_full_moon = dt.datetime(2024, 3, 25, 14, 0, tzinfo=ZoneInfo("Asia/Bangkok"))
     assert abs((local - bangkok_full_moon).total_seconds()) <= 120
     assert thai.timezone == "Asia/Bangkok"
-    assert f"{local:%H:%M} น." in thai.overall.text
+    assert f"{local:%H.%M} น." in thai.overall.text  # the Royal Institute's dot
     for section in (thai.overall, thai.love, thai.career, thai.money, thai.health):
         assert "UTC" not in section.text  # neither "(UTC)" nor "UTC"
-    assert f"{lunation.at:%H:%M} น. ตามเวลาสากล" in utc.overall.text
+    assert f"{lunation.at:%H.%M} น. ตามเวลาสากล" in utc.overall.text
     assert thai.facts == utc.facts  # the facts keep their UTC instants
     assert ranged.timezone == "Asia/Bangkok"
     assert ranged.horoscopes[0].overall.text == thai.overall.text

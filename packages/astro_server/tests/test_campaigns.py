@@ -329,7 +329,7 @@ async def test_content_serves_the_published_horoscope_with_copy_and_cultural_fac
     thai = body["items"][1]
     assert thai["highlights"] == ["ไทย: วันสงกรานต์"]
     assert thai["social_copy"]["short"] == (
-        "ราศีสิงห์ · 13 เม.ย. 2568: วันนี้ดาวจันทร์โคจรอยู่ในราศีตุลย์… ไทย: วันสงกรานต์"
+        "ราศีสิงห์ · 13 เม.ย. 2568: ดาวจันทร์เริ่มวันในราศีตุลย์… ไทย: วันสงกรานต์"
     )
     again = await (await client.get(f"{item}?date=2025-04-13", headers=headers)).get_json()
     assert again == body  # stable

@@ -531,7 +531,7 @@ async def test_the_delivery_log_pages_with_a_cursor(
     assert len(seen) == len(set(seen))
 
 
-_TIME = re.compile(r"(\d\d:\d\d) น\.(?: ของวันที่ (\d+))?")
+_TIME = re.compile(r"(\d\d\.\d\d) น\.(?: ของวันที่ (\d+))?")  # the Royal Institute's dot
 
 
 def _bangkok_times(data: dict[str, Any]) -> set[tuple[str, int]]:
@@ -541,7 +541,7 @@ def _bangkok_times(data: dict[str, Any]) -> set[tuple[str, int]]:
     for fact in data["facts"]:
         if fact["kind"] in ("aspect", "ingress", "station", "lunation"):
             moment = datetime.fromisoformat(fact["at"].replace("Z", "+00:00")).astimezone(zone)
-            out.add((moment.strftime("%H:%M"), moment.day))
+            out.add((moment.strftime("%H.%M"), moment.day))
     return out
 
 

@@ -21,7 +21,7 @@ INTERPRETED = (
     "western.natal", "western.synastry", "western.composite", "western.returns",
     "western.progressions", "western.transits", "vedic.chart", "vedic.dasha",
     "vedic.kundli_matching", "western.astrocartography", "western.relocation",
-    "vedic.kundli_matching", "western.profections", "western.zodiacal_releasing",
+    "western.profections", "western.zodiacal_releasing", "human_design.chart",
 )  # fmt: skip
 # The bare rows as they were before interpretations existed: they must not move.
 BARE = {
@@ -31,6 +31,7 @@ BARE = {
     "vedic.chart": ("free", 1), "vedic.dasha": ("free", 1), "vedic.kundli_matching": ("free", 1),
     "western.astrocartography": ("starter", 2), "western.relocation": ("starter", 2),
     "western.profections": ("free", 1), "western.zodiacal_releasing": ("free", 2),
+    "human_design.chart": ("free", 1),
 }  # fmt: skip
 
 

@@ -77,8 +77,12 @@ class ZiweiBirthSubject(RequestModel):
     """Local date, 1900-02-01 to 2100-12-30."""
     time: str = Field(pattern=_TIME_PATTERN)
     """Local time, 24-hour ``HH:MM`` or ``HH:MM:SS``."""
-    latitude: float = Field(ge=-90, le=90)
-    longitude: float = Field(ge=-180, le=180)
+    latitude: float = Field(default=None, ge=-90, le=90)  # type: ignore[assignment]
+    longitude: float = Field(default=None, ge=-180, le=180)  # type: ignore[assignment]
+    """Required unless ``place`` is given (then both are left out)."""
+    place: int | None = None
+    """A place id from ``client.places.search``: its coordinates (and zone, when neither is
+    given) instead of ``latitude`` and ``longitude``."""
     timezone_offset_minutes: int | None = Field(
         default=None, alias="timezoneOffsetMinutes", ge=-1080, le=1080
     )
