@@ -93,7 +93,8 @@ def test_developer_session_routes_through_the_sdk(
         assert paused.active is False
 
         audit = me.developer.audit_log(action="key.revoked")
-        assert [e.object_id for e in audit.events] == [rotated.key.id]
+        # Revoking ends the predecessor's grace too (issue 50): both revocations are audited.
+        assert [e.object_id for e in audit.events] == [created.key.id, rotated.key.id]
         ledger = me.developer.ledger()
         assert [e.type for e in ledger.entries] == ["top_up"]
         assert me.developer.usage(group_by="day").groups == []

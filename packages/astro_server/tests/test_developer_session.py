@@ -219,13 +219,15 @@ async def test_keys_per_mode_rotate_with_grace_revoke_and_the_audit_log(
 
     log = await (await client.get("/v1/developer/audit-log", headers=me)).get_json()
     # The account's first key was made by the operator (create_account); then this login's.
+    # Revoking the rotated key also ends its predecessor's grace (issue 50), audited too.
     assert [(e["action"], e["actor"]["kind"]) for e in log["events"]] == [
+        ("key.revoked", "customer"),
         ("key.revoked", "customer"),
         ("key.rotated", "customer"),
         ("key.created", "customer"),
         ("key.created", "operator"),
     ]
-    assert [e["livemode"] for e in log["events"]] == [False, False, False, True]
+    assert [e["livemode"] for e in log["events"]] == [False, False, False, False, True]
     only = await (
         await client.get("/v1/developer/audit-log?action=key.rotated", headers=me)
     ).get_json()
@@ -239,7 +241,7 @@ async def test_keys_per_mode_rotate_with_grace_revoke_and_the_audit_log(
                 ).get_json()
             )["events"]
         )
-        == 3
+        == 4
     )
     nobody = await (
         await client.get("/v1/developer/audit-log?actor=cus_nobody", headers=me)
