@@ -11,7 +11,7 @@ from quart import Blueprint, Response
 from quart.typing import TestClientProtocol as Client
 from quart_schema import validate_request
 
-from astro_server.platform.auth.guards import require_api_key
+from astro_server.platform.auth.guards import checks_credential, require_api_key
 from astro_server.platform.responses import json_response
 from astro_server.settings import Settings
 
@@ -23,13 +23,16 @@ class Shape(BaseModel):
     count: int = Field(ge=1, le=3)
 
 
+# The body checks are the subject here, not the keyless limit (3 a minute in these settings).
 @routes.post("/test/validated")
+@checks_credential
 @validate_request(Shape)
 async def validated(data: Shape) -> Response:
     return json_response({"ok": True})
 
 
 @routes.get("/test/crash")
+@checks_credential
 async def crash() -> Response:
     raise RuntimeError("SELECT password FROM secrets -- must never reach the client")
 
